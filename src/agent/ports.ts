@@ -1,0 +1,22 @@
+// What the runtime needs from the outside world, as interfaces: the store implements the
+// recorder, the composition root supplies computers and planners. The runtime imports neither.
+import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { Planner } from "../models/planner.ts";
+import type { AgentEvent, ChatMessage, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
+
+export interface RunRecorder {
+  /** Persists the task and the message that asked for it, creating the session if it is new. */
+  createTask(task: Task, message: ChatMessage): Promise<void>;
+  saveTask(task: Task): Promise<void>;
+  saveStep(step: ProgressStep): Promise<void>;
+  addMessage(message: ChatMessage): Promise<void>;
+  saveStepFrame(task: Task, index: number, shot: Screenshot): Promise<FrameRef>;
+  saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
+  /** Persists the event, then delivers it to the session's subscribers, in emission order. */
+  emit(sessionId: string, event: AgentEvent): Promise<void>;
+}
+
+export interface TaskResources {
+  openComputer(task: Task): Promise<Computer>;
+  planner: Planner;
+}

@@ -1,0 +1,107 @@
+// The runtime: accepts tasks, runs each in its own TaskRun, and routes Stop and "I've done it"
+// to the right one. Tasks in different sessions run concurrently; a session runs one task at a
+// time and a second send while one is active is refused with SESSION_BUSY (409).
+import type { Logger } from "pino";
+import type { Config } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import { newId, nowIso } from "../core/ids.ts";
+import type { Attachment, ChatMessage, Task } from "../protocol/index.ts";
+import type { RunRecorder, TaskResources } from "./ports.ts";
+import { ACK_TEXT, TaskRun } from "./task-run.ts";
+
+export interface Submission {
+  sessionId: string;
+  text: string;
+  attachments: Attachment[];
+  startUrl?: string | undefined;
+}
+
+export class Runtime {
+  private readonly runs = new Map<string, TaskRun>();
+  private readonly busySessions = new Map<string, string>();
+  private readonly finished = new Set<Promise<void>>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly recorder: RunRecorder,
+    private readonly resources: TaskResources,
+    private readonly log: Logger,
+  ) {}
+
+  /** Records the task and starts it; resolves once it is queued, not when it ends. */
+  async submit(submission: Submission): Promise<{ task: Task; done: Promise<void> }> {
+    const { sessionId } = submission;
+    const active = this.busySessions.get(sessionId);
+    if (active) {
+      throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
+    }
+    const now = nowIso();
+    const task: Task = {
+      id: newId("task"),
+      session_id: sessionId,
+      text: submission.text,
+      start_url: submission.startUrl ?? null,
+      status: "queued",
+      current_step_index: 0,
+      live_frame: null,
+      answer: null,
+      error: null,
+      model: this.resources.planner.name,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    };
+    this.busySessions.set(sessionId, task.id);
+    const message: ChatMessage = {
+      id: newId("msg"),
+      session_id: sessionId,
+      task_id: task.id,
+      role: "user",
+      kind: "user_text",
+      text: submission.text,
+      attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
+      created_at: now,
+    };
+    try {
+      await this.recorder.createTask(task, message);
+    } catch (error) {
+      this.busySessions.delete(sessionId);
+      throw error;
+    }
+    const log = this.log.child({ task_id: task.id, session_id: sessionId });
+    const run = new TaskRun(task, this.recorder, this.resources, this.config, log);
+    this.runs.set(task.id, run);
+    const done = run
+      .run()
+      .catch((error: unknown) => log.error({ err: error }, "task run crashed"))
+      .finally(() => {
+        this.runs.delete(task.id);
+        this.busySessions.delete(sessionId);
+        this.finished.delete(done);
+      });
+    this.finished.add(done);
+    return { task, done };
+  }
+
+  /** False when the task is not running in this process. */
+  stop(taskId: string): boolean {
+    const run = this.runs.get(taskId);
+    run?.stop();
+    return Boolean(run);
+  }
+
+  acknowledge(taskId: string, text = ACK_TEXT): boolean {
+    return this.runs.get(taskId)?.acknowledge(text) ?? false;
+  }
+
+  isActive(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  /** Stops every task and waits until each has recorded how it ended. */
+  async shutdown(reason = "the server is shutting down"): Promise<void> {
+    for (const run of this.runs.values()) run.stop(reason);
+    await Promise.all(this.finished);
+  }
+}

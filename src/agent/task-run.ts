@@ -1,0 +1,273 @@
+// One task's life (seed 000 §3.3): START_TASK → RUN_LOOP ↔ AWAITING_USER → COMPLETED / FAILED /
+// STOPPED. Observe → plan → act → capture, one step at a time, with one AbortSignal threaded
+// through the planner, the computer and every wait, so Stop takes effect at once.
+import type { Logger } from "pino";
+import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { Config } from "../core/config.ts";
+import { raceAbort } from "../core/abort.ts";
+import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
+import { newId, nowIso } from "../core/ids.ts";
+import {
+  actionPoint,
+  describeAction,
+  isFinal,
+  type AgentEvent,
+  type ChatMessage,
+  type ProgressStep,
+  type Task,
+  type TaskStatus,
+} from "../protocol/index.ts";
+import type { PlannerTurn } from "../models/planner.ts";
+import { execute } from "./execute.ts";
+import { throttleFrames } from "./live-view.ts";
+import type { RunRecorder, TaskResources } from "./ports.ts";
+
+export const ACK_TEXT = "I've done it";
+
+type Outcome =
+  | { status: "completed"; answer: string }
+  | { status: "failed"; code: string; message: string }
+  | { status: "stopped"; reason: string };
+
+export class TaskRun {
+  private readonly controller = new AbortController();
+  private readonly history: string[] = [];
+  private computer: Computer | null = null;
+  private ackWaiter: ((text: string) => void) | null = null;
+  private budgetMs: number;
+  private budgetTimer: NodeJS.Timeout | null = null;
+  private budgetSince = 0;
+  private finishing = false;
+
+  constructor(
+    private task: Task,
+    private readonly recorder: RunRecorder,
+    private readonly resources: TaskResources,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {
+    this.budgetMs = config.limits.maxDurationMs;
+  }
+
+  get status(): TaskStatus {
+    return this.task.status;
+  }
+
+  stop(reason = "stopped by the user"): void {
+    this.controller.abort(new StopRequested(reason));
+  }
+
+  /** Resumes a task that waits for the person; false if it is not waiting. */
+  acknowledge(text: string): boolean {
+    if (!this.ackWaiter) return false;
+    this.ackWaiter(text);
+    this.ackWaiter = null;
+    return true;
+  }
+
+  async run(): Promise<void> {
+    const signal = this.controller.signal;
+    let live: ReturnType<typeof throttleFrames> | null = null;
+    let stopLive = () => {};
+    let outcome: Outcome;
+    try {
+      await this.update({ status: "running" });
+      await this.emit({ type: "task.started", task_id: this.task.id, task: this.task });
+      this.startBudget();
+      const computer = await this.open(signal);
+      live = throttleFrames(this.config.browser.liveFps, (frame) => this.publishLive(frame));
+      const liveFrames = live;
+      stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
+      if (this.task.start_url) await raceAbort(computer.navigate(this.task.start_url), signal);
+      const first = await raceAbort(computer.screenshot(), signal);
+      await this.publishLive(first);
+      outcome = await this.loop(computer, first, signal);
+    } catch (error) {
+      outcome = this.classify(error);
+    }
+    this.finishing = true;
+    this.stopBudget();
+    stopLive();
+    live?.stop();
+    // Close before the terminal event: once a client sees it, nothing more happens on screen.
+    await this.computer?.close().catch(() => undefined);
+    await this.finish(outcome);
+  }
+
+  private async loop(computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {
+    let shot = first;
+    for (;;) {
+      if (this.task.current_step_index >= this.config.limits.maxSteps) {
+        throw new AppError("STEP_LIMIT", `The task reached its limit of ${this.config.limits.maxSteps} steps.`);
+      }
+      const url = await computer.currentUrl();
+      const turn = await this.resources.planner.next(
+        {
+          task: this.task.text,
+          step: this.task.current_step_index + 1,
+          history: this.history.slice(-this.config.model.historySteps),
+          screenshot: shot,
+          url,
+        },
+        signal,
+      );
+      signal.throwIfAborted();
+      const { action } = turn;
+      if (isFinal(action)) {
+        await this.recordStep(turn, shot, url, null);
+        if (action.type === "done") return { status: "completed", answer: action.args.answer };
+        const reply = await this.awaitUser(action.args.answer, signal);
+        this.history.push(`The person was asked to act and answered: ${reply}`);
+        shot = await raceAbort(computer.screenshot(), signal);
+        continue;
+      }
+      let failure: string | null = null;
+      try {
+        await raceAbort(execute(action, computer, signal), signal);
+        await raceAbort(computer.settle(), signal);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
+        failure = error.message;
+      }
+      shot = await raceAbort(computer.screenshot(), signal);
+      await this.recordStep(turn, shot, await computer.currentUrl(), failure);
+    }
+  }
+
+  private async open(signal: AbortSignal): Promise<Computer> {
+    const opening = this.resources.openComputer(this.task);
+    // If Stop comes while the browser starts, the computer still has to be closed afterwards.
+    opening.then((computer) => (this.computer = computer)).catch(() => undefined);
+    return (this.computer = await raceAbort(opening, signal));
+  }
+
+  private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, failure: string | null) {
+    const index = this.task.current_step_index + 1;
+    const frame = await this.recorder.saveStepFrame(this.task, index, shot);
+    const point = actionPoint(turn.action);
+    const text = failure ? `${turn.progress} (failed: ${failure})` : turn.progress;
+    const step: ProgressStep = {
+      id: newId("step"),
+      task_id: this.task.id,
+      index,
+      text,
+      thought: turn.thought,
+      action: turn.action,
+      screenshot: frame,
+      cursor_x: point?.x ?? null,
+      cursor_y: point?.y ?? null,
+      url,
+      planner: turn.planner,
+      usage: turn.usage,
+      created_at: nowIso(),
+    };
+    await this.recorder.saveStep(step);
+    const usage = {
+      input_tokens: this.task.usage.input_tokens + turn.usage.input_tokens,
+      output_tokens: this.task.usage.output_tokens + turn.usage.output_tokens,
+    };
+    await this.update({ current_step_index: index, usage });
+    await this.emit({ type: "progress.append", task_id: this.task.id, step });
+    const outcome = failure ? ` → failed: ${failure}` : "";
+    this.history.push(`Step ${index}: ${describeAction(turn.action)} — ${turn.progress}${outcome}`);
+  }
+
+  private async awaitUser(answer: string, signal: AbortSignal): Promise<string> {
+    this.stopBudget();
+    await this.update({ status: "awaiting_user", answer });
+    await this.addAnswer(answer);
+    await this.emit({ type: "task.awaiting_user", task_id: this.task.id, answer, show_ack_button: true });
+    const reply = await raceAbort(new Promise<string>((resolve) => (this.ackWaiter = resolve)), signal);
+    await this.recorder.addMessage(this.message("user", "user_text", reply));
+    await this.update({ status: "running", answer: null });
+    await this.emit({ type: "task.resumed", task_id: this.task.id });
+    this.startBudget();
+    return reply;
+  }
+
+  private classify(error: unknown): Outcome {
+    const reason: unknown = this.controller.signal.reason;
+    if (this.controller.signal.aborted && reason instanceof StopRequested) {
+      return { status: "stopped", reason: reason.reason };
+    }
+    const cause = this.controller.signal.aborted ? reason : error;
+    const { code, message } = toTaskError(cause);
+    if (code === "INTERNAL") this.log.error({ err: cause }, "task failed unexpectedly");
+    return { status: "failed", code, message };
+  }
+
+  private async finish(outcome: Outcome): Promise<void> {
+    const finished_at = nowIso();
+    const id = this.task.id;
+    switch (outcome.status) {
+      case "completed":
+        await this.update({ status: "completed", answer: outcome.answer, finished_at });
+        await this.addAnswer(outcome.answer);
+        await this.emit({ type: "task.completed", task_id: id, answer: outcome.answer });
+        break;
+      case "failed": {
+        const error = { code: outcome.code, message: outcome.message };
+        await this.update({ status: "failed", error, finished_at });
+        await this.emit({ type: "task.failed", task_id: id, error });
+        break;
+      }
+      case "stopped":
+        await this.update({ status: "stopped", finished_at });
+        await this.emit({ type: "task.stopped", task_id: id, reason: outcome.reason });
+        break;
+    }
+    this.log.info({ status: outcome.status, steps: this.task.current_step_index }, "task finished");
+  }
+
+  private async publishLive(frame: Screenshot): Promise<void> {
+    if (this.finishing) return;
+    const ref = await this.recorder.saveLiveFrame(this.task, frame);
+    const url = (await this.computer?.currentUrl()) ?? null;
+    // The terminal event is the last one a task emits; a frame that arrives later is dropped.
+    if (this.finishing) return;
+    const emitted = this.emit({ type: "screen.live", task_id: this.task.id, frame: ref, url });
+    await this.update({ live_frame: ref });
+    await emitted;
+  }
+
+  private startBudget(): void {
+    this.budgetSince = Date.now();
+    this.budgetTimer = setTimeout(() => {
+      const minutes = this.config.limits.maxDurationMs / 60_000;
+      this.controller.abort(new AppError("TIME_LIMIT", `The task reached its time limit of ${minutes} minutes.`));
+    }, this.budgetMs);
+  }
+
+  private stopBudget(): void {
+    if (!this.budgetTimer) return;
+    clearTimeout(this.budgetTimer);
+    this.budgetTimer = null;
+    this.budgetMs -= Date.now() - this.budgetSince;
+  }
+
+  private addAnswer(text: string): Promise<void> {
+    return this.recorder.addMessage(this.message("assistant", "assistant_answer", text));
+  }
+
+  private message(role: ChatMessage["role"], kind: ChatMessage["kind"], text: string): ChatMessage {
+    return {
+      id: newId("msg"),
+      session_id: this.task.session_id,
+      task_id: this.task.id,
+      role,
+      kind,
+      text,
+      attachments: [],
+      created_at: nowIso(),
+    };
+  }
+
+  private async update(patch: Partial<Task>): Promise<void> {
+    this.task = { ...this.task, ...patch, updated_at: nowIso() };
+    await this.recorder.saveTask(this.task);
+  }
+
+  private emit(event: AgentEvent): Promise<void> {
+    return this.recorder.emit(this.task.session_id, event);
+  }
+}

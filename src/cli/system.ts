@@ -1,0 +1,54 @@
+// The composition root: opens the store, recovers interrupted tasks, and wires the browser,
+// the planner and the runtime together. `serve` and `run` both start from here.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino, type Logger } from "pino";
+import { Runtime } from "../agent/runtime.ts";
+import { BrowserHost } from "../computers/browser/browser-host.ts";
+import type { Config } from "../core/config.ts";
+import { createPlanner } from "../models/index.ts";
+import { Store } from "../store/store.ts";
+
+export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+export interface System {
+  config: Config;
+  log: Logger;
+  store: Store;
+  browsers: BrowserHost;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+export async function startSystem(config: Config, log: Logger = createLogger(config)): Promise<System> {
+  const store = await Store.open(config.dataDir);
+  const recovered = await store.recoverInterrupted();
+  if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless });
+  const { width, height, jpegQuality, navigationTimeoutMs } = config.browser;
+  const runtime = new Runtime(
+    config,
+    store,
+    {
+      planner: createPlanner(config),
+      openComputer: () => browsers.open({ width, height, jpegQuality, navigationTimeoutMs }),
+    },
+    log,
+  );
+  return {
+    config,
+    log,
+    store,
+    browsers,
+    runtime,
+    async close() {
+      await runtime.shutdown();
+      await browsers.close();
+      await store.close();
+    },
+  };
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: undefined }, pino.destination(2));
+}

@@ -1,0 +1,230 @@
+// A Computer backed by one isolated Chromium browser context: input through Playwright's mouse
+// and keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
+// `Page.startScreencast`. Follows popups: the newest page of the context is the screen.
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import { AppError } from "../../core/errors.ts";
+import { scalePoint, type Point } from "../../perception/coordinates.ts";
+import { imageSize, type Size } from "../../perception/image-size.ts";
+import type { Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
+import { normalizeChord } from "../keys.ts";
+
+export interface BrowserComputerOptions {
+  width: number;
+  height: number;
+  deviceScaleFactor?: number;
+  jpegQuality: number;
+  navigationTimeoutMs: number;
+}
+
+const SETTLE_CAP_MS = 5_000;
+const DRAG_STEPS = 12;
+
+export class BrowserComputer implements Computer {
+  readonly kind = "browser" as const;
+  private cdp!: CDPSession;
+  private cursor: Point = { x: 0, y: 0 };
+  private liveListeners = new Set<LiveFrameListener>();
+  private closed = false;
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+    private page: Page,
+    private readonly options: BrowserComputerOptions,
+  ) {}
+
+  static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    const context = await browser.newContext({
+      viewport: { width: options.width, height: options.height },
+      deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    });
+    const computer = new BrowserComputer(browser, context, await context.newPage(), options);
+    await computer.attach(computer.page);
+    context.on("page", (page) => void computer.follow(page));
+    return computer;
+  }
+
+  /** Screenshot pixels per CSS pixel on each axis. */
+  private get screen(): Size {
+    const dpr = this.options.deviceScaleFactor ?? 1;
+    return { width: Math.round(this.options.width * dpr), height: Math.round(this.options.height * dpr) };
+  }
+
+  private toCss(x: number, y: number): Point {
+    return scalePoint({ x, y }, this.screen, { width: this.options.width, height: this.options.height });
+  }
+
+  async screenshot(): Promise<Screenshot> {
+    return this.guard(async () => {
+      const { data } = await this.cdp.send("Page.captureScreenshot", {
+        format: "jpeg",
+        quality: this.options.jpegQuality,
+        optimizeForSpeed: true,
+      });
+      const buffer = Buffer.from(data, "base64");
+      return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
+    });
+  }
+
+  async move(x: number, y: number): Promise<void> {
+    await this.guard(async () => {
+      const p = this.toCss(x, y);
+      await this.page.mouse.move(p.x, p.y);
+      this.cursor = { x, y };
+    });
+  }
+
+  async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+    await this.guard(async () => {
+      const p = this.toCss(x, y);
+      await this.page.mouse.click(p.x, p.y, { button });
+      this.cursor = { x, y };
+    });
+  }
+
+  async doubleClick(x: number, y: number): Promise<void> {
+    await this.guard(async () => {
+      const p = this.toCss(x, y);
+      await this.page.mouse.dblclick(p.x, p.y);
+      this.cursor = { x, y };
+    });
+  }
+
+  async drag(from: Point, to: Point): Promise<void> {
+    await this.guard(async () => {
+      const a = this.toCss(from.x, from.y);
+      const b = this.toCss(to.x, to.y);
+      await this.page.mouse.move(a.x, a.y);
+      await this.page.mouse.down();
+      await this.page.mouse.move(b.x, b.y, { steps: DRAG_STEPS });
+      await this.page.mouse.up();
+      this.cursor = { ...to };
+    });
+  }
+
+  async type(text: string): Promise<void> {
+    await this.guard(() => this.page.keyboard.type(text));
+  }
+
+  async keypress(keys: string[]): Promise<void> {
+    await this.guard(async () => {
+      const chord = normalizeChord(keys);
+      const last = chord.pop();
+      if (last === undefined) return;
+      for (const modifier of chord) await this.page.keyboard.down(modifier);
+      try {
+        await this.page.keyboard.press(last);
+      } finally {
+        for (const modifier of chord.reverse()) await this.page.keyboard.up(modifier);
+      }
+    });
+  }
+
+  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
+    await this.guard(async () => {
+      const p = this.toCss(x, y);
+      await this.page.mouse.move(p.x, p.y);
+      await this.page.mouse.wheel(scrollX, scrollY);
+      this.cursor = { x, y };
+    });
+  }
+
+  async cursorPosition(): Promise<Point> {
+    return { ...this.cursor };
+  }
+
+  async currentUrl(): Promise<string | null> {
+    return this.closed ? null : this.page.url();
+  }
+
+  async navigate(url: string): Promise<void> {
+    await this.guard(async () => {
+      try {
+        await this.page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
+      } catch (error) {
+        if (!this.browser.isConnected()) throw error;
+        throw new AppError("ACTION_FAILED", `Could not open ${url}: ${firstLine(error)}`, { cause: error });
+      }
+    });
+  }
+
+  async settle(): Promise<void> {
+    await this.guard(async () => {
+      const cap = { timeout: SETTLE_CAP_MS };
+      await this.page.waitForLoadState("load", cap).catch(() => undefined);
+      // Two animation frames: whatever the action changed has been painted.
+      await this.page
+        .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
+        .catch(() => undefined);
+    });
+  }
+
+  onLiveFrame(listener: LiveFrameListener): () => void {
+    this.liveListeners.add(listener);
+    if (this.liveListeners.size === 1) void this.startScreencast();
+    return () => {
+      this.liveListeners.delete(listener);
+      if (this.liveListeners.size === 0 && !this.closed) {
+        void this.cdp.send("Page.stopScreencast").catch(() => undefined);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.liveListeners.clear();
+    await this.context.close().catch(() => undefined);
+  }
+
+  private async attach(page: Page): Promise<void> {
+    this.page = page;
+    this.cdp = await this.context.newCDPSession(page);
+    this.cdp.on("Page.screencastFrame", (frame) => {
+      void this.cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
+      const data = Buffer.from(frame.data, "base64");
+      const live: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
+      for (const listener of this.liveListeners) listener(live);
+    });
+    if (this.liveListeners.size > 0) await this.startScreencast();
+  }
+
+  private async follow(page: Page): Promise<void> {
+    if (this.closed) return;
+    await page.waitForLoadState("domcontentloaded").catch(() => undefined);
+    if (!page.isClosed()) await this.attach(page).catch(() => undefined);
+    page.on("close", () => {
+      const pages = this.context.pages();
+      const previous = pages[pages.length - 1];
+      if (!this.closed && this.page === page && previous) void this.attach(previous).catch(() => undefined);
+    });
+  }
+
+  private async startScreencast(): Promise<void> {
+    const { width, height } = this.screen;
+    await this.cdp
+      .send("Page.startScreencast", { format: "jpeg", quality: 60, maxWidth: width, maxHeight: height })
+      .catch(() => undefined);
+  }
+
+  /** Runs a browser operation, turning a dead browser into BROWSER_CRASHED. */
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    if (!this.browser.isConnected()) throw crashed(null);
+    try {
+      return await operation();
+    } catch (error) {
+      if (!this.browser.isConnected()) throw crashed(error);
+      if (error instanceof AppError) throw error;
+      throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
+    }
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}
+
+export function crashed(cause: unknown): AppError {
+  return new AppError("BROWSER_CRASHED", "The browser closed unexpectedly.", { cause, retryable: true });
+}

@@ -1,0 +1,42 @@
+// The Computer interface of seed 000 §3.4.2, shared by every kind of computer (browser, desktop,
+// extension). Coordinates are pixels of the screenshot the computer returns; each implementation
+// maps them to its own input space through perception/coordinates.
+import type { MOUSE_BUTTONS } from "../protocol/index.ts";
+
+export type MouseButton = (typeof MOUSE_BUTTONS)[number];
+
+export interface Screenshot {
+  data: Buffer;
+  mimeType: "image/jpeg" | "image/png";
+  width: number;
+  height: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** A frame of the live view: cheaper and smaller than a step screenshot. */
+export type LiveFrameListener = (frame: Screenshot) => void;
+
+export interface Computer {
+  readonly kind: "browser" | "desktop" | "extension";
+  screenshot(): Promise<Screenshot>;
+  move(x: number, y: number): Promise<void>;
+  click(x: number, y: number, button?: MouseButton): Promise<void>;
+  doubleClick(x: number, y: number): Promise<void>;
+  drag(from: Point, to: Point): Promise<void>;
+  type(text: string): Promise<void>;
+  keypress(keys: string[]): Promise<void>;
+  scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>;
+  cursorPosition(): Promise<Point>;
+  currentUrl(): Promise<string | null>;
+  /** Browser computers only; others throw ACTION_FAILED. */
+  navigate(url: string): Promise<void>;
+  /** Waits, within a cap, until what the last action started has settled. */
+  settle(): Promise<void>;
+  /** Starts delivering live frames; returns a function that stops them. */
+  onLiveFrame(listener: LiveFrameListener): () => void;
+  close(): Promise<void>;
+}

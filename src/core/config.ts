@@ -1,0 +1,105 @@
+// The one validated configuration object, read once at start from the environment and the
+// command line, then passed down (STYLE habit 9). Nothing else reads process.env.
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no"])])
+  .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
+const int = z.coerce.number().int();
+
+export const configSchema = z.object({
+  host: z.string().default("127.0.0.1"),
+  port: int.min(0).max(65535).default(8000),
+  dataDir: z.string().default("./data"),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  model: z.object({
+    provider: z.enum(["qwen"]).default("qwen"),
+    name: z.string().default("qwen2.5-vl-72b-instruct"),
+    baseUrl: z.string().url().default("https://dashscope.aliyuncs.com/compatible-mode/v1"),
+    apiKey: z.string().default(""),
+    /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
+    jsonMode: bool.default(true),
+    timeoutMs: int.positive().default(90_000),
+    /** How many times an invalid answer is sent back with the validation error. */
+    repairRetries: int.min(0).max(5).default(2),
+    /** How many earlier steps the planner sees as history lines. */
+    historySteps: int.min(0).max(100).default(12),
+  }).prefault({}),
+  limits: z.object({
+    maxSteps: int.positive().default(80),
+    maxDurationMs: int.positive().default(8 * 60_000),
+  }).prefault({}),
+  browser: z.object({
+    chromePath: z.string().optional(),
+    headless: bool.default(true),
+    width: int.min(200).max(3840).default(1280),
+    height: int.min(200).max(2160).default(800),
+    /** JPEG quality of step screenshots. */
+    jpegQuality: int.min(10).max(100).default(80),
+    /** At most this many `screen.live` frames a second per task. */
+    liveFps: z.coerce.number().min(0).max(30).default(2),
+    navigationTimeoutMs: int.positive().default(30_000),
+  }).prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment; `overrides` (command-line flags, tests) win over it. */
+export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): Config {
+  const fromEnv = {
+    host: env.HOST,
+    port: env.PORT,
+    dataDir: env.DATA_DIR,
+    logLevel: env.LOG_LEVEL,
+    model: {
+      provider: env.MODEL_PROVIDER,
+      name: env.MODEL_NAME,
+      baseUrl: env.MODEL_BASE_URL,
+      apiKey: env.MODEL_API_KEY ?? env.DASHSCOPE_API_KEY,
+      jsonMode: env.MODEL_JSON_MODE,
+      timeoutMs: env.MODEL_TIMEOUT_MS,
+    },
+    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS },
+    browser: {
+      chromePath: env.CHROME_PATH,
+      headless: env.HEADLESS,
+      width: env.SCREEN_WIDTH,
+      height: env.SCREEN_HEIGHT,
+      liveFps: env.LIVE_FPS,
+    },
+  };
+  const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${issues}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+function dropUndefined(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const cleaned = dropUndefined(v);
+    if (cleaned !== undefined && !(typeof cleaned === "object" && cleaned && Object.keys(cleaned).length === 0)) {
+      out[k] = cleaned;
+    }
+  }
+  return out;
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (typeof base !== "object" || base === null || typeof over !== "object" || over === null) {
+    return over ?? base;
+  }
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over)) out[k] = merge(out[k], v);
+  return out;
+}

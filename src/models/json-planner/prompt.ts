@@ -1,0 +1,46 @@
+// The JSON planner's prompt (PROTOCOL.md "Request"): a system message that fixes the answer
+// format, and a user message with the task, recent history, the page and the screenshot.
+import type { ContentPart } from "../openai-compatible/chat-completions.ts";
+import type { PlannerInput } from "../planner.ts";
+
+export const SYSTEM_PROMPT = `You operate a computer to carry out a person's task. At each step you see a screenshot of the screen and the steps taken so far, and you choose exactly one next action.
+
+Answer with one JSON object and nothing else:
+{"thought": "<your reasoning>", "progress": "<one short sentence for the person: what this step does>",
+ "action": {"type": "<type>", "args": {...}, "intent": "<what the action is for>", "requires_verification": <true|false>}}
+
+Action types and their args (coordinates are integer pixels of the screenshot you are given, origin top-left):
+- click: {"x", "y", "button"?: "left"|"right"|"middle"}
+- double_click: {"x", "y"}
+- right_click: {"x", "y"}
+- move: {"x", "y"}
+- drag: {"x", "y", "end_x", "end_y"}
+- scroll: {"x", "y", "scroll_x", "scroll_y"} — pixels; positive scroll_y scrolls down
+- type: {"text"} — types into the focused element
+- keypress: {"keys": [...]} — one chord, e.g. ["Enter"] or ["Control", "a"]
+- wait: {"ms"} — at most 10000
+- navigate: {"url"} — open a URL in the browser
+- done: {"answer"} — the task is complete; answer in Markdown for the person
+- needs_user: {"answer"} — the person must do something (log in, solve a captcha, confirm a payment); say what
+
+Set requires_verification to true for clicks on small or ambiguous targets.
+Never guess coordinates outside the screenshot. Use done only when the task is really complete.`;
+
+export function userContent(input: PlannerInput): ContentPart[] {
+  const { screenshot } = input;
+  const lines = [
+    `Task: ${input.task}`,
+    `Step: ${input.step}`,
+    input.url ? `Current URL: ${input.url}` : "Current URL: (none)",
+    `Screenshot size: ${screenshot.width}×${screenshot.height} pixels`,
+    input.history.length > 0 ? `Previous steps:\n${input.history.join("\n")}` : "Previous steps: none yet",
+  ];
+  return [
+    { type: "text", text: lines.join("\n") },
+    { type: "image_url", image_url: { url: `data:${screenshot.mimeType};base64,${screenshot.data.toString("base64")}` } },
+  ];
+}
+
+export function repairRequest(error: string): string {
+  return `Your answer could not be used: ${error}. Answer again with exactly one JSON object in the format described, and nothing else.`;
+}

@@ -1,0 +1,116 @@
+// The unified action vocabulary (seed 000 §3.4.1, seed 002's extra kinds) and the JSON planner's
+// answer (PROTOCOL.md). Coordinates are integer pixels of the screenshot as sent to the model.
+import { z } from "zod";
+
+const coord = z.number().int();
+const point = { x: coord, y: coord };
+
+export const MOUSE_BUTTONS = ["left", "right", "middle"] as const;
+export const MAX_WAIT_MS = 10_000;
+
+export const actionArgsSchemas = {
+  click: z.object({ ...point, button: z.enum(MOUSE_BUTTONS).default("left") }),
+  double_click: z.object(point),
+  right_click: z.object(point),
+  move: z.object(point),
+  drag: z.object({ ...point, end_x: coord, end_y: coord }),
+  scroll: z.object({ ...point, scroll_x: coord.default(0), scroll_y: coord.default(0) }),
+  type: z.object({ text: z.string().min(1) }),
+  keypress: z.object({ keys: z.array(z.string().min(1)).min(1) }),
+  wait: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS).default(1000) }),
+  navigate: z.object({ url: z.string().min(1) }),
+  done: z.object({ answer: z.string() }),
+  needs_user: z.object({ answer: z.string().min(1) }),
+} as const;
+
+export type ActionType = keyof typeof actionArgsSchemas;
+export const ACTION_TYPES = Object.keys(actionArgsSchemas) as ActionType[];
+
+const common = {
+  intent: z.string().default(""),
+  requires_verification: z.boolean().default(false),
+};
+
+function actionOf<T extends ActionType>(type: T) {
+  return z.object({ type: z.literal(type), args: actionArgsSchemas[type], ...common });
+}
+
+export const actionSchema = z.discriminatedUnion("type", [
+  actionOf("click"),
+  actionOf("double_click"),
+  actionOf("right_click"),
+  actionOf("move"),
+  actionOf("drag"),
+  actionOf("scroll"),
+  actionOf("type"),
+  actionOf("keypress"),
+  actionOf("wait"),
+  actionOf("navigate"),
+  actionOf("done"),
+  actionOf("needs_user"),
+]);
+export type Action = z.infer<typeof actionSchema>;
+export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
+
+/** The one JSON object a planner answers with at each step. */
+export const plannerAnswerSchema = z.object({
+  thought: z.string().default(""),
+  progress: z.string().default(""),
+  action: actionSchema,
+});
+export type PlannerAnswer = z.infer<typeof plannerAnswerSchema>;
+
+/** Actions that end the loop instead of touching the computer. */
+export type FinalAction = ActionOf<"done"> | ActionOf<"needs_user">;
+export function isFinal(action: Action): action is FinalAction {
+  return action.type === "done" || action.type === "needs_user";
+}
+
+/** The point an action acts on, if it has one (screenshot pixels as sent). */
+export function actionPoint(action: Action): { x: number; y: number } | null {
+  switch (action.type) {
+    case "click":
+    case "double_click":
+    case "right_click":
+    case "move":
+    case "drag":
+    case "scroll":
+      return { x: action.args.x, y: action.args.y };
+    default:
+      return null;
+  }
+}
+
+/** A short label for timelines and history lines, e.g. `click (412, 230)`. */
+export function describeAction(action: Action): string {
+  switch (action.type) {
+    case "click":
+      return action.args.button === "left"
+        ? `click (${action.args.x}, ${action.args.y})`
+        : `${action.args.button} click (${action.args.x}, ${action.args.y})`;
+    case "double_click":
+    case "right_click":
+    case "move":
+      return `${action.type.replace("_", " ")} (${action.args.x}, ${action.args.y})`;
+    case "drag":
+      return `drag (${action.args.x}, ${action.args.y}) → (${action.args.end_x}, ${action.args.end_y})`;
+    case "scroll":
+      return `scroll (${action.args.scroll_x}, ${action.args.scroll_y}) at (${action.args.x}, ${action.args.y})`;
+    case "type":
+      return `type ${JSON.stringify(truncate(action.args.text, 40))}`;
+    case "keypress":
+      return `keypress ${action.args.keys.join("+")}`;
+    case "wait":
+      return `wait ${action.args.ms} ms`;
+    case "navigate":
+      return `navigate ${action.args.url}`;
+    case "done":
+      return "done";
+    case "needs_user":
+      return "needs user";
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

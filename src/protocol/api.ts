@@ -1,0 +1,56 @@
+// REST bodies and replies of seed 000 §7. The server validates bodies with these schemas, so a
+// 400 names the field that is wrong; the UI imports the same types.
+import { z } from "zod";
+import { attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
+
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, "must contain only letters, digits, '_' and '-'");
+
+export const sendBodySchema = z.object({
+  session_id: idSchema,
+  text: z.string().trim().min(1, "must not be empty").max(20_000),
+  attachments: z.array(attachmentSchema).max(10).default([]),
+  start_url: z
+    .string()
+    .url()
+    .refine((u) => /^(https?|about|file):/.test(u), "must be an http(s), file or about URL")
+    .optional(),
+});
+export type SendBody = z.input<typeof sendBodySchema>;
+export const sendReplySchema = z.object({ task_id: z.string(), session_id: z.string() });
+export type SendReply = z.infer<typeof sendReplySchema>;
+
+export const taskActionBodySchema = z.object({ task_id: idSchema });
+export type TaskActionBody = z.infer<typeof taskActionBodySchema>;
+
+export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
+
+export type SessionsReply = { sessions: z.infer<typeof sessionSchema>[] };
+export type MessagesReply = { messages: z.infer<typeof chatMessageSchema>[] };
+export type TasksReply = { tasks: z.infer<typeof taskSchema>[] };
+export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeof progressStepSchema>[] };
+
+export const ERROR_CODES = [
+  "INVALID_BODY",
+  "NOT_FOUND",
+  "SESSION_BUSY",
+  "TASK_FINISHED",
+  "TASK_NOT_AWAITING_USER",
+  "PLANNER_INVALID_OUTPUT",
+  "MODEL_HTTP_ERROR",
+  "MODEL_TIMEOUT",
+  "MODEL_UNREACHABLE",
+  "BROWSER_UNAVAILABLE",
+  "BROWSER_CRASHED",
+  "ACTION_FAILED",
+  "STEP_LIMIT",
+  "TIME_LIMIT",
+  "INTERRUPTED",
+  "INTERNAL",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export type ErrorReply = { error: { code: ErrorCode; message: string } };

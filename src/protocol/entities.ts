@@ -1,0 +1,102 @@
+// The domain records of seed 000 §3.1 as the API returns them: sessions, messages, tasks, steps
+// and frames. Times are ISO-8601 strings; ids are opaque strings.
+import { z } from "zod";
+import { actionSchema } from "./actions.ts";
+
+export const TASK_STATUSES = ["queued", "running", "awaiting_user", "completed", "failed", "stopped"] as const;
+export const taskStatusSchema = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+/** A task in one of these states will not run again. */
+export const FINISHED_STATUSES: readonly TaskStatus[] = ["completed", "failed", "stopped"];
+export function isFinished(status: TaskStatus): boolean {
+  return FINISHED_STATUSES.includes(status);
+}
+
+export const attachmentSchema = z.object({
+  name: z.string().min(1).max(255),
+  mime_type: z.string().min(1).max(255),
+  /** A `data:` URL holding the file. */
+  data_url: z.string().startsWith("data:").max(10 * 1024 * 1024),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export const sessionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  task_id: z.string().nullable(),
+  role: z.enum(["user", "assistant"]),
+  kind: z.enum(["user_text", "assistant_progress", "assistant_answer"]),
+  text: z.string(),
+  attachments: z.array(attachmentSchema.pick({ name: true, mime_type: true })),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const frameRefSchema = z.object({
+  id: z.string(),
+  /** Where the image is served; changes whenever the image does. */
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type FrameRef = z.infer<typeof frameRefSchema>;
+
+export const screenshotFrameSchema = frameRefSchema.extend({
+  task_id: z.string(),
+  step_id: z.string().nullable(),
+  kind: z.enum(["raw", "annotated", "live"]),
+  is_live: z.boolean(),
+  created_at: z.string(),
+});
+export type ScreenshotFrame = z.infer<typeof screenshotFrameSchema>;
+
+export const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
+export type Usage = z.infer<typeof usageSchema>;
+
+export const progressStepSchema = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  index: z.number().int(),
+  text: z.string(),
+  thought: z.string(),
+  action: actionSchema,
+  screenshot: frameRefSchema.nullable(),
+  /** Where the action happened, in the screenshot's pixels. */
+  cursor_x: z.number().int().nullable(),
+  cursor_y: z.number().int().nullable(),
+  url: z.string().nullable(),
+  planner: z.string(),
+  usage: usageSchema,
+  created_at: z.string(),
+});
+export type ProgressStep = z.infer<typeof progressStepSchema>;
+
+export const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type TaskError = z.infer<typeof taskErrorSchema>;
+
+export const taskSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  text: z.string(),
+  start_url: z.string().nullable(),
+  status: taskStatusSchema,
+  current_step_index: z.number().int(),
+  live_frame: frameRefSchema.nullable(),
+  answer: z.string().nullable(),
+  error: taskErrorSchema.nullable(),
+  model: z.string(),
+  usage: usageSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type Task = z.infer<typeof taskSchema>;

@@ -1,0 +1,37 @@
+// The SSE event protocol of seed 000 §3.2: everything the UI shows is driven by these events.
+// `AgentEvent` is what the runtime emits; `SessionEvent` is what the stream delivers, with the
+// per-session increasing `id` that `Last-Event-ID` refers to.
+import { z } from "zod";
+import { frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
+
+const taskId = { task_id: z.string() };
+
+export const agentEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("task.started"), ...taskId, task: taskSchema }),
+  z.object({ type: z.literal("screen.live"), ...taskId, frame: frameRefSchema, url: z.string().nullable() }),
+  z.object({ type: z.literal("progress.append"), ...taskId, step: progressStepSchema }),
+  z.object({ type: z.literal("progress.update"), ...taskId, step_id: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal("task.awaiting_user"),
+    ...taskId,
+    answer: z.string(),
+    show_ack_button: z.literal(true),
+  }),
+  z.object({ type: z.literal("task.resumed"), ...taskId }),
+  z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
+  z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),
+  z.object({ type: z.literal("task.stopped"), ...taskId, reason: z.string() }),
+]);
+export type AgentEvent = z.infer<typeof agentEventSchema>;
+export type AgentEventType = AgentEvent["type"];
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+export const eventMetaSchema = z.object({
+  id: z.number().int().positive(),
+  session_id: z.string(),
+  at: z.string(),
+});
+export const sessionEventSchema = z.intersection(agentEventSchema, eventMetaSchema);
+export type SessionEvent = AgentEvent & z.infer<typeof eventMetaSchema>;
+
+export const TERMINAL_EVENT_TYPES = ["task.completed", "task.failed", "task.stopped"] as const;

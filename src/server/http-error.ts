@@ -1,0 +1,50 @@
+// Maps errors to HTTP replies: AppError codes to statuses, anything else to a 500 that does not
+// leak internals. Every error reply has the shape `{error: {code, message}}`.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+import { AppError } from "../core/errors.ts";
+import type { ErrorCode, ErrorReply } from "../protocol/index.ts";
+
+const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
+  INVALID_BODY: 400,
+  NOT_FOUND: 404,
+  SESSION_BUSY: 409,
+  TASK_FINISHED: 409,
+  TASK_NOT_AWAITING_USER: 409,
+  BROWSER_UNAVAILABLE: 503,
+};
+
+export function errorReply(c: Context, error: unknown): Response {
+  if (error instanceof AppError) {
+    const body: ErrorReply = { error: { code: error.code, message: error.message } };
+    return c.json(body, STATUS[error.code] ?? 500);
+  }
+  const body: ErrorReply = { error: { code: "INTERNAL", message: "Internal server error." } };
+  return c.json(body, 500);
+}
+
+/** Parses a JSON body with a schema; a 400 names the field that is wrong. */
+export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let json: unknown;
+  try {
+    json = await c.req.json();
+  } catch {
+    throw new AppError("INVALID_BODY", "The request body must be a JSON object.");
+  }
+  return parseWith(schema, json, "body");
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : what}: ${issue.message}`)
+    .join("; ");
+  throw new AppError("INVALID_BODY", `Invalid ${what}: ${issues}`);
+}
+
+export function notFound(what: string, id: string): AppError {
+  return new AppError("NOT_FOUND", `No ${what} with id ${JSON.stringify(id)}.`);
+}

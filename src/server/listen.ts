@@ -1,0 +1,36 @@
+// Starts the HTTP server on the configured host and port and resolves with its address.
+import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { createApp, type AppDeps } from "./app.ts";
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function listen(deps: AppDeps, host: string, port: number): Promise<Listening> {
+  const app = createApp(deps);
+  return new Promise((resolve, reject) => {
+    let server: ServerType;
+    try {
+      server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+        const shownHost = host.includes(":") ? `[${host}]` : host;
+        resolve({
+          url: `http://${shownHost}:${info.port}`,
+          port: info.port,
+          close: () =>
+            new Promise<void>((done) => {
+              // Open SSE streams would keep the server alive forever.
+              if ("closeAllConnections" in server) server.closeAllConnections();
+              server.close(() => done());
+            }),
+        });
+      });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    server.once("error", reject);
+  });
+}

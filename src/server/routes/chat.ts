@@ -1,0 +1,48 @@
+// POST /api/chat/send, /stop and /ack-user-action (seed 000 §7.1).
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Runtime } from "../../agent/runtime.ts";
+import { AppError } from "../../core/errors.ts";
+import { isFinished, sendBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import type { Store } from "../../store/store.ts";
+import { notFound, parseBody } from "../http-error.ts";
+
+const ackBodySchema = taskActionBodySchema.extend({ text: z.string().trim().min(1).max(200).optional() });
+
+export function chatRoutes(store: Store, runtime: Runtime) {
+  const requireActive = async (taskId: string): Promise<Task> => {
+    const task = await store.getTask(taskId);
+    if (!task) throw notFound("task", taskId);
+    if (isFinished(task.status) || !runtime.isActive(taskId)) {
+      throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
+    }
+    return task;
+  };
+
+  return new Hono()
+    .post("/send", async (c) => {
+      const body = await parseBody(c, sendBodySchema);
+      const { task } = await runtime.submit({
+        sessionId: body.session_id,
+        text: body.text,
+        attachments: body.attachments,
+        startUrl: body.start_url,
+      });
+      const reply: SendReply = { task_id: task.id, session_id: task.session_id };
+      return c.json(reply, 202);
+    })
+    .post("/stop", async (c) => {
+      const { task_id } = await parseBody(c, taskActionBodySchema);
+      await requireActive(task_id);
+      runtime.stop(task_id);
+      return c.json({ task_id, stopping: true }, 202);
+    })
+    .post("/ack-user-action", async (c) => {
+      const { task_id, text } = await parseBody(c, ackBodySchema);
+      const task = await requireActive(task_id);
+      if (!runtime.acknowledge(task_id, text)) {
+        throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is ${task.status}, not waiting for the user.`);
+      }
+      return c.json({ task_id, resumed: true }, 202);
+    });
+}

@@ -1,0 +1,42 @@
+// Read APIs: sessions, a session's messages and tasks, a task with its steps, frame images.
+import { Hono } from "hono";
+import { createSessionBodySchema, idSchema, type MessagesReply, type SessionsReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
+import type { Store } from "../../store/store.ts";
+import { notFound, parseBody, parseWith } from "../http-error.ts";
+
+export function readRoutes(store: Store) {
+  const session = async (raw: string) => {
+    const id = parseWith(idSchema, raw, "session id");
+    if (!(await store.getSession(id))) throw notFound("session", id);
+    return id;
+  };
+
+  return new Hono()
+    .get("/sessions", async (c) => c.json<SessionsReply>({ sessions: await store.listSessions() }))
+    .post("/sessions", async (c) => {
+      const body = await parseBody(c, createSessionBodySchema);
+      return c.json(await store.createSession(body.title), 201);
+    })
+    .get("/sessions/:id/messages", async (c) => {
+      const id = await session(c.req.param("id"));
+      return c.json<MessagesReply>({ messages: await store.listMessages(id) });
+    })
+    .get("/sessions/:id/tasks", async (c) => {
+      const id = await session(c.req.param("id"));
+      return c.json<TasksReply>({ tasks: await store.listTasks(id) });
+    })
+    .get("/tasks/:id", async (c) => {
+      const id = c.req.param("id");
+      const task = await store.getTask(id);
+      if (!task) throw notFound("task", id);
+      return c.json<TaskReply>({ task, steps: await store.listSteps(id) });
+    })
+    .get("/frames/:id", async (c) => {
+      const id = c.req.param("id");
+      const frame = await store.frames.read(id);
+      if (!frame) throw notFound("frame", id);
+      // Step frames never change; the live frame's URL carries a version, so caching is safe.
+      c.header("cache-control", "private, max-age=31536000, immutable");
+      return c.body(new Uint8Array(frame.data), 200, { "content-type": frame.mimeType });
+    });
+}

@@ -1,0 +1,48 @@
+// GET /api/chat/stream?session_id=… (seed 000 §7.2): the session's events as SSE. Each event's
+// `id` is its per-session number; a client that reconnects with `Last-Event-ID` (or
+// `?last_event_id=`) first receives exactly what it missed.
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { idSchema, type SessionEvent } from "../../protocol/index.ts";
+import type { Store } from "../../store/store.ts";
+import { notFound, parseWith } from "../http-error.ts";
+
+const HEARTBEAT_MS = 15_000;
+const lastIdSchema = z.coerce.number().int().min(0).default(0);
+
+export function streamRoutes(store: Store) {
+  return new Hono().get("/stream", async (c) => {
+    const sessionId = parseWith(idSchema, c.req.query("session_id"), "session_id");
+    const lastId = parseWith(lastIdSchema, c.req.header("last-event-id") || c.req.query("last_event_id") || undefined, "Last-Event-ID");
+    if (!(await store.getSession(sessionId))) throw notFound("session", sessionId);
+    c.header("x-accel-buffering", "no");
+    return streamSSE(c, async (stream) => {
+      const queue: SessionEvent[] = [];
+      let wake: (() => void) | null = null;
+      const unsubscribe = await store.events.subscribe(sessionId, lastId, (event) => {
+        queue.push(event);
+        wake?.();
+      });
+      stream.onAbort(() => wake?.());
+      try {
+        while (!stream.aborted) {
+          for (let event = queue.shift(); event; event = queue.shift()) {
+            await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) });
+          }
+          const woke = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), HEARTBEAT_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          wake = null;
+          if (!woke && !stream.aborted) await stream.write(": ping\n\n");
+        }
+      } finally {
+        unsubscribe();
+      }
+    });
+  });
+}

@@ -1,0 +1,93 @@
+// The session event log: gives each event the next id of its session, persists it, and only then
+// delivers it to live subscribers, one session's events strictly in order. A subscriber that
+// reconnects with the last id it saw gets exactly what it missed, then the live stream.
+import type { Kysely } from "kysely";
+import { nowIso } from "../core/ids.ts";
+import { agentEventSchema, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
+import type { Database } from "./schema.ts";
+
+export type EventListener = (event: SessionEvent) => void;
+
+export class EventLog {
+  private readonly nextSeq = new Map<string, number>();
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly listeners = new Map<string, Set<EventListener>>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+    const previous = this.chains.get(sessionId) ?? Promise.resolve();
+    const appended = previous.catch(() => undefined).then(() => this.write(sessionId, event));
+    this.chains.set(sessionId, appended);
+    return appended;
+  }
+
+  /**
+   * Delivers every event after `afterId` (0 for all), then each new one as it is appended.
+   * Resolves with a function that ends the subscription.
+   */
+  async subscribe(sessionId: string, afterId: number, listener: EventListener): Promise<() => void> {
+    let lastDelivered = afterId;
+    let buffered: SessionEvent[] | null = [];
+    const deliver = (event: SessionEvent) => {
+      if (event.id <= lastDelivered) return;
+      lastDelivered = event.id;
+      listener(event);
+    };
+    const live: EventListener = (event) => (buffered ? buffered.push(event) : deliver(event));
+    const set = this.listeners.get(sessionId) ?? new Set();
+    this.listeners.set(sessionId, set);
+    set.add(live);
+    // Events are persisted before they are fanned out, so whatever the buffer did not catch is
+    // already in the table.
+    for (const event of await this.since(sessionId, afterId)) deliver(event);
+    for (const event of buffered) deliver(event);
+    buffered = null;
+    return () => {
+      set.delete(live);
+      if (set.size === 0) this.listeners.delete(sessionId);
+    };
+  }
+
+  async since(sessionId: string, afterId: number): Promise<SessionEvent[]> {
+    const rows = await this.db
+      .selectFrom("events")
+      .select(["seq", "data", "created_at"])
+      .where("session_id", "=", sessionId)
+      .where("seq", ">", afterId)
+      .orderBy("seq")
+      .execute();
+    return rows.map((row) => ({
+      ...agentEventSchema.parse(JSON.parse(row.data)),
+      id: row.seq,
+      session_id: sessionId,
+      at: row.created_at,
+    }));
+  }
+
+  private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+    const seq = await this.allocate(sessionId);
+    const at = nowIso();
+    await this.db
+      .insertInto("events")
+      .values({ session_id: sessionId, seq, task_id: event.task_id, type: event.type, data: JSON.stringify(event), created_at: at })
+      .execute();
+    const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
+    for (const listener of this.listeners.get(sessionId) ?? []) listener(delivered);
+    return delivered;
+  }
+
+  private async allocate(sessionId: string): Promise<number> {
+    let next = this.nextSeq.get(sessionId);
+    if (next === undefined) {
+      const row = await this.db
+        .selectFrom("events")
+        .select((eb) => eb.fn.max("seq").as("max"))
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
+      next = Number(row?.max ?? 0) + 1;
+    }
+    this.nextSeq.set(sessionId, next + 1);
+    return next;
+  }
+}

@@ -1,0 +1,90 @@
+// Frame images as files, laid out as seed 000 §8:
+// sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them), plus live.jpg,
+// which each live frame replaces. The frames table knows where each file is and its size.
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Screenshot } from "../computers/computer.ts";
+import { newId, nowIso } from "../core/ids.ts";
+import type { FrameRef, Task } from "../protocol/index.ts";
+import type { Database, FramesTable } from "./schema.ts";
+
+export class FrameFiles {
+  private readonly liveVersions = new Map<string, number>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dataDir: string,
+  ) {}
+
+  async saveStepFrame(task: Task, index: number, shot: Screenshot, kind: "raw" | "annotated" = "raw"): Promise<FrameRef> {
+    const suffix = kind === "annotated" ? "_annotated" : "";
+    const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${suffix}.${extension(shot)}`);
+    await this.write(relative, shot.data);
+    const id = newId("frame");
+    await this.db
+      .insertInto("frames")
+      .values({ id, task_id: task.id, step_id: null, path: relative, width: shot.width, height: shot.height, kind, created_at: nowIso() })
+      .execute();
+    return toRef({ id, width: shot.width, height: shot.height, kind, version: 1 });
+  }
+
+  async saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
+    const id = `live_${task.id}`;
+    const relative = path.join(this.framesDir(task), `live.${extension(shot)}`);
+    await this.write(relative, shot.data);
+    const version = (this.liveVersions.get(task.id) ?? 0) + 1;
+    this.liveVersions.set(task.id, version);
+    const row = { path: relative, width: shot.width, height: shot.height, version };
+    await this.db
+      .insertInto("frames")
+      .values({ id, task_id: task.id, step_id: null, kind: "live", created_at: nowIso(), ...row })
+      .onConflict((oc) => oc.column("id").doUpdateSet(row))
+      .execute();
+    return toRef({ id, width: shot.width, height: shot.height, kind: "live", version });
+  }
+
+  async linkStep(frameId: string, stepId: string): Promise<void> {
+    await this.db.updateTable("frames").set({ step_id: stepId }).where("id", "=", frameId).execute();
+  }
+
+  async ref(id: string | null): Promise<FrameRef | null> {
+    if (!id) return null;
+    const row = await this.db.selectFrom("frames").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toRef(row) : null;
+  }
+
+  /** The image bytes and type, or null when the frame is unknown or its file is gone. */
+  async read(id: string): Promise<{ data: Buffer; mimeType: string } | null> {
+    const row = await this.db.selectFrom("frames").select(["path"]).where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    try {
+      const data = await readFile(path.join(this.dataDir, row.path));
+      return { data, mimeType: row.path.endsWith(".png") ? "image/png" : "image/jpeg" };
+    } catch {
+      return null;
+    }
+  }
+
+  private framesDir(task: Task): string {
+    return path.join("sessions", task.session_id, "tasks", task.id, "frames");
+  }
+
+  /** Writes through a temporary file, so a reader never sees half an image. */
+  private async write(relative: string, data: Buffer): Promise<void> {
+    const absolute = path.join(this.dataDir, relative);
+    await mkdir(path.dirname(absolute), { recursive: true });
+    const temporary = `${absolute}.${process.pid}.tmp`;
+    await writeFile(temporary, data);
+    await rename(temporary, absolute);
+  }
+}
+
+export function toRef(row: Pick<FramesTable, "id" | "width" | "height" | "kind"> & { version: number }): FrameRef {
+  const url = row.kind === "live" ? `/api/frames/${row.id}?v=${row.version}` : `/api/frames/${row.id}`;
+  return { id: row.id, url, width: row.width, height: row.height };
+}
+
+function extension(shot: Screenshot): string {
+  return shot.mimeType === "image/png" ? "png" : "jpg";
+}

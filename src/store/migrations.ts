@@ -1,0 +1,94 @@
+// Schema migrations, applied in order at start. Append new ones; never edit an applied one.
+import { type Kysely, type Migration, type MigrationProvider } from "kysely";
+
+const migrations: Record<string, Migration> = {
+  "0001_initial": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("sessions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("title", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("messages")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id"))
+        .addColumn("task_id", "text")
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("text", "text", (c) => c.notNull())
+        .addColumn("attachments", "text", (c) => c.notNull().defaultTo("[]"))
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("messages_by_session").on("messages").columns(["session_id", "created_at"]).execute();
+      await db.schema
+        .createTable("tasks")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id"))
+        .addColumn("text", "text", (c) => c.notNull())
+        .addColumn("start_url", "text")
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("current_step_index", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("live_frame_id", "text")
+        .addColumn("answer", "text")
+        .addColumn("error_code", "text")
+        .addColumn("error_message", "text")
+        .addColumn("model", "text", (c) => c.notNull())
+        .addColumn("input_tokens", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("output_tokens", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("finished_at", "text")
+        .execute();
+      await db.schema.createIndex("tasks_by_session").on("tasks").columns(["session_id", "created_at"]).execute();
+      await db.schema.createIndex("tasks_by_status").on("tasks").column("status").execute();
+      await db.schema
+        .createTable("steps")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("task_id", "text", (c) => c.notNull().references("tasks.id"))
+        .addColumn("idx", "integer", (c) => c.notNull())
+        .addColumn("text", "text", (c) => c.notNull())
+        .addColumn("thought", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("frame_id", "text")
+        .addColumn("cursor_x", "integer")
+        .addColumn("cursor_y", "integer")
+        .addColumn("url", "text")
+        .addColumn("planner", "text", (c) => c.notNull())
+        .addColumn("input_tokens", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("output_tokens", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addUniqueConstraint("steps_task_idx", ["task_id", "idx"])
+        .execute();
+      await db.schema
+        .createTable("events")
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("task_id", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("events_pk", ["session_id", "seq"])
+        .execute();
+      await db.schema
+        .createTable("frames")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("task_id", "text", (c) => c.notNull())
+        .addColumn("step_id", "text")
+        .addColumn("path", "text", (c) => c.notNull())
+        .addColumn("width", "integer", (c) => c.notNull())
+        .addColumn("height", "integer", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("frames_by_task").on("frames").column("task_id").execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

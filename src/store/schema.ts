@@ -1,0 +1,87 @@
+// The SQLite tables as Kysely sees them. JSON columns hold text validated at the edge.
+import type { Generated } from "kysely";
+
+export interface SessionsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  session_id: string;
+  task_id: string | null;
+  role: string;
+  kind: string;
+  text: string;
+  attachments: string;
+  created_at: string;
+}
+
+export interface TasksTable {
+  id: string;
+  session_id: string;
+  text: string;
+  start_url: string | null;
+  status: string;
+  current_step_index: number;
+  live_frame_id: string | null;
+  answer: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface StepsTable {
+  id: string;
+  task_id: string;
+  idx: number;
+  text: string;
+  thought: string;
+  action: string;
+  frame_id: string | null;
+  cursor_x: number | null;
+  cursor_y: number | null;
+  url: string | null;
+  planner: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: string;
+}
+
+export interface EventsTable {
+  session_id: string;
+  seq: number;
+  task_id: string;
+  type: string;
+  data: string;
+  created_at: string;
+}
+
+export interface FramesTable {
+  id: string;
+  task_id: string;
+  step_id: string | null;
+  /** Relative to the data directory. */
+  path: string;
+  width: number;
+  height: number;
+  kind: string;
+  version: Generated<number>;
+  created_at: string;
+}
+
+export interface Database {
+  sessions: SessionsTable;
+  messages: MessagesTable;
+  tasks: TasksTable;
+  steps: StepsTable;
+  events: EventsTable;
+  frames: FramesTable;
+}

@@ -1,0 +1,242 @@
+// The store: sessions, messages, tasks, steps, events and frames in one SQLite file plus frame
+// files. It is the runtime's RunRecorder and answers the API's reads.
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { RunRecorder } from "../agent/ports.ts";
+import type { Screenshot } from "../computers/computer.ts";
+import { newId, nowIso } from "../core/ids.ts";
+import {
+  actionSchema,
+  type AgentEvent,
+  type ChatMessage,
+  type FrameRef,
+  type ProgressStep,
+  type Session,
+  type Task,
+  type TaskStatus,
+} from "../protocol/index.ts";
+import { openDatabase } from "./database.ts";
+import { EventLog } from "./event-log.ts";
+import { FrameFiles } from "./frames.ts";
+import type { Database, MessagesTable, StepsTable, TasksTable } from "./schema.ts";
+
+export const INTERRUPTED_MESSAGE = "interrupted: the server stopped while the task was running";
+
+export class Store implements RunRecorder {
+  readonly events: EventLog;
+  readonly frames: FrameFiles;
+
+  private constructor(readonly db: Kysely<Database>, dataDir: string) {
+    this.events = new EventLog(db);
+    this.frames = new FrameFiles(db, dataDir);
+  }
+
+  static async open(dataDir: string): Promise<Store> {
+    return new Store(await openDatabase(dataDir), dataDir);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  /** A task left active by a process that died becomes failed, with an event that says so. */
+  async recoverInterrupted(): Promise<Task[]> {
+    const active: TaskStatus[] = ["queued", "running", "awaiting_user"];
+    const rows = await this.db.selectFrom("tasks").selectAll().where("status", "in", active).execute();
+    const recovered: Task[] = [];
+    for (const row of rows) {
+      const error = { code: "INTERRUPTED", message: INTERRUPTED_MESSAGE };
+      const task: Task = { ...(await this.toTask(row)), status: "failed", error, finished_at: nowIso() };
+      await this.saveTask(task);
+      await this.emit(task.session_id, { type: "task.failed", task_id: task.id, error });
+      recovered.push(task);
+    }
+    return recovered;
+  }
+
+  // ---- RunRecorder ----
+
+  async createTask(task: Task, message: ChatMessage): Promise<void> {
+    await this.ensureSession(task.session_id, titleFrom(task.text));
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto("tasks").values(taskRow(task)).execute();
+      await trx.insertInto("messages").values(messageRow(message)).execute();
+      await trx
+        .insertInto("messages")
+        .values(messageRow({ ...message, id: newId("msg"), role: "assistant", kind: "assistant_progress", text: "", attachments: [] }))
+        .execute();
+    });
+  }
+
+  async saveTask(task: Task): Promise<void> {
+    const { id, ...row } = taskRow(task);
+    await this.db.updateTable("tasks").set(row).where("id", "=", id).execute();
+    await this.db.updateTable("sessions").set({ updated_at: task.updated_at }).where("id", "=", task.session_id).execute();
+  }
+
+  async saveStep(step: ProgressStep): Promise<void> {
+    await this.db
+      .insertInto("steps")
+      .values({
+        id: step.id,
+        task_id: step.task_id,
+        idx: step.index,
+        text: step.text,
+        thought: step.thought,
+        action: JSON.stringify(step.action),
+        frame_id: step.screenshot?.id ?? null,
+        cursor_x: step.cursor_x,
+        cursor_y: step.cursor_y,
+        url: step.url,
+        planner: step.planner,
+        input_tokens: step.usage.input_tokens,
+        output_tokens: step.usage.output_tokens,
+        created_at: step.created_at,
+      })
+      .execute();
+    if (step.screenshot) await this.frames.linkStep(step.screenshot.id, step.id);
+  }
+
+  async addMessage(message: ChatMessage): Promise<void> {
+    await this.db.insertInto("messages").values(messageRow(message)).execute();
+  }
+
+  saveStepFrame(task: Task, index: number, shot: Screenshot): Promise<FrameRef> {
+    return this.frames.saveStepFrame(task, index, shot);
+  }
+
+  saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
+    return this.frames.saveLiveFrame(task, shot);
+  }
+
+  async emit(sessionId: string, event: AgentEvent): Promise<void> {
+    await this.events.append(sessionId, event);
+  }
+
+  // ---- reads ----
+
+  async createSession(title = "New chat"): Promise<Session> {
+    const now = nowIso();
+    const session = { id: newId("ses"), title, created_at: now, updated_at: now };
+    await this.db.insertInto("sessions").values(session).execute();
+    return session;
+  }
+
+  async ensureSession(id: string, title: string): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .insertInto("sessions")
+      .values({ id, title, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+    await this.db.updateTable("sessions").set({ title }).where("id", "=", id).where("title", "=", "New chat").execute();
+  }
+
+  listSessions(): Promise<Session[]> {
+    return this.db.selectFrom("sessions").selectAll().orderBy("updated_at", "desc").execute();
+  }
+
+  getSession(id: string): Promise<Session | undefined> {
+    return this.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async listMessages(sessionId: string): Promise<ChatMessage[]> {
+    const rows = await this.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy(sql`rowid`)
+      .execute();
+    return rows.map(toMessage);
+  }
+
+  async listTasks(sessionId: string): Promise<Task[]> {
+    const rows = await this.db.selectFrom("tasks").selectAll().where("session_id", "=", sessionId).orderBy("created_at").execute();
+    return Promise.all(rows.map((row) => this.toTask(row)));
+  }
+
+  async getTask(id: string): Promise<Task | undefined> {
+    const row = await this.db.selectFrom("tasks").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? this.toTask(row) : undefined;
+  }
+
+  async listSteps(taskId: string): Promise<ProgressStep[]> {
+    const rows = await this.db.selectFrom("steps").selectAll().where("task_id", "=", taskId).orderBy("idx").execute();
+    return Promise.all(rows.map((row) => this.toStep(row)));
+  }
+
+  private async toTask(row: Selectable<TasksTable>): Promise<Task> {
+    return {
+      id: row.id,
+      session_id: row.session_id,
+      text: row.text,
+      start_url: row.start_url,
+      status: row.status as TaskStatus,
+      current_step_index: row.current_step_index,
+      live_frame: await this.frames.ref(row.live_frame_id),
+      answer: row.answer,
+      error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
+      model: row.model,
+      usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      finished_at: row.finished_at,
+    };
+  }
+
+  private async toStep(row: Selectable<StepsTable>): Promise<ProgressStep> {
+    return {
+      id: row.id,
+      task_id: row.task_id,
+      index: row.idx,
+      text: row.text,
+      thought: row.thought,
+      action: actionSchema.parse(JSON.parse(row.action)),
+      screenshot: await this.frames.ref(row.frame_id),
+      cursor_x: row.cursor_x,
+      cursor_y: row.cursor_y,
+      url: row.url,
+      planner: row.planner,
+      usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      created_at: row.created_at,
+    };
+  }
+}
+
+function taskRow(task: Task): TasksTable {
+  return {
+    id: task.id,
+    session_id: task.session_id,
+    text: task.text,
+    start_url: task.start_url,
+    status: task.status,
+    current_step_index: task.current_step_index,
+    live_frame_id: task.live_frame?.id ?? null,
+    answer: task.answer,
+    error_code: task.error?.code ?? null,
+    error_message: task.error?.message ?? null,
+    model: task.model,
+    input_tokens: task.usage.input_tokens,
+    output_tokens: task.usage.output_tokens,
+    created_at: task.created_at,
+    updated_at: task.updated_at,
+    finished_at: task.finished_at,
+  };
+}
+
+function messageRow(message: ChatMessage): MessagesTable {
+  return { ...message, attachments: JSON.stringify(message.attachments) };
+}
+
+function toMessage(row: Selectable<MessagesTable>): ChatMessage {
+  return {
+    ...row,
+    role: row.role as ChatMessage["role"],
+    kind: row.kind as ChatMessage["kind"],
+    attachments: JSON.parse(row.attachments) as ChatMessage["attachments"],
+  };
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || "New chat";
+}
