@@ -219,22 +219,27 @@ export class TaskRun {
     this.log.info({ status: outcome.status, steps: this.task.current_step_index }, "task finished");
   }
 
+  /** The live view is a side channel: a frame that cannot be saved is logged, not fatal. */
   private async publishLive(frame: Screenshot): Promise<void> {
     if (this.finishing) return;
-    const ref = await this.recorder.saveLiveFrame(this.task, frame);
-    const url = (await this.computer?.currentUrl()) ?? null;
-    // The terminal event is the last one a task emits; a frame that arrives later is dropped.
-    if (this.finishing) return;
-    const emitted = this.emit({ type: "screen.live", task_id: this.task.id, frame: ref, url });
-    await this.update({ live_frame: ref });
-    await emitted;
+    try {
+      const ref = await this.recorder.saveLiveFrame(this.task, frame);
+      const url = (await this.computer?.currentUrl()) ?? null;
+      // The terminal event is the last one a task emits; a frame that arrives later is dropped.
+      if (this.finishing) return;
+      const emitted = this.emit({ type: "screen.live", task_id: this.task.id, frame: ref, url });
+      await this.update({ live_frame: ref });
+      await emitted;
+    } catch (error) {
+      this.log.warn({ err: error }, "could not publish a live frame");
+    }
   }
 
   private startBudget(): void {
     this.budgetSince = Date.now();
     this.budgetTimer = setTimeout(() => {
-      const minutes = this.config.limits.maxDurationMs / 60_000;
-      this.controller.abort(new AppError("TIME_LIMIT", `The task reached its time limit of ${minutes} minutes.`));
+      const limit = formatDuration(this.config.limits.maxDurationMs);
+      this.controller.abort(new AppError("TIME_LIMIT", `The task reached its time limit of ${limit}.`));
     }, this.budgetMs);
   }
 
@@ -270,4 +275,8 @@ export class TaskRun {
   private emit(event: AgentEvent): Promise<void> {
     return this.recorder.emit(this.task.session_id, event);
   }
+}
+
+function formatDuration(ms: number): string {
+  return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`;
 }

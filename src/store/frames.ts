@@ -1,6 +1,7 @@
 // Frame images as files, laid out as seed 000 §8:
 // sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them), plus live.jpg,
 // which each live frame replaces. The frames table knows where each file is and its size.
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
@@ -74,7 +75,7 @@ export class FrameFiles {
   private async write(relative: string, data: Buffer): Promise<void> {
     const absolute = path.join(this.dataDir, relative);
     await mkdir(path.dirname(absolute), { recursive: true });
-    const temporary = `${absolute}.${process.pid}.tmp`;
+    const temporary = `${absolute}.${randomBytes(4).toString("hex")}.tmp`;
     await writeFile(temporary, data);
     await rename(temporary, absolute);
   }

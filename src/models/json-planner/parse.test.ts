@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { parsePlannerAnswer } from "./parse.ts";
+
+const screen = { width: 1280, height: 800 };
+const parse = (value: unknown) => parsePlannerAnswer(typeof value === "string" ? value : JSON.stringify(value), screen);
+
+describe("parsePlannerAnswer", () => {
+  it("accepts the PROTOCOL.md answer and fills defaults", () => {
+    const result = parse({ thought: "t", progress: "p", action: { type: "click", args: { x: 412, y: 230 } } });
+    expect(result).toEqual({
+      ok: true,
+      answer: { thought: "t", progress: "p", action: { type: "click", args: { x: 412, y: 230, button: "left" }, intent: "", requires_verification: false } },
+    });
+  });
+
+  it.each([
+    ["numbers as strings", { type: "click", args: { x: "412", y: "230.6" } }, { x: 412, y: 231, button: "left" }],
+    ["coordinate pairs", { type: "click", args: { coordinate: [10, 20] } }, { x: 10, y: 20, button: "left" }],
+    ["args beside type", { type: "double_click", x: 5, y: 6 }, { x: 5, y: 6 }],
+    ["a single key", { type: "keypress", args: { key: "Enter" } }, { keys: ["Enter"] }],
+    ["a chord as one string", { type: "hotkey", args: { keys: "ctrl+a" } }, { keys: ["ctrl", "a"] }],
+    ["a drag with end_coordinate", { type: "drag", args: { coordinate: [1, 2], end_coordinate: [3, 4] } }, { x: 1, y: 2, end_x: 3, end_y: 4 }],
+    ["a scroll with one axis", { type: "scroll", args: { x: 1, y: 2, scroll_y: 300 } }, { x: 1, y: 2, scroll_x: 0, scroll_y: 300 }],
+  ])("normalises %s", (_, action, args) => {
+    const result = parse({ thought: "", progress: "", action });
+    expect(result.ok && result.answer.action.args).toEqual(args);
+  });
+
+  it("accepts an action object given at the top level", () => {
+    const result = parse({ type: "done", args: { answer: "ok" } });
+    expect(result.ok && result.answer.action).toMatchObject({ type: "done", args: { answer: "ok" } });
+  });
+
+  it.each([
+    ["prose without JSON", "click the button", "the answer contains no JSON object"],
+    ["broken JSON", '{"action": {"type": "click",', "the answer is not valid JSON"],
+    ["an unknown type", { action: { type: "teleport", args: {} } }, "action.type"],
+    ["a missing coordinate", { action: { type: "click", args: { x: 1 } } }, "action.args.y"],
+    ["a negative point", { action: { type: "click", args: { x: -1, y: 5 } } }, "(-1, 5) is outside the screenshot"],
+    ["a point at the right edge", { action: { type: "move", args: { x: 1280, y: 5 } } }, "x must be 0–1279"],
+    ["a drag ending outside", { action: { type: "drag", args: { x: 1, y: 1, end_x: 5, end_y: 900 } } }, "(5, 900) is outside"],
+    ["a wait too long", { action: { type: "wait", args: { ms: 60000 } } }, "action.args.ms"],
+    ["needs_user without an answer", { action: { type: "needs_user", args: {} } }, "action.args.answer"],
+  ])("rejects %s with a reason the model can act on", (_, raw, reason) => {
+    const result = parse(raw);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toContain(reason);
+  });
+});

@@ -1,0 +1,153 @@
+// What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
+// or hostile planner output. And an SSE client that reconnects receives exactly what it missed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { openStream } from "../support/sse.ts";
+import { act, planningText, startScriptedModel, userText, type ScriptedModel } from "../support/scripted-model.ts";
+
+let model: ScriptedModel;
+let pages: FixtureServer;
+let app: TestApp;
+type ErrorJson = { error: { code: string; message: string } };
+
+beforeAll(async () => {
+  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
+  app = await startApp({ modelBaseUrl: model.baseUrl });
+});
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([model?.close(), pages?.close()]);
+});
+
+async function runTask(session: string, task: string, ...replies: Parameters<ScriptedModel["script"]>) {
+  model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html") });
+  const events = await openStream(app.url, session, 0);
+  const end = await events.waitForEnd(json.task_id);
+  events.close();
+  const requests = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+  return { taskId: json.task_id, end, events: events.events, requests };
+}
+
+describe("invalid requests", () => {
+  it.each([
+    ["not JSON", "{nope", "The request body must be a JSON object."],
+    ["no text", { session_id: "s1" }, "text:"],
+    ["empty text", { session_id: "s1", text: "   " }, "text: must not be empty"],
+    ["bad session id", { session_id: "../x", text: "hi" }, "session_id: must contain only letters"],
+    ["bad start_url", { session_id: "s1", text: "hi", start_url: "javascript:alert(1)" }, "start_url"],
+    ["bad attachment", { session_id: "s1", text: "hi", attachments: [{ name: "a.txt" }] }, "attachments.0.mime_type"],
+  ])("POST /api/chat/send with %s → 400 naming the field", async (_, body, message) => {
+    const reply = await app.api<ErrorJson>("POST", "/api/chat/send", body);
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.code).toBe("INVALID_BODY");
+    expect(reply.json.error.message).toContain(message);
+  });
+
+  it.each([
+    ["POST", "/api/chat/stop", { task_id: "task_unknown" }],
+    ["POST", "/api/chat/ack-user-action", { task_id: "task_unknown" }],
+    ["GET", "/api/tasks/task_unknown", undefined],
+    ["GET", "/api/frames/frame_unknown", undefined],
+    ["GET", "/api/sessions/nobody/messages", undefined],
+    ["GET", "/api/sessions/nobody/tasks", undefined],
+    ["GET", "/api/chat/stream?session_id=nobody", undefined],
+    ["GET", "/api/no-such-route", undefined],
+  ] as const)("%s %s with an unknown id → 404", async (method, route, body) => {
+    const reply = await app.api<ErrorJson>(method, route, body);
+    expect(reply.status).toBe(404);
+    expect(reply.json.error.code).toBe("NOT_FOUND");
+  });
+
+  it("keeps serving after all of that", async () => {
+    expect((await app.api("GET", "/api/health")).json).toEqual({ ok: true });
+    const created = await app.api<{ id: string }>("POST", "/api/sessions", { title: "Fresh" });
+    expect(created.status).toBe(201);
+    const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
+    expect(sessions.json.sessions.map((s) => s.id)).toContain(created.json.id);
+  });
+});
+
+describe("malformed planner output", () => {
+  it("repairs fenced and wrapped JSON without asking again", async () => {
+    const fenced = "Sure!\n```json\n" + JSON.stringify({ thought: "t", progress: "Pressing", action: { type: "click", args: { x: "200", y: 130 } } }) + "\n```";
+    const wrapped = `Here you go: {"thought": "t", "progress": "Finished", "action": {"type": "done", "args": {"answer": "ok {braces} inside"}}} Hope that helps.`;
+    const run = await runTask("s-repair", "repair me", { text: fenced }, { text: wrapped });
+    expect(run.end).toMatchObject({ type: "task.completed", answer: "ok {braces} inside" });
+    expect(run.requests).toHaveLength(2);
+    await pages.waitForRecord("clicked");
+  });
+
+  it("feeds the validation error back and fails after 2 retries with a message that says why", async () => {
+    const run = await runTask("s-notjson", "not json", { text: "I think you should click the button." }, { text: "still no" }, { text: "never" });
+    expect(run.end.type).toBe("task.failed");
+    expect(run.end).toMatchObject({ error: { code: "PLANNER_INVALID_OUTPUT" } });
+    expect((run.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("after 2 retries: the answer contains no JSON object");
+    expect(run.requests).toHaveLength(3);
+    const retry = run.requests[1]!;
+    expect(retry.body.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(userText(retry)).toContain("Your answer could not be used: the answer contains no JSON object");
+  });
+
+  it("rejects an unknown action and coordinates outside the screenshot, executing neither", async () => {
+    const run = await runTask(
+      "s-invalid",
+      "bad actions",
+      act("teleport", { x: 1, y: 1 }),
+      act("click", { x: 5000, y: 130 }),
+      act("done", { answer: "gave up" }),
+    );
+    expect(run.end).toMatchObject({ type: "task.completed", answer: "gave up" });
+    expect(userText(run.requests[1]!)).toContain("action.type");
+    expect(userText(run.requests[2]!)).toContain("(5000, 130) is outside the screenshot, which is 1280×800 pixels");
+    expect(pages.records.filter((r) => r === "clicked")).toHaveLength(1); // only the repair test's click
+    const { json } = await app.api<TaskReply>("GET", `/api/tasks/${run.taskId}`);
+    expect(json.steps.map((s) => s.action.type)).toEqual(["done"]);
+  });
+
+  it("does not open file: URLs a model asks for, and tells the model why", async () => {
+    const run = await runTask("s-hostile", "hostile", act("navigate", { url: "file:///etc/passwd" }, "Reading files"), act("done", { answer: "ok" }));
+    expect(run.end.type).toBe("task.completed");
+    const { json } = await app.api<TaskReply>("GET", `/api/tasks/${run.taskId}`);
+    expect(json.steps[0]?.text).toContain("navigate accepts only http(s) URLs, not file:");
+    expect(json.steps[0]?.url).toBe(pages.url("form.html"));
+    expect(planningText(run.requests[1]!)).toContain("→ failed: navigate accepts only http(s) URLs");
+  });
+
+  it("fails the task with the endpoint's status when the model answers HTTP 500", async () => {
+    const run = await runTask("s-500", "server error", { status: 500, body: '{"error":"boom"}' });
+    expect(run.end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });
+    expect((run.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("HTTP 500");
+  });
+});
+
+describe("SSE reconnect", () => {
+  it("a client that reconnects with Last-Event-ID receives exactly the events it missed", async () => {
+    model.route(
+      (r) => planningText(r).includes("Task: reconnect"),
+      act("click", { x: 200, y: 130 }, "one"),
+      { ...act("type", { text: "x" }, "two"), delayMs: 300 },
+      { ...act("keypress", { keys: ["ctrl", "a"] }, "three"), delayMs: 300 },
+      { ...act("done", { answer: "all there" }, "four"), delayMs: 300 },
+    );
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-reconnect", text: "reconnect" });
+    const first = await openStream(app.url, "s-reconnect", 0);
+    await first.waitFor((e) => e.type === "progress.append");
+    first.close();
+    const seen = [...first.events];
+    const lastId = seen.at(-1)!.id;
+
+    await new Promise((r) => setTimeout(r, 400)); // events keep coming while the client is away
+    const second = await openStream(app.url, "s-reconnect", lastId);
+    await second.waitForEnd(json.task_id);
+    second.close();
+
+    const everything = await openStream(app.url, "s-reconnect", 0);
+    await everything.waitForEnd(json.task_id);
+    everything.close();
+    expect(second.events[0]?.id).toBe(lastId + 1);
+    expect([...seen, ...second.events]).toEqual(everything.events);
+  });
+});

@@ -1,0 +1,82 @@
+// The safety limits end a task with a reason; `easyagentcu run` runs one task in the terminal
+// and exits 0 only when it completed.
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "../support/app.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { openStream } from "../support/sse.ts";
+import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+
+let model: ScriptedModel;
+let pages: FixtureServer;
+
+beforeAll(async () => {
+  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
+});
+afterAll(async () => {
+  await Promise.all([model?.close(), pages?.close()]);
+});
+
+describe("limits", () => {
+  it("fails a task at its step limit and at its time limit, saying which", async () => {
+    const [stepApp, timeApp] = await Promise.all([
+      startApp({ modelBaseUrl: model.baseUrl, config: { limits: { maxSteps: 2 } } }),
+      startApp({ modelBaseUrl: model.baseUrl, config: { limits: { maxDurationMs: 1500 } } }),
+    ]);
+    try {
+      model.route((r) => planningText(r).includes("Task: endless"), act("wait", { ms: 10 }), act("wait", { ms: 10 }), act("wait", { ms: 10 }));
+      model.route((r) => planningText(r).includes("Task: too slow"), { ...act("done", { answer: "late" }), delayMs: 10_000 });
+      const endless = await stepApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-steps", text: "endless" });
+      const slow = await timeApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-time", text: "too slow" });
+      const [steps, time] = await Promise.all([openStream(stepApp.url, "s-steps", 0), openStream(timeApp.url, "s-time", 0)]);
+      expect(await steps.waitForEnd(endless.json.task_id)).toMatchObject({
+        type: "task.failed",
+        error: { code: "STEP_LIMIT", message: "The task reached its limit of 2 steps." },
+      });
+      expect(await time.waitForEnd(slow.json.task_id)).toMatchObject({
+        type: "task.failed",
+        error: { code: "TIME_LIMIT", message: "The task reached its time limit of 1.5 seconds." },
+      });
+      steps.close();
+      time.close();
+    } finally {
+      await Promise.all([stepApp.close(), timeApp.close()]);
+    }
+  });
+});
+
+describe("easyagentcu run", () => {
+  const run = async (task: string, url: string) => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-"));
+    const child = spawn(process.execPath, ["bin/easyagentcu.js", "run", task, "--url", url, "--data-dir", dataDir], {
+      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    return { code, out };
+  };
+
+  it("prints each progress line and exits 0 when the task completed", async () => {
+    model.route(
+      (r) => planningText(r).includes("Task: cli press"),
+      act("click", { x: 200, y: 130 }, "Pressing the button"),
+      act("done", { answer: "Pressed." }, "Done"),
+    );
+    const { code, out } = await run("cli press", pages.url("form.html"));
+    expect(out.trim().split("\n")).toEqual(["▶ cli press", "  1. Pressing the button", "  2. Done", "✓ Pressed."]);
+    expect(code).toBe(0);
+    await pages.waitForRecord("clicked");
+  });
+
+  it("exits 1 when the task failed", async () => {
+    model.route((r) => planningText(r).includes("Task: cli fail"), { status: 500 });
+    const { code, out } = await run("cli fail", pages.url("form.html"));
+    expect(out).toContain("✗ MODEL_HTTP_ERROR: The model endpoint answered HTTP 500");
+    expect(code).toBe(1);
+  });
+});

@@ -1,0 +1,139 @@
+// Everything survives a restart; a task whose server was killed is marked interrupted, never left
+// running; a crashed browser fails its task with a reason and the next task gets a new browser.
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Session, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { startApp } from "../support/app.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { openStream } from "../support/sse.ts";
+import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+
+let model: ScriptedModel;
+let pages: FixtureServer;
+
+beforeAll(async () => {
+  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
+});
+afterAll(async () => {
+  await Promise.all([model?.close(), pages?.close()]);
+});
+
+describe("restart", () => {
+  it("shows sessions, tasks, steps and frames after the server restarts", async () => {
+    model.route(
+      (r) => planningText(r).includes("Task: remember me"),
+      act("click", { x: 200, y: 130 }, "Pressing"),
+      act("done", { answer: "Remembered." }, "Done"),
+    );
+    const first = await startApp({ modelBaseUrl: model.baseUrl });
+    const { json } = await first.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-restart", text: "remember me", start_url: pages.url("form.html") });
+    const events = await openStream(first.url, "s-restart", 0);
+    await events.waitForEnd(json.task_id);
+    events.close();
+    const before = (await first.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+    await first.close();
+
+    const second = await startApp({ modelBaseUrl: model.baseUrl, dataDir: first.dataDir });
+    try {
+      const sessions = (await second.api<{ sessions: Session[] }>("GET", "/api/sessions")).json.sessions;
+      expect(sessions.map((s) => [s.id, s.title])).toEqual([["s-restart", "remember me"]]);
+      const after = (await second.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+      expect(after).toEqual(before);
+      expect(after.task).toMatchObject({ status: "completed", answer: "Remembered." });
+      expect(after.steps).toHaveLength(2);
+      for (const step of after.steps) {
+        const image = await fetch(`${second.url}${step.screenshot!.url}`);
+        expect(image.status).toBe(200);
+        expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      }
+      const live = await fetch(`${second.url}${after.task.live_frame!.url}`);
+      expect(live.status).toBe(200);
+      const replay = await openStream(second.url, "s-restart", 0);
+      await replay.waitForEnd(json.task_id);
+      replay.close();
+      expect(replay.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual([
+        "task.started",
+        "progress.append",
+        "progress.append",
+        "task.completed",
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("marks a task of a killed server as failed with reason interrupted", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-killed-"));
+    model.route((r) => planningText(r).includes("Task: killed midway"), { ...act("done", { answer: "never" }), delayMs: 60_000 });
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", String(port), "--data-dir", dataDir], {
+      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent" },
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("running at") && resolve());
+      server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const sent = await fetch(`${url}/api/chat/send`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session_id: "s-killed", text: "killed midway" }),
+    });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const live = await openStream(url, "s-killed", 0);
+    await live.waitFor((e) => e.type === "screen.live");
+    live.close();
+    process.kill(-server.pid!, "SIGKILL");
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
+    try {
+      const { json } = await app.api<TaskReply>("GET", `/api/tasks/${task_id}`);
+      expect(json.task.status).toBe("failed");
+      expect(json.task.error).toEqual({ code: "INTERRUPTED", message: "interrupted: the server stopped while the task was running" });
+      const events = await openStream(app.url, "s-killed", 0);
+      const failed = await events.waitForEnd(task_id);
+      events.close();
+      expect(failed).toMatchObject({ type: "task.failed", error: { code: "INTERRUPTED" } });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("a crashed browser", () => {
+  it("fails the running task with BROWSER_CRASHED, and the next task starts a new browser", async () => {
+    const app = await startApp({ modelBaseUrl: model.baseUrl });
+    try {
+      model.route((r) => planningText(r).includes("Task: crash"), { ...act("click", { x: 200, y: 130 }), delayMs: 800 });
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-crash", text: "crash", start_url: pages.url("form.html") });
+      const events = await openStream(app.url, "s-crash", 0);
+      await events.waitFor((e) => e.type === "screen.live");
+      killChildChromium();
+      const end = (await events.waitForEnd(json.task_id)) as Extract<SessionEvent, { type: "task.failed" }>;
+      events.close();
+      expect(end.type).toBe("task.failed");
+      expect(end.error).toEqual({ code: "BROWSER_CRASHED", message: "The browser closed unexpectedly." });
+
+      model.route((r) => planningText(r).includes("Task: after the crash"), act("click", { x: 200, y: 130 }), act("done", { answer: "fine again" }));
+      const next = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-crash", text: "after the crash", start_url: pages.url("form.html") });
+      const again = await openStream(app.url, "s-crash", 0);
+      expect(await again.waitForEnd(next.json.task_id)).toMatchObject({ type: "task.completed", answer: "fine again" });
+      again.close();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+function killChildChromium(): void {
+  const pids = execFileSync("pgrep", ["-P", String(process.pid)]).toString().trim().split("\n");
+  const chromium = pids.filter((pid) => existsSync(`/proc/${pid}/cmdline`) && /chrom/i.test(execFileSync("cat", [`/proc/${pid}/cmdline`]).toString()));
+  expect(chromium.length).toBeGreaterThan(0);
+  for (const pid of chromium) process.kill(Number(pid), "SIGKILL");
+}

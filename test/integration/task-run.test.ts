@@ -1,0 +1,110 @@
+// A task runs end to end on a real page in a real Chromium: the scripted planner navigates,
+// clicks a button and types into a field; the page changes; the events arrive in order; every
+// step's screenshot is on disk.
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TaskReply } from "../../src/protocol/index.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { openStream } from "../support/sse.ts";
+import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+
+let model: ScriptedModel;
+let pages: FixtureServer;
+let app: TestApp;
+
+beforeAll(async () => {
+  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
+  app = await startApp({ modelBaseUrl: model.baseUrl });
+});
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([model?.close(), pages?.close()]);
+});
+
+describe("a task on a local page", () => {
+  it("navigates, clicks, types and completes with the answer", async () => {
+    model.script(
+      act("navigate", { url: pages.url("form.html") }, "Opening the form"),
+      act("click", { x: 200, y: 130 }, "Pressing the button"),
+      act("type", { text: "Ada" }, "Typing the name"),
+      act("done", { answer: "The form says **Typed Ada**." }, "Finished"),
+    );
+    const stream = await openStream(app.url, "s-flow", 0).catch(() => null);
+    expect(stream).toBeNull(); // the session does not exist until the first send
+
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-flow", text: "Fill in the form" });
+    expect(sent.status).toBe(202);
+    const taskId = sent.json.task_id;
+    const events = await openStream(app.url, "s-flow", 0);
+    const end = await events.waitForEnd(taskId);
+    events.close();
+
+    expect(end).toMatchObject({ type: "task.completed", answer: "The form says **Typed Ada**." });
+    await pages.waitForRecord("clicked");
+    await pages.waitForRecord("typed:Ada");
+
+    const types = events.events.map((e) => e.type).filter((t) => t !== "screen.live");
+    expect(types).toEqual(["task.started", "progress.append", "progress.append", "progress.append", "progress.append", "task.completed"]);
+    const ids = events.events.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(events.events.some((e) => e.type === "screen.live")).toBe(true);
+
+    const { json } = await app.api<TaskReply>("GET", `/api/tasks/${taskId}`);
+    expect(json.task).toMatchObject({ status: "completed", current_step_index: 4, usage: { input_tokens: 4800, output_tokens: 240 } });
+    expect(json.steps.map((s) => s.text)).toEqual(["Opening the form", "Pressing the button", "Typing the name", "Finished"]);
+    expect(json.steps[1]).toMatchObject({ cursor_x: 200, cursor_y: 130, url: pages.url("form.html"), planner: "qwen:scripted-vl" });
+    for (const [i, step] of json.steps.entries()) {
+      const file = path.join(app.dataDir, "sessions", "s-flow", "tasks", taskId, "frames", `${String(i + 1).padStart(4, "0")}.jpg`);
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).size).toBeGreaterThan(1000);
+      const image = await fetch(`${app.url}${step.screenshot?.url}`);
+      expect(image.headers.get("content-type")).toBe("image/jpeg");
+    }
+  });
+
+  it("sends the task, the history and the screenshot to the model as PROTOCOL.md fixes", async () => {
+    const planning = model.requests.filter((r) => planningText(r).includes("Fill in the form"));
+    expect(planning).toHaveLength(4);
+    const request = planning[2]!;
+    expect(request.path).toBe("/v1/chat/completions");
+    expect(request.headers.authorization).toBe("Bearer test-key");
+    expect(request.body).toMatchObject({ model: "scripted-vl", response_format: { type: "json_object" }, stream: false });
+    const [system, user] = request.body.messages;
+    expect(system?.role).toBe("system");
+    expect(user?.role).toBe("user");
+    const parts = user?.content as { type: string; text?: string; image_url?: { url: string } }[];
+    expect(parts.map((p) => p.type)).toEqual(["text", "image_url"]);
+    expect(parts[0]?.text).toContain("Task: Fill in the form");
+    expect(parts[0]?.text).toContain("Step: 3");
+    expect(parts[0]?.text).toContain("Screenshot size: 1280×800 pixels");
+    expect(parts[0]?.text).toContain("Step 2: click (200, 130) — Pressing the button");
+    expect(parts[1]?.image_url?.url).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+  });
+
+  it("runs tasks of different sessions at the same time, each in its own browser context", async () => {
+    const script = (session: string) => [
+      act("navigate", { url: pages.url(`form.html?${session}`) }, "Opening"),
+      { ...act("click", { x: 200, y: 130 }, "Pressing"), delayMs: 300 },
+      act("done", { answer: `done ${session}` }, "Done"),
+    ];
+    model.route((r) => planningText(r).includes("Task: parallel A"), ...script("A"));
+    model.route((r) => planningText(r).includes("Task: parallel B"), ...script("B"));
+    const [a, b] = await Promise.all([
+      app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-par-a", text: "parallel A" }),
+      app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-par-b", text: "parallel B" }),
+    ]);
+    const [streamA, streamB] = await Promise.all([openStream(app.url, "s-par-a", 0), openStream(app.url, "s-par-b", 0)]);
+    const [endA, endB] = await Promise.all([streamA.waitForEnd(a.json.task_id), streamB.waitForEnd(b.json.task_id)]);
+    streamA.close();
+    streamB.close();
+    expect(endA).toMatchObject({ type: "task.completed", answer: "done A" });
+    expect(endB).toMatchObject({ type: "task.completed", answer: "done B" });
+    // Each ran while the other was running.
+    const startedA = streamA.events.find((e) => e.type === "task.started")!.at;
+    const startedB = streamB.events.find((e) => e.type === "task.started")!.at;
+    expect(startedA < endB.at && startedB < endA.at).toBe(true);
+  });
+});

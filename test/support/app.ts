@@ -1,0 +1,51 @@
+// Starts the real product in-process for a test: the store in a fresh temporary data directory,
+// Chromium, the runtime and the HTTP server on a free port, pointed at a scripted model.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig, type ConfigInput, type DeepPartial } from "../../src/core/config.ts";
+import { startSystem, WEB_DIR, type System } from "../../src/cli/system.ts";
+import { listen } from "../../src/server/listen.ts";
+
+export interface TestApp {
+  url: string;
+  dataDir: string;
+  system: System;
+  api<T = unknown>(method: "GET" | "POST", route: string, body?: unknown): Promise<{ status: number; json: T }>;
+  /** Stops the server and the system; the data directory stays for a restart. */
+  close(): Promise<void>;
+}
+
+export async function startApp(options: { modelBaseUrl: string; dataDir?: string; config?: DeepPartial<ConfigInput> }): Promise<TestApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-test-")));
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      port: 0,
+      logLevel: "silent",
+      ...options.config,
+      model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", ...options.config?.model },
+    },
+  );
+  const system = await startSystem(config);
+  const server = await listen({ ...system, webDir: WEB_DIR }, config.host, 0);
+  return {
+    url: server.url,
+    dataDir,
+    system,
+    async api(method, route, body) {
+      const response = await fetch(`${server.url}${route}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, json: (text ? JSON.parse(text) : null) as never };
+    },
+    async close() {
+      await server.close();
+      await system.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Serves the fixture pages of test/fixtures/pages on 127.0.0.1 and records what they report
+// (`POST /record` with a text body), so a test can observe what happened inside a page.
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/pages");
+
+export interface FixtureServer {
+  url(page: string): string;
+  /** Everything the pages reported, in order. */
+  records: string[];
+  waitForRecord(text: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const records: string[] = [];
+  const waiters: { text: string; resolve: () => void }[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (req.method === "POST" && url.pathname === "/record") {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        records.push(text);
+        for (const w of waiters.filter((w) => w.text === text)) w.resolve();
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const file = path.join(PAGES, path.normalize(url.pathname).replace(/^([/\\])+/, ""));
+    if (!file.startsWith(PAGES)) {
+      res.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (data) => res.writeHead(200, { "content-type": file.endsWith(".html") ? "text/html; charset=utf-8" : "application/octet-stream" }).end(data),
+      () => res.writeHead(404).end("not found"),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (page) => `http://127.0.0.1:${port}/${page}`,
+    records,
+    waitForRecord: (text, timeoutMs = 10_000) =>
+      records.includes(text)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`page never reported ${JSON.stringify(text)}; got ${JSON.stringify(records)}`)), timeoutMs);
+            waiters.push({ text, resolve: () => (clearTimeout(timer), resolve()) });
+          }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

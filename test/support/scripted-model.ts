@@ -1,0 +1,127 @@
+// The scripted model server (test support, not product): an OpenAI Chat Completions endpoint on
+// 127.0.0.1 that answers from a script and records every request, so tests can assert on what
+// the project sent. Only the model is scripted, and only here, at the HTTP boundary.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: ChatBody;
+  at: number;
+}
+
+export interface ChatBody {
+  model: string;
+  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  response_format?: { type: string };
+  stream?: boolean;
+}
+
+/** One scripted reply: an answer object (sent as JSON text), raw text, or an HTTP failure. */
+export type Reply =
+  | { answer: unknown; delayMs?: number }
+  | { text: string; delayMs?: number }
+  | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
+
+export type Responder = (request: RecordedRequest) => Reply | undefined;
+
+export interface ScriptedModel {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Queues replies, answered in order. */
+  script(...replies: Reply[]): void;
+  /** Answers requests for which `when` holds from their own queue (for concurrent tasks). */
+  route(when: (request: RecordedRequest) => boolean, ...replies: Reply[]): void;
+  close(): Promise<void>;
+}
+
+export async function startScriptedModel(): Promise<ScriptedModel> {
+  const requests: RecordedRequest[] = [];
+  const queue: Reply[] = [];
+  const routes: { when: (r: RecordedRequest) => boolean; replies: Reply[] }[] = [];
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: ChatBody;
+      try {
+        body = JSON.parse(text) as ChatBody;
+      } catch {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad json" } }));
+        return;
+      }
+      const request: RecordedRequest = { path: req.url ?? "", headers: req.headers, body, at: Date.now() };
+      requests.push(request);
+      if (req.method !== "POST" || !request.path.endsWith("/chat/completions")) {
+        res.writeHead(404).end();
+        return;
+      }
+      const route = routes.find((r) => r.when(request) && r.replies.length > 0);
+      const reply = route ? route.replies.shift() : queue.shift();
+      const send = () => {
+        if (res.destroyed) return;
+        if (!reply) {
+          res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "script exhausted" } }));
+        } else if ("status" in reply) {
+          res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body ?? "{}");
+        } else {
+          const content = "text" in reply ? reply.text : JSON.stringify(reply.answer);
+          res.writeHead(200, { "content-type": "application/json" }).end(completion(body.model, content));
+        }
+      };
+      const delayMs = reply?.delayMs ?? 0;
+      if (delayMs > 0) {
+        const timer = setTimeout(send, delayMs);
+        res.on("close", () => clearTimeout(timer));
+      } else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...replies) => queue.push(...replies),
+    route: (when, ...replies) => routes.push({ when, replies }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function completion(model: string, content: string): string {
+  return JSON.stringify({
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1200, completion_tokens: 60, total_tokens: 1260 },
+  });
+}
+
+/** The text parts of a request's last user message. */
+export function userText(request: RecordedRequest): string {
+  const last = [...request.body.messages].reverse().find((m) => m.role === "user");
+  if (!last) return "";
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((p) => p.text ?? "").join("\n");
+}
+
+/** The text of the first user message: the task and step of a planning request. */
+export function planningText(request: RecordedRequest): string {
+  const first = request.body.messages.find((m) => m.role === "user");
+  if (!first) return "";
+  return typeof first.content === "string" ? first.content : first.content.map((p) => p.text ?? "").join("\n");
+}
+
+/** A planner answer in the PROTOCOL.md format. */
+export function act(type: string, args: Record<string, unknown>, progress = `${type} step`): Reply {
+  return { answer: { thought: `I will ${type}.`, progress, action: { type, args, intent: progress, requires_verification: false } } };
+}

@@ -1,0 +1,75 @@
+// A real SSE client over fetch for tests: parses `id`, `event` and `data` fields, keeps every
+// event in order, and can wait for one.
+import type { SessionEvent } from "../../src/protocol/index.ts";
+
+export interface EventStream {
+  events: SessionEvent[];
+  waitFor(predicate: (event: SessionEvent) => boolean, timeoutMs?: number): Promise<SessionEvent>;
+  /** Resolves with the task's terminal event. */
+  waitForEnd(taskId: string, timeoutMs?: number): Promise<SessionEvent>;
+  close(): void;
+}
+
+export async function openStream(baseUrl: string, sessionId: string, lastEventId?: number): Promise<EventStream> {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}/api/chat/stream?session_id=${encodeURIComponent(sessionId)}`, {
+    headers: lastEventId === undefined ? {} : { "last-event-id": String(lastEventId) },
+    signal: controller.signal,
+  });
+  if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+  const events: SessionEvent[] = [];
+  const waiters = new Set<() => void>();
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
+          if (!data) continue;
+          const event = JSON.parse(data) as SessionEvent;
+          const id = /^id: ?(.*)$/m.exec(block)?.[1];
+          const type = /^event: ?(.*)$/m.exec(block)?.[1];
+          if (String(event.id) !== id || event.type !== type) throw new Error(`SSE fields disagree with data: ${block}`);
+          events.push(event);
+          for (const wake of waiters) wake();
+        }
+      }
+    } catch {
+      // The test closed the stream.
+    }
+  })();
+
+  const waitFor = (predicate: (event: SessionEvent) => boolean, timeoutMs = 30_000) =>
+    new Promise<SessionEvent>((resolve, reject) => {
+      const check = () => {
+        const found = events.find(predicate);
+        if (!found) return false;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no matching event within ${timeoutMs} ms; saw ${events.map((e) => e.type).join(", ")}`));
+      }, timeoutMs);
+      if (!check()) waiters.add(check);
+    });
+
+  return {
+    events,
+    waitFor,
+    waitForEnd: (taskId, timeoutMs) =>
+      waitFor((e) => e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs),
+    close: () => controller.abort(),
+  };
+}
