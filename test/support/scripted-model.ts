@@ -8,7 +8,9 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage["headers"];
   body: ChatBody;
+  /** When the request had fully arrived, and when its reply was sent (ms since the epoch). */
   at: number;
+  answeredAt?: number;
 }
 
 export interface ChatBody {
@@ -63,6 +65,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       const reply = route ? route.replies.shift() : queue.shift();
       const send = () => {
         if (res.destroyed) return;
+        request.answeredAt = Date.now();
         if (!reply) {
           res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "script exhausted" } }));
         } else if ("status" in reply) {

@@ -1,0 +1,83 @@
+// Backbone benchmark: the time from POST /api/chat/send to `task.started` on the SSE stream, and
+// the harness time per step (everything between the model's answer and the next model request:
+// parsing, acting, settling, capturing, storing, emitting). Prints figures; asserts nothing.
+import { performance } from "node:perf_hooks";
+import { startApp } from "../test/support/app.ts";
+import { startFixtureServer } from "../test/support/fixture-server.ts";
+import { act, planningText, startScriptedModel, type Reply } from "../test/support/scripted-model.ts";
+import { openStream } from "../test/support/sse.ts";
+
+const SENDS = 20;
+const STEPS = 20;
+
+const model = await startScriptedModel();
+const pages = await startFixtureServer();
+const app = await startApp({ modelBaseUrl: model.baseUrl });
+
+try {
+  // Warm up: the first task launches Chromium.
+  model.route((r) => planningText(r).includes("Task: warm-up"), act("done", { answer: "warm" }));
+  const warm = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "bench-warm", text: "warm-up" });
+  const warmStream = await openStream(app.url, "bench-warm", 0);
+  await warmStream.waitForEnd(warm.json.task_id);
+  warmStream.close();
+
+  const startLatencies: number[] = [];
+  for (let i = 0; i < SENDS; i++) {
+    const session = `bench-start-${i}`;
+    model.route((r) => planningText(r).includes(`Task: start ${i}`), act("done", { answer: "ok" }));
+    await app.system.store.ensureSession(session, "bench");
+    const stream = await openStream(app.url, session, 0);
+    const t0 = performance.now();
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: `start ${i}` });
+    await stream.waitFor((e) => e.type === "task.started");
+    startLatencies.push(performance.now() - t0);
+    await stream.waitForEnd(sent.json.task_id);
+    stream.close();
+  }
+
+  const actions: Reply[] = [];
+  for (let i = 0; i < STEPS; i++) {
+    const kinds = [
+      act("click", { x: 200, y: 130 }),
+      act("type", { text: "abc" }),
+      act("keypress", { keys: ["Backspace"] }),
+      act("move", { x: 600, y: 400 }),
+      act("scroll", { x: 600, y: 400, scroll_y: 200 }),
+    ];
+    actions.push(kinds[i % kinds.length]!);
+  }
+  actions.push(act("done", { answer: "done" }));
+  model.route((r) => planningText(r).includes("Task: steps"), ...actions);
+  await app.system.store.ensureSession("bench-steps", "bench");
+  const stream = await openStream(app.url, "bench-steps", 0);
+  const t0 = performance.now();
+  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "bench-steps", text: "steps", start_url: pages.url("form.html") });
+  const end = await stream.waitForEnd(sent.json.task_id, 120_000);
+  const total = performance.now() - t0;
+  stream.close();
+  if (end.type !== "task.completed") throw new Error(`the step task ended ${end.type}`);
+  const planning = model.requests.filter((r) => planningText(r).includes("Task: steps"));
+  const harness = planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!);
+
+  console.log("EasyAgentCU backbone benchmark");
+  console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(median(startLatencies))} ms, p90 ${fmt(quantile(startLatencies, 0.9))} ms`);
+  console.log(`  harness time per step (n=${harness.length}): median ${fmt(median(harness))} ms, p90 ${fmt(quantile(harness, 0.9))} ms, max ${fmt(Math.max(...harness))} ms`);
+  console.log(`  ${STEPS}-step task end to end with an instant model: ${fmt(total)} ms`);
+} finally {
+  await app.close();
+  await Promise.all([model.close(), pages.close()]);
+}
+
+function median(values: number[]): number {
+  return quantile(values, 0.5);
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function fmt(ms: number): string {
+  return ms.toFixed(1);
+}
