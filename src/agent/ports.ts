@@ -2,11 +2,11 @@
 // recorder, the composition root supplies computers and planners. The runtime imports neither.
 import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { Planner } from "../models/planner.ts";
-import type { AgentEvent, ChatMessage, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
+import type { AgentEvent, Attachment, ChatMessage, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
 
 export interface RunRecorder {
-  /** Persists the task and the message that asked for it, creating the session if it is new. */
-  createTask(task: Task, message: ChatMessage): Promise<void>;
+  /** Persists the task, the message that asked for it and its attachments; creates the session if new. */
+  createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void>;
   saveTask(task: Task): Promise<void>;
   saveStep(step: ProgressStep): Promise<void>;
   addMessage(message: ChatMessage): Promise<void>;

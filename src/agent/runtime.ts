@@ -64,13 +64,13 @@ export class Runtime {
       created_at: now,
     };
     try {
-      await this.recorder.createTask(task, message);
+      await this.recorder.createTask(task, message, submission.attachments);
     } catch (error) {
       this.busySessions.delete(sessionId);
       throw error;
     }
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, this.recorder, this.resources, this.config, log);
+    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, this.config, log);
     this.runs.set(task.id, run);
     const done = run
       .run()

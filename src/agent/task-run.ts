@@ -12,6 +12,7 @@ import {
   describeAction,
   isFinal,
   type AgentEvent,
+  type Attachment,
   type ChatMessage,
   type ProgressStep,
   type Task,
@@ -41,6 +42,7 @@ export class TaskRun {
 
   constructor(
     private task: Task,
+    private readonly attachments: Attachment[],
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
     private readonly config: Config,
@@ -104,6 +106,7 @@ export class TaskRun {
       const turn = await this.resources.planner.next(
         {
           task: this.task.text,
+          attachments: this.attachments,
           step: this.task.current_step_index + 1,
           history: this.history.slice(-this.config.model.historySteps),
           screenshot: shot,

@@ -1,10 +1,12 @@
 // The planner interface of seed 000 §5.1. One call answers all three roles: the next action,
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
-import type { Action, Usage } from "../protocol/index.ts";
+import type { Action, Attachment, Usage } from "../protocol/index.ts";
 import type { Screenshot } from "../computers/computer.ts";
 
 export interface PlannerInput {
   task: string;
+  /** Files the person attached to the task. */
+  attachments: Attachment[];
   /** 1-based number of the step being planned. */
   step: number;
   /** One line per earlier step, oldest first, e.g. `Step 3: click (10, 20) — opened the menu`. */

@@ -17,7 +17,10 @@ export const attachmentSchema = z.object({
   name: z.string().min(1).max(255),
   mime_type: z.string().min(1).max(255),
   /** A `data:` URL holding the file. */
-  data_url: z.string().startsWith("data:").max(10 * 1024 * 1024),
+  data_url: z
+    .string()
+    .max(10 * 1024 * 1024)
+    .regex(/^data:[^,]*,/, "must be a data: URL"),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 

@@ -1,5 +1,5 @@
-// The store: sessions, messages, tasks, steps, events and frames in one SQLite file plus frame
-// files. It is the runtime's RunRecorder and answers the API's reads.
+// The store: sessions, messages, tasks, steps, events and frame records in one SQLite file, plus
+// frame images and attachments as files. It is the runtime's RunRecorder and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { RunRecorder } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
@@ -7,6 +7,7 @@ import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
   type AgentEvent,
+  type Attachment,
   type ChatMessage,
   type FrameRef,
   type ProgressStep,
@@ -16,18 +17,18 @@ import {
 } from "../protocol/index.ts";
 import { openDatabase } from "./database.ts";
 import { EventLog } from "./event-log.ts";
-import { FrameFiles } from "./frames.ts";
+import { DataFiles } from "./files.ts";
 import type { Database, MessagesTable, StepsTable, TasksTable } from "./schema.ts";
 
 export const INTERRUPTED_MESSAGE = "interrupted: the server stopped while the task was running";
 
 export class Store implements RunRecorder {
   readonly events: EventLog;
-  readonly frames: FrameFiles;
+  readonly files: DataFiles;
 
   private constructor(readonly db: Kysely<Database>, dataDir: string) {
     this.events = new EventLog(db);
-    this.frames = new FrameFiles(db, dataDir);
+    this.files = new DataFiles(db, dataDir);
   }
 
   static async open(dataDir: string): Promise<Store> {
@@ -55,8 +56,9 @@ export class Store implements RunRecorder {
 
   // ---- RunRecorder ----
 
-  async createTask(task: Task, message: ChatMessage): Promise<void> {
+  async createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void> {
     await this.ensureSession(task.session_id, titleFrom(task.text));
+    await this.files.saveAttachments(message, attachments);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto("tasks").values(taskRow(task)).execute();
       await trx.insertInto("messages").values(messageRow(message)).execute();
@@ -93,7 +95,7 @@ export class Store implements RunRecorder {
         created_at: step.created_at,
       })
       .execute();
-    if (step.screenshot) await this.frames.linkStep(step.screenshot.id, step.id);
+    if (step.screenshot) await this.files.linkStep(step.screenshot.id, step.id);
   }
 
   async addMessage(message: ChatMessage): Promise<void> {
@@ -101,11 +103,11 @@ export class Store implements RunRecorder {
   }
 
   saveStepFrame(task: Task, index: number, shot: Screenshot): Promise<FrameRef> {
-    return this.frames.saveStepFrame(task, index, shot);
+    return this.files.saveStepFrame(task, index, shot);
   }
 
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
-    return this.frames.saveLiveFrame(task, shot);
+    return this.files.saveLiveFrame(task, shot);
   }
 
   async emit(sessionId: string, event: AgentEvent): Promise<void> {
@@ -172,7 +174,7 @@ export class Store implements RunRecorder {
       start_url: row.start_url,
       status: row.status as TaskStatus,
       current_step_index: row.current_step_index,
-      live_frame: await this.frames.ref(row.live_frame_id),
+      live_frame: await this.files.ref(row.live_frame_id),
       answer: row.answer,
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
       model: row.model,
@@ -191,7 +193,7 @@ export class Store implements RunRecorder {
       text: row.text,
       thought: row.thought,
       action: actionSchema.parse(JSON.parse(row.action)),
-      screenshot: await this.frames.ref(row.frame_id),
+      screenshot: await this.files.ref(row.frame_id),
       cursor_x: row.cursor_x,
       cursor_y: row.cursor_y,
       url: row.url,

@@ -1,7 +1,7 @@
 // A task runs end to end on a real page in a real Chromium: the scripted planner navigates,
 // clicks a button and types into a field; the page changes; the events arrive in order; every
 // step's screenshot is on disk.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
@@ -106,5 +106,42 @@ describe("a task on a local page", () => {
     const startedA = streamA.events.find((e) => e.type === "task.started")!.at;
     const startedB = streamB.events.find((e) => e.type === "task.started")!.at;
     expect(startedA < endB.at && startedB < endA.at).toBe(true);
+  });
+});
+
+describe("attachments", () => {
+  it("keeps attached files on disk and gives images and text files to the planner", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    model.route((r) => planningText(r).includes("Task: use the files"), act("done", { answer: "read them" }));
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", {
+      session_id: "s-files",
+      text: "use the files",
+      attachments: [
+        { name: "dot.png", mime_type: "image/png", data_url: `data:image/png;base64,${png}` },
+        { name: "notes.txt", mime_type: "text/plain", data_url: `data:text/plain;base64,${Buffer.from("remember the milk").toString("base64")}` },
+        { name: "../../escape.bin", mime_type: "application/octet-stream", data_url: "data:application/octet-stream;base64,AAEC" },
+      ],
+    });
+    const events = await openStream(app.url, "s-files", 0);
+    await events.waitForEnd(sent.json.task_id);
+    events.close();
+
+    const request = model.requests.find((r) => planningText(r).includes("Task: use the files"))!;
+    const parts = request.body.messages[1]!.content as { type: string; text?: string; image_url?: { url: string } }[];
+    expect(parts.map((p) => p.type)).toEqual(["text", "image_url", "text", "text", "text", "image_url"]);
+    expect(parts[0]?.text).toBe("Attachment 1: dot.png (image/png), the image below:");
+    expect(parts[1]?.image_url?.url).toBe(`data:image/png;base64,${png}`);
+    expect(parts[2]?.text).toBe("Attachment 2: notes.txt (text/plain):\nremember the milk");
+    expect(parts[3]?.text).toBe("Attachment 3: ../../escape.bin (application/octet-stream): not readable here.");
+
+    const { json } = await app.api<{ messages: { kind: string; attachments: unknown[] }[] }>("GET", "/api/sessions/s-files/messages");
+    expect(json.messages[0]?.attachments).toEqual([
+      { name: "dot.png", mime_type: "image/png" },
+      { name: "notes.txt", mime_type: "text/plain" },
+      { name: "../../escape.bin", mime_type: "application/octet-stream" },
+    ]);
+    const dir = path.join(app.dataDir, "sessions", "s-files", "attachments");
+    const [messageDir] = readdirSync(dir);
+    expect(readdirSync(path.join(dir, messageDir!)).sort()).toEqual(["1-dot.png", "2-notes.txt", "3-escape.bin"]);
   });
 });

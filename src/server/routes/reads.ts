@@ -33,7 +33,7 @@ export function readRoutes(store: Store) {
     })
     .get("/frames/:id", async (c) => {
       const id = c.req.param("id");
-      const frame = await store.frames.read(id);
+      const frame = await store.files.read(id);
       if (!frame) throw notFound("frame", id);
       // Step frames never change; the live frame's URL carries a version, so caching is safe.
       c.header("cache-control", "private, max-age=31536000, immutable");

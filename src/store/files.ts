@@ -1,16 +1,19 @@
-// Frame images as files, laid out as seed 000 §8:
-// sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them), plus live.jpg,
-// which each live frame replaces. The frames table knows where each file is and its size.
+// The files under the data directory, laid out as seed 000 §8: frame images in
+// sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them, plus live.jpg,
+// which each live frame replaces), and attachments in sessions/{session}/attachments/. The
+// frames table knows where each frame is and its size.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { FrameRef, Task } from "../protocol/index.ts";
+import { decodeDataUrl } from "../core/data-url.ts";
+import { AppError } from "../core/errors.ts";
+import type { Attachment, ChatMessage, FrameRef, Task } from "../protocol/index.ts";
 import type { Database, FramesTable } from "./schema.ts";
 
-export class FrameFiles {
+export class DataFiles {
   private readonly liveVersions = new Map<string, number>();
 
   constructor(
@@ -43,6 +46,16 @@ export class FrameFiles {
       .onConflict((oc) => oc.column("id").doUpdateSet(row))
       .execute();
     return toRef({ id, width: shot.width, height: shot.height, kind: "live", version });
+  }
+
+  /** Keeps attached files beside the session: sessions/{session}/attachments/{message}/{n}-{name}. */
+  async saveAttachments(message: ChatMessage, attachments: Attachment[]): Promise<void> {
+    for (const [i, attachment] of attachments.entries()) {
+      const decoded = decodeDataUrl(attachment.data_url);
+      if (!decoded) throw new AppError("INVALID_BODY", `attachments.${i}.data_url: not a valid data: URL`);
+      const safeName = path.basename(attachment.name).replace(/[^\w.\- ]+/g, "_") || "file";
+      await this.write(path.join("sessions", message.session_id, "attachments", message.id, `${i + 1}-${safeName}`), decoded.data);
+    }
   }
 
   async linkStep(frameId: string, stepId: string): Promise<void> {
