@@ -60,10 +60,23 @@ export class BrowserComputer implements Computer {
         format: "jpeg",
         quality: this.options.jpegQuality,
         optimizeForSpeed: true,
+        ...(await this.deviceClip()),
       });
       const buffer = Buffer.from(data, "base64");
       return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
     });
+  }
+
+  /**
+   * Chromium captures in CSS pixels unless a clip asks for a scale; at a devicePixelRatio other
+   * than 1 we ask for device pixels, as a screen capture would have them. The clip is in document
+   * coordinates, so it follows the scroll position.
+   */
+  private async deviceClip(): Promise<{ clip?: { x: number; y: number; width: number; height: number; scale: number } }> {
+    const scale = this.options.deviceScaleFactor ?? 1;
+    if (scale === 1) return {};
+    const { cssVisualViewport: v } = await this.cdp.send("Page.getLayoutMetrics");
+    return { clip: { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale } };
   }
 
   async move(x: number, y: number): Promise<void> {

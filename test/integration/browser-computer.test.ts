@@ -1,0 +1,103 @@
+// The Computer interface, exercised on the browser computer against a page that reports every
+// input it receives. (Each future computer — desktop, extension — runs the same stories.)
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Computer } from "../../src/computers/computer.ts";
+import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+
+let pages: FixtureServer;
+let host: BrowserHost;
+let computer: Computer;
+
+beforeAll(async () => {
+  pages = await startFixtureServer();
+  host = new BrowserHost({ headless: true });
+  computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+  await computer.navigate(pages.url("input-lab.html"));
+});
+afterAll(async () => {
+  await computer?.close();
+  await host?.close();
+  await pages?.close();
+});
+
+describe("the browser computer", () => {
+  it("captures JPEG screenshots of the viewport's size", async () => {
+    const shot = await computer.screenshot();
+    expect(shot).toMatchObject({ mimeType: "image/jpeg", width: 1280, height: 800 });
+    expect(shot.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(await computer.currentUrl()).toBe(pages.url("input-lab.html"));
+  });
+
+  it("drags from one point to another with the button held", async () => {
+    await computer.drag({ x: 50, y: 60 }, { x: 400, y: 300 });
+    await pages.waitForRecord("down 0 50,60");
+    await pages.waitForRecord("up 0 400,300");
+    expect(await computer.cursorPosition()).toEqual({ x: 400, y: 300 });
+  });
+
+  it("clicks with each button where it is told, and remembers the cursor", async () => {
+    await computer.click(100, 120);
+    await pages.waitForRecord("down 0 100,120");
+    await computer.click(110, 130, "middle");
+    await pages.waitForRecord("down 1 110,130");
+    await computer.click(120, 140, "right");
+    await pages.waitForRecord("contextmenu 120,140");
+    await computer.doubleClick(200, 210);
+    await pages.waitForRecord("dblclick 200,210");
+    await computer.move(300, 310);
+    expect(await computer.cursorPosition()).toEqual({ x: 300, y: 310 });
+  });
+
+  it("types any Unicode and presses chords written the way models write them", async () => {
+    await computer.click(850, 70);
+    await computer.type("héllo 世界 ✓");
+    await computer.keypress(["CTRL", "a"]);
+    await pages.waitForRecord("ctrl+a");
+    await computer.keypress(["ESC"]);
+    await pages.waitForRecord("escape");
+    await computer.keypress(["TAB"]);
+    await pages.waitForRecord("value héllo 世界 ✓");
+  });
+
+  it("scrolls by pixels at a point", async () => {
+    await computer.scroll(640, 500, 0, 600);
+    await pages.waitForRecord("scrollY 600");
+    await computer.scroll(640, 500, 0, -600);
+    await pages.waitForRecord("scrollY 0");
+  });
+
+  it("follows a page opened in a new tab, and streams live frames", async () => {
+    const frames: number[] = [];
+    const stop = computer.onLiveFrame((frame) => frames.push(frame.width));
+    await computer.click(750, 158);
+    await expect.poll(() => computer.currentUrl()).toBe(pages.url("form.html"));
+    await computer.click(200, 130);
+    await pages.waitForRecord("clicked");
+    await expect.poll(() => frames.length).toBeGreaterThan(0);
+    stop();
+    expect(frames.every((w) => w === 1280)).toBe(true);
+  });
+
+  it("reports a page that cannot be opened as a failed action, not a crash", async () => {
+    await expect(computer.navigate("http://127.0.0.1:9/unreachable")).rejects.toMatchObject({ code: "ACTION_FAILED" });
+  });
+});
+
+describe("devicePixelRatio 2", () => {
+  it("takes points in screenshot pixels and clicks the matching CSS pixel", async () => {
+    const hiDpi = await host.open({ width: 640, height: 400, deviceScaleFactor: 2, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+    try {
+      await hiDpi.navigate(pages.url("input-lab.html"));
+      const shot = await hiDpi.screenshot();
+      expect(shot).toMatchObject({ width: 1280, height: 800 });
+      await hiDpi.click(400, 300);
+      await pages.waitForRecord("down 0 200,150");
+      await hiDpi.scroll(400, 300, 0, 500);
+      await pages.waitForRecord("scrollY 500");
+      expect(await hiDpi.screenshot()).toMatchObject({ width: 1280, height: 800 });
+    } finally {
+      await hiDpi.close();
+    }
+  });
+});
