@@ -1,23 +1,44 @@
-// Carries out one planner action on a computer. Final actions (done, needs_user) never reach here.
+// Carries out one planner action on a computer. The action's points are in the pixels of the
+// image the model saw; they reach the computer in screenshot pixels. Final actions (done,
+// needs_user) never come here.
 import type { Computer } from "../computers/computer.ts";
+import { convert, type Point, type Spaces } from "../perception/coordinates.ts";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
 import type { Action, FinalAction } from "../protocol/index.ts";
 
-export async function execute(action: Exclude<Action, FinalAction>, computer: Computer, signal: AbortSignal): Promise<void> {
+export async function execute(
+  action: Exclude<Action, FinalAction>,
+  computer: Computer,
+  spaces: Spaces,
+  signal: AbortSignal,
+): Promise<void> {
+  const at = (x: number, y: number): Point => convert({ x, y }, spaces, "model", "screenshot");
   switch (action.type) {
-    case "click":
-      return computer.click(action.args.x, action.args.y, action.args.button);
-    case "double_click":
-      return computer.doubleClick(action.args.x, action.args.y);
-    case "right_click":
-      return computer.click(action.args.x, action.args.y, "right");
-    case "move":
-      return computer.move(action.args.x, action.args.y);
+    case "click": {
+      const p = at(action.args.x, action.args.y);
+      return computer.click(p.x, p.y, action.args.button);
+    }
+    case "double_click": {
+      const p = at(action.args.x, action.args.y);
+      return computer.doubleClick(p.x, p.y);
+    }
+    case "right_click": {
+      const p = at(action.args.x, action.args.y);
+      return computer.click(p.x, p.y, "right");
+    }
+    case "move": {
+      const p = at(action.args.x, action.args.y);
+      return computer.move(p.x, p.y);
+    }
     case "drag":
-      return computer.drag(action.args, { x: action.args.end_x, y: action.args.end_y });
-    case "scroll":
-      return computer.scroll(action.args.x, action.args.y, action.args.scroll_x, action.args.scroll_y);
+      return computer.drag(at(action.args.x, action.args.y), at(action.args.end_x, action.args.end_y));
+    case "scroll": {
+      const p = at(action.args.x, action.args.y);
+      const dx = Math.round((action.args.scroll_x * spaces.screenshot.width) / spaces.model.width);
+      const dy = Math.round((action.args.scroll_y * spaces.screenshot.height) / spaces.model.height);
+      return computer.scroll(p.x, p.y, dx, dy);
+    }
     case "type":
       return computer.type(action.args.text);
     case "keypress":

@@ -19,6 +19,8 @@ import {
   type TaskStatus,
 } from "../protocol/index.ts";
 import type { PlannerTurn } from "../models/planner.ts";
+import { convert, type Point } from "../perception/coordinates.ts";
+import { modelView } from "../perception/model-image.ts";
 import { execute } from "./execute.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
@@ -103,21 +105,26 @@ export class TaskRun {
         throw new AppError("STEP_LIMIT", `The task reached its limit of ${this.config.limits.maxSteps} steps.`);
       }
       const url = await computer.currentUrl();
+      const { model, browser } = this.config;
+      const max = { width: model.imageMaxWidth, height: model.imageMaxHeight };
+      const view = await modelView(shot, computer.logicalSize, max, browser.jpegQuality);
       const turn = await this.resources.planner.next(
         {
           task: this.task.text,
           attachments: this.attachments,
           step: this.task.current_step_index + 1,
           history: this.history.slice(-this.config.model.historySteps),
-          screenshot: shot,
+          screenshot: view.image,
           url,
         },
         signal,
       );
       signal.throwIfAborted();
       const { action } = turn;
+      const point = actionPoint(action);
+      const cursor = point ? convert(point, view.spaces, "model", "screenshot") : null;
       if (isFinal(action)) {
-        await this.recordStep(turn, shot, url, null);
+        await this.recordStep(turn, shot, url, cursor, null);
         if (action.type === "done") return { status: "completed", answer: action.args.answer };
         const reply = await this.awaitUser(action.args.answer, signal);
         this.history.push(`The person was asked to act and answered: ${reply}`);
@@ -126,14 +133,14 @@ export class TaskRun {
       }
       let failure: string | null = null;
       try {
-        await raceAbort(execute(action, computer, signal), signal);
+        await raceAbort(execute(action, computer, view.spaces, signal), signal);
         await raceAbort(computer.settle(), signal);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
         failure = error.message;
       }
       shot = await raceAbort(computer.screenshot(), signal);
-      await this.recordStep(turn, shot, await computer.currentUrl(), failure);
+      await this.recordStep(turn, shot, await computer.currentUrl(), cursor, failure);
     }
   }
 
@@ -144,10 +151,10 @@ export class TaskRun {
     return (this.computer = await raceAbort(opening, signal));
   }
 
-  private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, failure: string | null) {
+  /** `cursor` is where the action happened, in the pixels of `shot`. */
+  private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, cursor: Point | null, failure: string | null) {
     const index = this.task.current_step_index + 1;
     const frame = await this.recorder.saveStepFrame(this.task, index, shot);
-    const point = actionPoint(turn.action);
     const text = failure ? `${turn.progress} (failed: ${failure})` : turn.progress;
     const step: ProgressStep = {
       id: newId("step"),
@@ -157,8 +164,8 @@ export class TaskRun {
       thought: turn.thought,
       action: turn.action,
       screenshot: frame,
-      cursor_x: point?.x ?? null,
-      cursor_y: point?.y ?? null,
+      cursor_x: cursor?.x ?? null,
+      cursor_y: cursor?.y ?? null,
       url,
       planner: turn.planner,
       usage: turn.usage,

@@ -25,13 +25,13 @@ export async function startSystem(config: Config, log: Logger = createLogger(con
   const recovered = await store.recoverInterrupted();
   if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
   const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless });
-  const { width, height, jpegQuality, navigationTimeoutMs } = config.browser;
+  const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const runtime = new Runtime(
     config,
     store,
     {
       planner: createPlanner(config),
-      openComputer: () => browsers.open({ width, height, jpegQuality, navigationTimeoutMs }),
+      openComputer: () => browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
     },
     log,
   );

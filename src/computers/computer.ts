@@ -1,16 +1,13 @@
 // The Computer interface of seed 000 §3.4.2, shared by every kind of computer (browser, desktop,
 // extension). Coordinates are pixels of the screenshot the computer returns; each implementation
 // maps them to its own input space through perception/coordinates.
+import type { Size } from "../perception/coordinates.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
+
+export type { Screenshot };
 import type { MOUSE_BUTTONS } from "../protocol/index.ts";
 
 export type MouseButton = (typeof MOUSE_BUTTONS)[number];
-
-export interface Screenshot {
-  data: Buffer;
-  mimeType: "image/jpeg" | "image/png";
-  width: number;
-  height: number;
-}
 
 export interface Point {
   x: number;
@@ -22,6 +19,8 @@ export type LiveFrameListener = (frame: Screenshot) => void;
 
 export interface Computer {
   readonly kind: "browser" | "desktop" | "extension";
+  /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
+  readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;
   move(x: number, y: number): Promise<void>;
   click(x: number, y: number, button?: MouseButton): Promise<void>;
@@ -29,6 +28,7 @@ export interface Computer {
   drag(from: Point, to: Point): Promise<void>;
   type(text: string): Promise<void>;
   keypress(keys: string[]): Promise<void>;
+  /** Wheel at a point; the amounts are screenshot pixels too (positive y scrolls down). */
   scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>;
   cursorPosition(): Promise<Point>;
   currentUrl(): Promise<string | null>;

@@ -25,6 +25,9 @@ export const configSchema = z.object({
     repairRetries: int.min(0).max(5).default(2),
     /** How many earlier steps the planner sees as history lines. */
     historySteps: int.min(0).max(100).default(12),
+    /** The screenshot is scaled down to fit this size before the model sees it (aspect kept). */
+    imageMaxWidth: int.min(64).max(8192).default(1280),
+    imageMaxHeight: int.min(64).max(8192).default(1280),
   }).prefault({}),
   limits: z.object({
     maxSteps: int.positive().default(80),
@@ -35,6 +38,8 @@ export const configSchema = z.object({
     headless: bool.default(true),
     width: int.min(200).max(3840).default(1280),
     height: int.min(200).max(2160).default(800),
+    /** devicePixelRatio of the browser: screenshots are taken in device pixels. */
+    deviceScaleFactor: z.coerce.number().min(0.5).max(4).default(1),
     /** JPEG quality of step screenshots. */
     jpegQuality: int.min(10).max(100).default(80),
     /** At most this many `screen.live` frames a second per task. */
@@ -62,6 +67,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       apiKey: env.MODEL_API_KEY ?? env.DASHSCOPE_API_KEY,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
+      imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
+      imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
     },
     limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS },
     browser: {
@@ -69,6 +76,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       headless: env.HEADLESS,
       width: env.SCREEN_WIDTH,
       height: env.SCREEN_HEIGHT,
+      deviceScaleFactor: env.SCREEN_SCALE,
       liveFps: env.LIVE_FPS,
     },
   };

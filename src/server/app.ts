@@ -1,7 +1,7 @@
 // The HTTP app: the API under /api and, when built, the web UI at /. One server serves both.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { Runtime } from "../agent/runtime.ts";
@@ -26,12 +26,15 @@ export function createApp({ store, runtime, log, webDir }: AppDeps) {
     if (reply.status >= 500) log.error({ err: error, path: c.req.path }, "request failed");
     return reply;
   });
-  app.notFound((c) => c.json({ error: { code: "NOT_FOUND", message: `No route ${c.req.method} ${c.req.path}.` } }, 404));
+  const noRoute = (c: Context) => c.json({ error: { code: "NOT_FOUND", message: `No route ${c.req.method} ${c.req.path}.` } }, 404);
+  app.notFound(noRoute);
 
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api/chat", chatRoutes(store, runtime));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", readRoutes(store));
+  // An unknown API path is a 404, never the UI's index.html.
+  app.all("/api/*", noRoute);
 
   if (webDir && existsSync(path.join(webDir, "index.html"))) {
     const root = path.relative(process.cwd(), webDir) || ".";

@@ -93,8 +93,8 @@ describe("devicePixelRatio 2", () => {
       expect(shot).toMatchObject({ width: 1280, height: 800 });
       await hiDpi.click(400, 300);
       await pages.waitForRecord("down 0 200,150");
-      await hiDpi.scroll(400, 300, 0, 500);
-      await pages.waitForRecord("scrollY 500");
+      await hiDpi.scroll(400, 300, 0, 500); // screenshot pixels: 250 CSS pixels
+      await pages.waitForRecord("scrollY 250");
       expect(await hiDpi.screenshot()).toMatchObject({ width: 1280, height: 800 });
     } finally {
       await hiDpi.close();

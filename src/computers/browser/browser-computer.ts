@@ -3,8 +3,8 @@
 // `Page.startScreencast`. Follows popups: the newest page of the context is the screen.
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
-import { scalePoint, type Point } from "../../perception/coordinates.ts";
-import { imageSize, type Size } from "../../perception/image-size.ts";
+import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
+import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 
@@ -44,14 +44,18 @@ export class BrowserComputer implements Computer {
     return computer;
   }
 
-  /** Screenshot pixels per CSS pixel on each axis. */
+  get logicalSize(): Size {
+    return { width: this.options.width, height: this.options.height };
+  }
+
+  /** The screenshot's size in device pixels. */
   private get screen(): Size {
-    const dpr = this.options.deviceScaleFactor ?? 1;
-    return { width: Math.round(this.options.width * dpr), height: Math.round(this.options.height * dpr) };
+    return spacesFor(this.logicalSize, this.options.deviceScaleFactor ?? 1, this.logicalSize).screenshot;
   }
 
   private toCss(x: number, y: number): Point {
-    return scalePoint({ x, y }, this.screen, { width: this.options.width, height: this.options.height });
+    const screenshot = this.screen;
+    return convert({ x, y }, { screenshot, logical: this.logicalSize, model: screenshot }, "screenshot", "logical");
   }
 
   async screenshot(): Promise<Screenshot> {
@@ -136,8 +140,9 @@ export class BrowserComputer implements Computer {
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
     await this.guard(async () => {
       const p = this.toCss(x, y);
+      const dpr = this.options.deviceScaleFactor ?? 1;
       await this.page.mouse.move(p.x, p.y);
-      await this.page.mouse.wheel(scrollX, scrollY);
+      await this.page.mouse.wheel(scrollX / dpr, scrollY / dpr);
       this.cursor = { x, y };
     });
   }
