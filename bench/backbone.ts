@@ -63,6 +63,12 @@ try {
   console.log("EasyAgentCU backbone benchmark");
   console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(median(startLatencies))} ms, p90 ${fmt(quantile(startLatencies, 0.9))} ms`);
   console.log(`  harness time per step (n=${harness.length}): median ${fmt(median(harness))} ms, p90 ${fmt(quantile(harness, 0.9))} ms, max ${fmt(Math.max(...harness))} ms`);
+  const byKind = new Map<string, number[]>();
+  harness.forEach((ms, i) => {
+    const kind = (actions[i] as { answer: { action: { type: string } } }).answer.action.type;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
+  });
+  console.log(`  by action: ${[...byKind].map(([kind, ms]) => `${kind} ${fmt(median(ms))}`).join(", ")} (median ms)`);
   console.log(`  ${STEPS}-step task end to end with an instant model: ${fmt(total)} ms`);
 } finally {
   await app.close();

@@ -12,8 +12,13 @@ export async function execute(
   computer: Computer,
   spaces: Spaces,
   signal: AbortSignal,
+  /** Added to the action's point, in screenshot pixels (the jitter of a retried click). */
+  offset: Point = { x: 0, y: 0 },
 ): Promise<void> {
-  const at = (x: number, y: number): Point => convert({ x, y }, spaces, "model", "screenshot");
+  const at = (x: number, y: number): Point => {
+    const p = convert({ x, y }, spaces, "model", "screenshot");
+    return { x: clamp(p.x + offset.x, spaces.screenshot.width), y: clamp(p.y + offset.y, spaces.screenshot.height) };
+  };
   switch (action.type) {
     case "click": {
       const p = at(action.args.x, action.args.y);
@@ -50,6 +55,10 @@ export async function execute(
     default:
       return assertNever(action);
   }
+}
+
+function clamp(value: number, size: number): number {
+  return Math.min(Math.max(value, 0), size - 1);
 }
 
 /** Only web pages: a model must not open `file:` or `javascript:` URLs. */

@@ -15,13 +15,14 @@ import {
   type Attachment,
   type ChatMessage,
   type ProgressStep,
+  type StepEffect,
   type Task,
   type TaskStatus,
 } from "../protocol/index.ts";
 import type { PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import { modelView } from "../perception/model-image.ts";
-import { execute } from "./execute.ts";
+import { actAndCheck } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 
@@ -124,23 +125,22 @@ export class TaskRun {
       const point = actionPoint(action);
       const cursor = point ? convert(point, view.spaces, "model", "screenshot") : null;
       if (isFinal(action)) {
-        await this.recordStep(turn, shot, url, cursor, null);
+        await this.recordStep(turn, shot, url, cursor, null, null);
         if (action.type === "done") return { status: "completed", answer: action.args.answer };
         const reply = await this.awaitUser(action.args.answer, signal);
         this.history.push(`The person was asked to act and answered: ${reply}`);
         shot = await raceAbort(computer.screenshot(), signal);
         continue;
       }
-      let failure: string | null = null;
       try {
-        await raceAbort(execute(action, computer, view.spaces, signal), signal);
-        await raceAbort(computer.settle(), signal);
+        const acted = await actAndCheck(action, computer, view.spaces, shot, this.config.effect, signal);
+        shot = acted.after;
+        await this.recordStep(turn, shot, await computer.currentUrl(), cursor, acted.effect, null);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
-        failure = error.message;
+        shot = await raceAbort(computer.screenshot(), signal);
+        await this.recordStep(turn, shot, await computer.currentUrl(), cursor, null, error.message);
       }
-      shot = await raceAbort(computer.screenshot(), signal);
-      await this.recordStep(turn, shot, await computer.currentUrl(), cursor, failure);
     }
   }
 
@@ -152,7 +152,14 @@ export class TaskRun {
   }
 
   /** `cursor` is where the action happened, in the pixels of `shot`. */
-  private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, cursor: Point | null, failure: string | null) {
+  private async recordStep(
+    turn: PlannerTurn,
+    shot: Screenshot,
+    url: string | null,
+    cursor: Point | null,
+    effect: StepEffect | null,
+    failure: string | null,
+  ) {
     const index = this.task.current_step_index + 1;
     const frame = await this.recorder.saveStepFrame(this.task, index, shot);
     const text = failure ? `${turn.progress} (failed: ${failure})` : turn.progress;
@@ -167,6 +174,7 @@ export class TaskRun {
       cursor_x: cursor?.x ?? null,
       cursor_y: cursor?.y ?? null,
       url,
+      effect,
       planner: turn.planner,
       usage: turn.usage,
       created_at: nowIso(),
@@ -178,8 +186,7 @@ export class TaskRun {
     };
     await this.update({ current_step_index: index, usage });
     await this.emit({ type: "progress.append", task_id: this.task.id, step });
-    const outcome = failure ? ` → failed: ${failure}` : "";
-    this.history.push(`Step ${index}: ${describeAction(turn.action)} — ${turn.progress}${outcome}`);
+    this.history.push(historyLine(index, turn, effect, failure));
   }
 
   private async awaitUser(answer: string, signal: AbortSignal): Promise<string> {
@@ -289,4 +296,13 @@ export class TaskRun {
 
 function formatDuration(ms: number): string {
   return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`;
+}
+
+/** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (retried …)`. */
+export function historyLine(index: number, turn: PlannerTurn, effect: StepEffect | null, failure: string | null): string {
+  const what = `Step ${index}: ${describeAction(turn.action)} "${turn.action.intent || turn.progress}"`;
+  if (failure) return `${what} → failed: ${failure}`;
+  if (!effect) return what;
+  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}`;
+  return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}`;
 }

@@ -14,6 +14,13 @@ export interface Point {
   y: number;
 }
 
+export interface StructuralEffect {
+  /** DOM mutations (nodes, attributes, text) and form-control changes since the watch began. */
+  mutations: number;
+  navigated: boolean;
+  scrolled: boolean;
+}
+
 /** A frame of the live view: cheaper and smaller than a step screenshot. */
 export type LiveFrameListener = (frame: Screenshot) => void;
 
@@ -36,6 +43,11 @@ export interface Computer {
   navigate(url: string): Promise<void>;
   /** Waits, within a cap, until what the last action started has settled. */
   settle(): Promise<void>;
+  /**
+   * Computers that see their content's structure (a browser's DOM) report what an action
+   * changed there: call before acting, await the returned function after settling.
+   */
+  watchStructure?(): Promise<() => Promise<StructuralEffect>>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

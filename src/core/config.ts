@@ -29,6 +29,18 @@ export const configSchema = z.object({
     imageMaxWidth: int.min(64).max(8192).default(1280),
     imageMaxHeight: int.min(64).max(8192).default(1280),
   }).prefault({}),
+  /** Effect check after each action (seed 002 §2.5). */
+  effect: z
+    .object({
+      /** A pixel changed when its gray level moved by more than this (0–255). */
+      pixelThreshold: int.min(0).max(255).default(15),
+      /** The screen changed when more than this share of its pixels did. */
+      changeRatio: z.coerce.number().min(0).max(1).default(0.02),
+      /** A click without effect is repeated this many times, each a few pixels off. */
+      clickRetries: int.min(0).max(10).default(3),
+      jitterPx: int.min(0).max(20).default(3),
+    })
+    .prefault({}),
   limits: z.object({
     maxSteps: int.positive().default(80),
     maxDurationMs: int.positive().default(8 * 60_000),
@@ -69,6 +81,11 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       timeoutMs: env.MODEL_TIMEOUT_MS,
       imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
+    },
+    effect: {
+      pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,
+      changeRatio: env.EFFECT_CHANGE_RATIO,
+      clickRetries: env.EFFECT_CLICK_RETRIES,
     },
     limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS },
     browser: {

@@ -65,6 +65,19 @@ export type ScreenshotFrame = z.infer<typeof screenshotFrameSchema>;
 export const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 export type Usage = z.infer<typeof usageSchema>;
 
+/** What an action did to the screen (seed 002 §2.5), as the step records it. */
+export const stepEffectSchema = z.object({
+  changed: z.boolean(),
+  /** Share of the screen's pixels that changed; null when the structure already showed an effect. */
+  ratio: z.number().nullable(),
+  /** DOM mutations, navigation or scrolling seen where the computer can tell (browsers). */
+  structural: z.boolean().nullable(),
+  /** How many times a click without effect was repeated with a jittered point. */
+  retries: z.number().int(),
+  note: z.string().nullable(),
+});
+export type StepEffect = z.infer<typeof stepEffectSchema>;
+
 export const progressStepSchema = z.object({
   id: z.string(),
   task_id: z.string(),
@@ -77,6 +90,8 @@ export const progressStepSchema = z.object({
   cursor_x: z.number().int().nullable(),
   cursor_y: z.number().int().nullable(),
   url: z.string().nullable(),
+  /** Null for steps that did not act (done, needs_user) or whose action failed. */
+  effect: stepEffectSchema.nullable(),
   planner: z.string(),
   usage: usageSchema,
   created_at: z.string(),

@@ -87,6 +87,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("frames_by_task").on("frames").column("task_id").execute();
     },
   },
+  "0002_step_effect": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("effect", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

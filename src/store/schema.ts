@@ -49,6 +49,8 @@ export interface StepsTable {
   cursor_x: number | null;
   cursor_y: number | null;
   url: string | null;
+  /** JSON StepEffect, or null. */
+  effect: string | null;
   planner: string;
   input_tokens: number;
   output_tokens: number;

@@ -6,6 +6,7 @@ import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
+  stepEffectSchema,
   type AgentEvent,
   type Attachment,
   type ChatMessage,
@@ -89,6 +90,7 @@ export class Store implements RunRecorder {
         cursor_x: step.cursor_x,
         cursor_y: step.cursor_y,
         url: step.url,
+        effect: step.effect ? JSON.stringify(step.effect) : null,
         planner: step.planner,
         input_tokens: step.usage.input_tokens,
         output_tokens: step.usage.output_tokens,
@@ -197,6 +199,7 @@ export class Store implements RunRecorder {
       cursor_x: row.cursor_x,
       cursor_y: row.cursor_y,
       url: row.url,
+      effect: row.effect ? stepEffectSchema.parse(JSON.parse(row.effect)) : null,
       planner: row.planner,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
       created_at: row.created_at,

@@ -80,7 +80,7 @@ describe("a task on a local page", () => {
     expect(parts[0]?.text).toContain("Task: Fill in the form");
     expect(parts[0]?.text).toContain("Step: 3");
     expect(parts[0]?.text).toContain("Screenshot size: 1280×800 pixels");
-    expect(parts[0]?.text).toContain("Step 2: click (200, 130) — Pressing the button");
+    expect(parts[0]?.text).toContain(`Step 2: click (200, 130) "Pressing the button" → changed ✓`);
     expect(parts[1]?.image_url?.url).toMatch(/^data:image\/jpeg;base64,\/9j\//);
   });
 

@@ -5,8 +5,9 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { AppError } from "../../core/errors.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
+import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
+import { compare, PageActivity } from "./page-activity.ts";
 
 export interface BrowserComputerOptions {
   width: number;
@@ -17,6 +18,7 @@ export interface BrowserComputerOptions {
 }
 
 const SETTLE_CAP_MS = 5_000;
+const NETWORK_QUIET_CAP_MS = 2_000;
 const DRAG_STEPS = 12;
 
 export class BrowserComputer implements Computer {
@@ -25,12 +27,14 @@ export class BrowserComputer implements Computer {
   private cursor: Point = { x: 0, y: 0 };
   private liveListeners = new Set<LiveFrameListener>();
   private closed = false;
+  private lastInputAt = 0;
 
   private constructor(
     private readonly browser: Browser,
     private readonly context: BrowserContext,
     private page: Page,
     private readonly options: BrowserComputerOptions,
+    private readonly activity: PageActivity,
   ) {}
 
   static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -38,7 +42,8 @@ export class BrowserComputer implements Computer {
       viewport: { width: options.width, height: options.height },
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
     });
-    const computer = new BrowserComputer(browser, context, await context.newPage(), options);
+    const activity = await PageActivity.install(context);
+    const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
     await computer.attach(computer.page);
     context.on("page", (page) => void computer.follow(page));
     return computer;
@@ -84,7 +89,7 @@ export class BrowserComputer implements Computer {
   }
 
   async move(x: number, y: number): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.move(p.x, p.y);
       this.cursor = { x, y };
@@ -92,7 +97,7 @@ export class BrowserComputer implements Computer {
   }
 
   async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.click(p.x, p.y, { button });
       this.cursor = { x, y };
@@ -100,7 +105,7 @@ export class BrowserComputer implements Computer {
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.dblclick(p.x, p.y);
       this.cursor = { x, y };
@@ -108,7 +113,7 @@ export class BrowserComputer implements Computer {
   }
 
   async drag(from: Point, to: Point): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const a = this.toCss(from.x, from.y);
       const b = this.toCss(to.x, to.y);
       await this.page.mouse.move(a.x, a.y);
@@ -120,11 +125,11 @@ export class BrowserComputer implements Computer {
   }
 
   async type(text: string): Promise<void> {
-    await this.guard(() => this.page.keyboard.type(text));
+    await this.input(() => this.page.keyboard.type(text));
   }
 
   async keypress(keys: string[]): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const chord = normalizeChord(keys);
       const last = chord.pop();
       if (last === undefined) return;
@@ -138,7 +143,7 @@ export class BrowserComputer implements Computer {
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       const p = this.toCss(x, y);
       const dpr = this.options.deviceScaleFactor ?? 1;
       await this.page.mouse.move(p.x, p.y);
@@ -156,7 +161,7 @@ export class BrowserComputer implements Computer {
   }
 
   async navigate(url: string): Promise<void> {
-    await this.guard(async () => {
+    await this.input(async () => {
       try {
         await this.page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
       } catch (error) {
@@ -166,15 +171,23 @@ export class BrowserComputer implements Computer {
     });
   }
 
+  /** Page load, then the requests the last action started (both capped), then two frames painted. */
   async settle(): Promise<void> {
     await this.guard(async () => {
       const cap = { timeout: SETTLE_CAP_MS };
       await this.page.waitForLoadState("load", cap).catch(() => undefined);
+      await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
       // Two animation frames: whatever the action changed has been painted.
       await this.page
         .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
         .catch(() => undefined);
     });
+  }
+
+  async watchStructure(): Promise<() => Promise<StructuralEffect>> {
+    const page = this.page;
+    const before = await this.activity.snapshot(page);
+    return async () => compare(before, await this.activity.snapshot(this.page));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
@@ -223,6 +236,12 @@ export class BrowserComputer implements Computer {
     await this.cdp
       .send("Page.startScreencast", { format: "jpeg", quality: 60, maxWidth: width, maxHeight: height })
       .catch(() => undefined);
+  }
+
+  /** An operation that acts on the page: settling waits for what it started. */
+  private input<T>(operation: () => Promise<T>): Promise<T> {
+    this.lastInputAt = Date.now();
+    return this.guard(operation);
   }
 
   /** Runs a browser operation, turning a dead browser into BROWSER_CRASHED. */

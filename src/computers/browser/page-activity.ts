@@ -1,0 +1,81 @@
+// What a page did after an action, as the browser sees it: requests still in flight (so settling
+// can wait for the network to go quiet) and DOM mutations, navigation and scrolling (so an
+// action whose effect is too small to see on screen still counts as having one).
+import type { BrowserContext, Page, Request } from "playwright-core";
+import type { StructuralEffect } from "../computer.ts";
+
+// A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations and the
+// input/change events of form controls, whose new state (a ticked checkbox) is not a mutation.
+const COUNTER = "__easyagentcuMutations";
+const COUNT_MUTATIONS = `(() => {
+  if (window.${COUNTER} !== undefined) return;
+  const counter = { n: 0 };
+  Object.defineProperty(window, "${COUNTER}", { value: counter, enumerable: false });
+  for (const type of ["input", "change"]) document.addEventListener(type, () => { counter.n += 1; }, true);
+  const observe = () => new MutationObserver((records) => { counter.n += records.length; })
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (document.documentElement) observe(); else document.addEventListener("DOMContentLoaded", observe, { once: true });
+})()`;
+
+interface Snapshot {
+  url: string;
+  mutations: number;
+  scrollX: number;
+  scrollY: number;
+}
+
+export class PageActivity {
+  private readonly inflight = new Map<Request, number>();
+  private readonly quietWaiters = new Set<() => void>();
+
+  constructor(context: BrowserContext) {
+    context.on("request", (request) => this.inflight.set(request, Date.now()));
+    const done = (request: Request) => {
+      this.inflight.delete(request);
+      for (const wake of this.quietWaiters) wake();
+    };
+    context.on("requestfinished", done);
+    context.on("requestfailed", done);
+  }
+
+  static async install(context: BrowserContext): Promise<PageActivity> {
+    await context.addInitScript(COUNT_MUTATIONS);
+    return new PageActivity(context);
+  }
+
+  /** Resolves once no request started at or after `since` is in flight, or after `capMs`. */
+  networkQuiet(since: number, capMs: number): Promise<void> {
+    const busy = () => [...this.inflight.values()].some((started) => started >= since);
+    if (!busy()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.quietWaiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (!busy()) finish();
+      };
+      const timer = setTimeout(finish, capMs);
+      this.quietWaiters.add(check);
+    });
+  }
+
+  /** Reads the page's state now; `compare` tells what changed since. */
+  async snapshot(page: Page): Promise<Snapshot> {
+    const state = await page
+      .evaluate(`({ mutations: window.${COUNTER} ? window.${COUNTER}.n : 0, scrollX: window.scrollX, scrollY: window.scrollY })`)
+      .catch(() => ({ mutations: 0, scrollX: 0, scrollY: 0 }));
+    return { url: page.url(), ...(state as Omit<Snapshot, "url">) };
+  }
+}
+
+export function compare(before: Snapshot, after: Snapshot): StructuralEffect {
+  const navigated = before.url !== after.url;
+  return {
+    navigated,
+    // A new document restarts the counter; its mutations are not comparable.
+    mutations: navigated ? 0 : Math.max(0, after.mutations - before.mutations),
+    scrolled: !navigated && (before.scrollX !== after.scrollX || before.scrollY !== after.scrollY),
+  };
+}

@@ -1,0 +1,52 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { diffScreens } from "./screen-diff.ts";
+import type { Screenshot } from "./screenshot.ts";
+
+const W = 200;
+const H = 100;
+
+/** A white PNG with gray rectangles drawn on it. */
+async function image(rects: { x: number; y: number; w: number; h: number; gray?: number }[] = []): Promise<Screenshot> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#fff"/>${rects
+    .map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" fill="rgb(${r.gray ?? 0},${r.gray ?? 0},${r.gray ?? 0})"/>`)
+    .join("")}</svg>`;
+  const data = await sharp(Buffer.from(svg)).png().toBuffer();
+  return { data, mimeType: "image/png", width: W, height: H };
+}
+
+const options = { pixelThreshold: 15, changeRatio: 0.02 };
+
+describe("diffScreens", () => {
+  it("sees no change between identical screens", async () => {
+    expect(await diffScreens(await image(), await image(), options)).toEqual({ changed: false, ratio: 0, changedPixels: 0, box: null });
+  });
+
+  it("counts a change above the ratio and reports where it is", async () => {
+    const diff = await diffScreens(await image(), await image([{ x: 10, y: 10, w: 40, h: 20 }]), options);
+    expect(diff).toMatchObject({ changed: true, changedPixels: 800, box: { x: 10, y: 10, width: 40, height: 20 } });
+    expect(diff.ratio).toBeCloseTo(0.04);
+  });
+
+  it("ignores gray shifts within the per-pixel threshold", async () => {
+    const diff = await diffScreens(await image(), await image([{ x: 0, y: 0, w: W, h: H, gray: 245 }]), options);
+    expect(diff.changed).toBe(false);
+  });
+
+  it("calls a change below the ratio no change", async () => {
+    const diff = await diffScreens(await image(), await image([{ x: 10, y: 10, w: 10, h: 10 }]), options);
+    expect(diff).toMatchObject({ changed: false, changedPixels: 100 });
+  });
+
+  it("ignores the pointer's surroundings and a caret's blink", async () => {
+    const pointer = await diffScreens(await image(), await image([{ x: 90, y: 40, w: 30, h: 30 }]), { ...options, ignorePoints: [{ x: 105, y: 55 }] });
+    expect(pointer.changed).toBe(false);
+    const caret = await diffScreens(await image(), await image([{ x: 50, y: 20, w: 2, h: 22 }]), { ...options, changeRatio: 0 });
+    expect(caret).toMatchObject({ changed: false, changedPixels: 0 });
+  });
+
+  it("treats screens of different sizes as changed", async () => {
+    const small = { ...(await image()), width: 100 };
+    expect((await diffScreens(small, await image(), options)).changed).toBe(true);
+  });
+});

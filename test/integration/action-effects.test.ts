@@ -1,0 +1,69 @@
+// After each action the screen is compared with what the model saw: a dead button is clicked
+// again a few pixels off and the history says it did nothing; a small but real change (a
+// checkbox, one digit) is not mistaken for none; a scroll at the end of the page is reported.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TaskReply } from "../../src/protocol/index.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { openStream } from "../support/sse.ts";
+import { act, planningText, startScriptedModel, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
+
+let model: ScriptedModel;
+let pages: FixtureServer;
+let app: TestApp;
+
+beforeAll(async () => {
+  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
+  app = await startApp({ modelBaseUrl: model.baseUrl });
+});
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([model?.close(), pages?.close()]);
+});
+
+async function run(task: string, ...replies: Reply[]) {
+  model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
+  const session = `s-${task.replace(/\W+/g, "-")}`;
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("effects.html") });
+  const events = await openStream(app.url, session, 0);
+  expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+  events.close();
+  const requests = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+  const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+  return { requests, steps: stored.steps };
+}
+
+describe("the effect check", () => {
+  it("clicks a dead button again, 3 px off each time, and tells the model it did nothing", async () => {
+    const before = pages.records.length;
+    const { requests, steps } = await run("press the dead button", act("click", { x: 180, y: 125 }, "Pressing the dead button"), act("done", { answer: "ok" }));
+    expect(pages.records.slice(before).filter((r) => r === "dead-click")).toHaveLength(4);
+    // The hover style is all that changed.
+    expect(steps[0]?.effect).toMatchObject({ changed: false, structural: false, retries: 3, note: "retried 3 times a few pixels off" });
+    expect(steps[0]!.effect!.ratio).toBeLessThan(0.02);
+    expect(planningText(requests[1]!)).toContain(
+      `Step 1: click (180, 125) "Pressing the dead button" → no change ✗ (retried 3 times a few pixels off)`,
+    );
+  });
+
+  it("does not take a ticked checkbox or one changed digit for no change", async () => {
+    const before = pages.records.length;
+    const { steps } = await run(
+      "tick and count",
+      act("click", { x: 110, y: 210 }, "Ticking the box"),
+      act("click", { x: 180, y: 280 }, "Counting"),
+      act("done", { answer: "ok" }),
+    );
+    expect(pages.records.slice(before)).toEqual(["tick:true", "count:1"]);
+    expect(steps.slice(0, 2).map((s) => s.effect)).toEqual([
+      expect.objectContaining({ changed: true, structural: true, retries: 0 }),
+      expect.objectContaining({ changed: true, structural: true, retries: 0 }),
+    ]);
+  });
+
+  it("reports a scroll at the end of the page instead of repeating it", async () => {
+    const { requests, steps } = await run("scroll down", act("scroll", { x: 640, y: 400, scroll_y: 500 }, "Scrolling down"), act("done", { answer: "ok" }));
+    expect(steps[0]?.effect).toMatchObject({ changed: false, retries: 0, note: "the end was reached: scrolling further this way changes nothing" });
+    expect(planningText(requests[1]!)).toContain("→ no change ✗ (the end was reached: scrolling further this way changes nothing)");
+  });
+});
