@@ -4,13 +4,19 @@ import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { Planner } from "../models/planner.ts";
 import type { AgentEvent, Attachment, ChatMessage, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
 
+export interface FrameOptions {
+  kind?: "raw" | "annotated";
+  /** The number of the pointer check this capture belongs to. */
+  check?: number;
+}
+
 export interface RunRecorder {
   /** Persists the task, the message that asked for it and its attachments; creates the session if new. */
   createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void>;
   saveTask(task: Task): Promise<void>;
   saveStep(step: ProgressStep): Promise<void>;
   addMessage(message: ChatMessage): Promise<void>;
-  saveStepFrame(task: Task, index: number, shot: Screenshot): Promise<FrameRef>;
+  saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef>;
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;

@@ -16,13 +16,15 @@ import {
   type ChatMessage,
   type ProgressStep,
   type StepEffect,
+  type StepVerification,
+  type Usage,
   type Task,
   type TaskStatus,
 } from "../protocol/index.ts";
 import type { PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import { modelView } from "../perception/model-image.ts";
-import { actAndCheck } from "./act.ts";
+import { act, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 
@@ -123,25 +125,46 @@ export class TaskRun {
       signal.throwIfAborted();
       const { action } = turn;
       const point = actionPoint(action);
-      const cursor = point ? convert(point, view.spaces, "model", "screenshot") : null;
+      const aimed = point ? convert(point, view.spaces, "model", "screenshot") : null;
       if (isFinal(action)) {
-        await this.recordStep(turn, shot, url, cursor, null, null);
+        await this.recordStep(turn, shot, url, { at: aimed });
         if (action.type === "done") return { status: "completed", answer: action.args.answer };
-        const reply = await this.awaitUser(action.args.answer, signal);
-        this.history.push(`The person was asked to act and answered: ${reply}`);
-        shot = await raceAbort(computer.screenshot(), signal);
+        shot = await this.askUser(action.args.answer, computer, signal);
         continue;
       }
+      let acted: Acted;
       try {
-        const acted = await actAndCheck(action, computer, view.spaces, shot, this.config.effect, signal);
-        shot = acted.after;
-        await this.recordStep(turn, shot, await computer.currentUrl(), cursor, acted.effect, null);
+        acted = await act(action, view.spaces, shot, {
+          computer,
+          planner: this.resources.planner,
+          config: this.config,
+          saveFrame: (image, options) => this.recorder.saveStepFrame(this.task, this.task.current_step_index + 1, image, options),
+          signal,
+        });
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
         shot = await raceAbort(computer.screenshot(), signal);
-        await this.recordStep(turn, shot, await computer.currentUrl(), cursor, null, error.message);
+        await this.recordStep(turn, shot, await computer.currentUrl(), { at: aimed, failure: error.message });
+        continue;
       }
+      if (acted.kind === "unverified") {
+        const target = action.intent || turn.progress;
+        await this.recordStep(turn, shot, url, { at: aimed, verification: acted.verification, usage: acted.usage, unverified: true });
+        const looks = acted.verification.attempts.filter((a) => a.method === "model").length || acted.verification.attempts.length;
+        shot = await this.askUser(couldNotHit(target, looks, this.config.locale), computer, signal);
+        continue;
+      }
+      shot = acted.after;
+      const { at, effect, verification, usage } = acted;
+      await this.recordStep(turn, shot, await computer.currentUrl(), { at, effect, verification, usage });
     }
+  }
+
+  /** AWAITING_USER, then a fresh look at the screen the person has changed. */
+  private async askUser(answer: string, computer: Computer, signal: AbortSignal): Promise<Screenshot> {
+    const reply = await this.awaitUser(answer, signal);
+    this.history.push(`The person was asked to act and answered: ${reply}`);
+    return raceAbort(computer.screenshot(), signal);
   }
 
   private async open(signal: AbortSignal): Promise<Computer> {
@@ -151,42 +174,39 @@ export class TaskRun {
     return (this.computer = await raceAbort(opening, signal));
   }
 
-  /** `cursor` is where the action happened, in the pixels of `shot`. */
-  private async recordStep(
-    turn: PlannerTurn,
-    shot: Screenshot,
-    url: string | null,
-    cursor: Point | null,
-    effect: StepEffect | null,
-    failure: string | null,
-  ) {
+  private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome): Promise<void> {
     const index = this.task.current_step_index + 1;
     const frame = await this.recorder.saveStepFrame(this.task, index, shot);
-    const text = failure ? `${turn.progress} (failed: ${failure})` : turn.progress;
+    const usage = {
+      input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
+      output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),
+    };
+    const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? "not clicked: the pointer could not be placed on it" : null;
     const step: ProgressStep = {
       id: newId("step"),
       task_id: this.task.id,
       index,
-      text,
+      text: note ? `${turn.progress} (${note})` : turn.progress,
       thought: turn.thought,
       action: turn.action,
       screenshot: frame,
-      cursor_x: cursor?.x ?? null,
-      cursor_y: cursor?.y ?? null,
+      cursor_x: outcome.at?.x ?? null,
+      cursor_y: outcome.at?.y ?? null,
       url,
-      effect,
+      effect: outcome.effect ?? null,
+      verification: outcome.verification ?? null,
       planner: turn.planner,
-      usage: turn.usage,
+      usage,
       created_at: nowIso(),
     };
     await this.recorder.saveStep(step);
-    const usage = {
-      input_tokens: this.task.usage.input_tokens + turn.usage.input_tokens,
-      output_tokens: this.task.usage.output_tokens + turn.usage.output_tokens,
+    const total = {
+      input_tokens: this.task.usage.input_tokens + usage.input_tokens,
+      output_tokens: this.task.usage.output_tokens + usage.output_tokens,
     };
-    await this.update({ current_step_index: index, usage });
+    await this.update({ current_step_index: index, usage: total });
     await this.emit({ type: "progress.append", task_id: this.task.id, step });
-    this.history.push(historyLine(index, turn, effect, failure));
+    this.history.push(historyLine(step, turn.progress, outcome));
   }
 
   private async awaitUser(answer: string, signal: AbortSignal): Promise<string> {
@@ -298,11 +318,32 @@ function formatDuration(ms: number): string {
   return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`;
 }
 
-/** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (retried …)`. */
-export function historyLine(index: number, turn: PlannerTurn, effect: StepEffect | null, failure: string | null): string {
-  const what = `Step ${index}: ${describeAction(turn.action)} "${turn.action.intent || turn.progress}"`;
-  if (failure) return `${what} → failed: ${failure}`;
+/** What happened at a step besides the model's turn. */
+interface StepOutcome {
+  /** Where the action happened, in the pixels of the step's screenshot. */
+  at: Point | null;
+  effect?: StepEffect;
+  verification?: StepVerification | null;
+  usage?: Usage;
+  failure?: string;
+  unverified?: boolean;
+}
+
+/** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (…)`. */
+export function historyLine(step: ProgressStep, progress: string, outcome: StepOutcome): string {
+  const what = `Step ${step.index}: ${describeAction(step.action)} "${step.action.intent || progress}"`;
+  if (outcome.failure) return `${what} → failed: ${outcome.failure}`;
+  if (outcome.unverified) return `${what} → not clicked: the pointer could not be placed on it`;
+  const { effect, verification } = step;
   if (!effect) return what;
-  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}`;
-  return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}`;
+  const corrected = verification?.attempts.some((a) => a.method === "model" && !a.on_target);
+  const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
+  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${checked}`;
+  return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;
+}
+
+function couldNotHit(target: string, attempts: number, locale: Config["locale"]): string {
+  return locale === "zh"
+    ? `我尝试了 ${attempts} 次，仍无法把鼠标指针放到“${target}”上，所以没有点击。请您亲自点击它，然后按“我已经操作”。`
+    : `I could not place the pointer on “${target}” after ${attempts} tries, so I did not click. Please click it yourself, then press “I've done it”.`;
 }

@@ -19,6 +19,8 @@ export interface StructuralEffect {
   mutations: number;
   navigated: boolean;
   scrolled: boolean;
+  /** Network requests the page started since the watch began (a click that sends a form). */
+  requests: number;
 }
 
 /** A frame of the live view: cheaper and smaller than a step screenshot. */
@@ -48,6 +50,12 @@ export interface Computer {
    * changed there: call before acting, await the returned function after settling.
    */
   watchStructure?(): Promise<() => Promise<StructuralEffect>>;
+  /**
+   * Computers that know what is under a point (a browser's DOM) can confirm a click target
+   * without a model: remembers the element at (x, y) now; the returned check, called after the
+   * pointer has moved there, says whether that same element is still under it, unmoved.
+   */
+  holdTarget?(x: number, y: number): Promise<() => Promise<boolean>>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

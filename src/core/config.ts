@@ -12,6 +12,8 @@ export const configSchema = z.object({
   host: z.string().default("127.0.0.1"),
   port: int.min(0).max(65535).default(8000),
   dataDir: z.string().default("./data"),
+  /** Language of texts the agent writes itself: the pointer label, its own answers. */
+  locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   model: z.object({
     provider: z.enum(["qwen"]).default("qwen"),
@@ -39,6 +41,18 @@ export const configSchema = z.object({
       /** A click without effect is repeated this many times, each a few pixels off. */
       clickRetries: int.min(0).max(10).default(3),
       jitterPx: int.min(0).max(20).default(3),
+    })
+    .prefault({}),
+  /** The cursor-checked click (seed 000 §4.1). */
+  verification: z
+    .object({
+      /** `requested`: clicks whose action asks for it; `always`: every click; `never`. */
+      clicks: z.enum(["requested", "always", "never"]).default("requested"),
+      /** `auto`: hit-test where the computer can, else ask the model; or only one of the two. */
+      method: z.enum(["auto", "model", "hit_test"]).default("auto"),
+      maxAttempts: int.min(1).max(10).default(4),
+      /** A correction this small (image pixels) is clicked without another check. */
+      tolerancePx: int.min(0).max(100).default(14),
     })
     .prefault({}),
   limits: z.object({
@@ -72,6 +86,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     port: env.PORT,
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,
+    locale: env.LOCALE,
     model: {
       provider: env.MODEL_PROVIDER,
       name: env.MODEL_NAME,
@@ -87,6 +102,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       changeRatio: env.EFFECT_CHANGE_RATIO,
       clickRetries: env.EFFECT_CLICK_RETRIES,
     },
+    verification: { clicks: env.VERIFY_CLICKS, method: env.VERIFY_METHOD },
     limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS },
     browser: {
       chromePath: env.CHROME_PATH,

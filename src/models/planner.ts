@@ -1,7 +1,8 @@
 // The planner interface of seed 000 §5.1. One call answers all three roles: the next action,
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
-import type { Screenshot } from "../computers/computer.ts";
+import type { Point } from "../perception/coordinates.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
 
 export interface PlannerInput {
   task: string;
@@ -24,7 +25,26 @@ export interface PlannerTurn {
   planner: string;
 }
 
+/** A pointer check before a click (seed 000 §4.1), all points in the pixels of `image`. */
+export interface PointerCheckInput {
+  intent: string;
+  target: Point;
+  cursor: Point;
+  /** The capture after the move, annotated with circle, arrow and label. */
+  image: Screenshot;
+}
+
+export interface PointerCheck {
+  on_target: boolean;
+  /** The move from the cursor to where it should be, in the image's pixels. */
+  dx: number;
+  dy: number;
+  usage: Usage;
+}
+
 export interface Planner {
   readonly name: string;
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
+  /** Planners that can look at an annotated capture check a click's pointer before it clicks. */
+  checkPointer?(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck>;
 }

@@ -70,13 +70,38 @@ export const stepEffectSchema = z.object({
   changed: z.boolean(),
   /** Share of the screen's pixels that changed; null when the structure already showed an effect. */
   ratio: z.number().nullable(),
-  /** DOM mutations, navigation or scrolling seen where the computer can tell (browsers). */
+  /** DOM mutations, navigation, scrolling or requests seen where the computer can tell (browsers). */
   structural: z.boolean().nullable(),
   /** How many times a click without effect was repeated with a jittered point. */
   retries: z.number().int(),
   note: z.string().nullable(),
 });
 export type StepEffect = z.infer<typeof stepEffectSchema>;
+
+/** One look at where the pointer is before a click (seed 000 §4.1). */
+export const verificationAttemptSchema = z.object({
+  /** `hit_test`: the element under the pointer is the one that was there; `model`: the model looked. */
+  method: z.enum(["hit_test", "model"]),
+  /** The pointer, in the step screenshot's pixels. */
+  cursor_x: z.number().int(),
+  cursor_y: z.number().int(),
+  on_target: z.boolean(),
+  /** The model's correction, in the pixels of the image it saw. */
+  dx: z.number().int().nullable(),
+  dy: z.number().int().nullable(),
+  /** The capture after the move, and the same annotated with circle, arrow and label. */
+  frame: frameRefSchema.nullable(),
+  annotated: frameRefSchema.nullable(),
+});
+
+export const stepVerificationSchema = z.object({
+  verified: z.boolean(),
+  attempts: z.array(verificationAttemptSchema),
+  model_calls: z.number().int(),
+  elapsed_ms: z.number().int(),
+});
+export type StepVerification = z.infer<typeof stepVerificationSchema>;
+export type VerificationAttempt = z.infer<typeof verificationAttemptSchema>;
 
 export const progressStepSchema = z.object({
   id: z.string(),
@@ -92,6 +117,8 @@ export const progressStepSchema = z.object({
   url: z.string().nullable(),
   /** Null for steps that did not act (done, needs_user) or whose action failed. */
   effect: stepEffectSchema.nullable(),
+  /** How the click's pointer was checked before clicking; null when it was not. */
+  verification: stepVerificationSchema.nullable(),
   planner: z.string(),
   usage: usageSchema,
   created_at: z.string(),

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
+import type { FrameOptions } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { decodeDataUrl } from "../core/data-url.ts";
@@ -21,9 +22,12 @@ export class DataFiles {
     private readonly dataDir: string,
   ) {}
 
-  async saveStepFrame(task: Task, index: number, shot: Screenshot, kind: "raw" | "annotated" = "raw"): Promise<FrameRef> {
+  /** Step 3's frame is 0003.jpg; its second pointer check 0003_check2.jpg and 0003_check2_annotated.jpg. */
+  async saveStepFrame(task: Task, index: number, shot: Screenshot, options: FrameOptions = {}): Promise<FrameRef> {
+    const kind = options.kind ?? "raw";
+    const check = options.check ? `_check${options.check}` : "";
     const suffix = kind === "annotated" ? "_annotated" : "";
-    const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${suffix}.${extension(shot)}`);
+    const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${check}${suffix}.${extension(shot)}`);
     await this.write(relative, shot.data);
     const id = newId("frame");
     await this.db
@@ -58,8 +62,9 @@ export class DataFiles {
     }
   }
 
-  async linkStep(frameId: string, stepId: string): Promise<void> {
-    await this.db.updateTable("frames").set({ step_id: stepId }).where("id", "=", frameId).execute();
+  async linkStep(frameIds: string[], stepId: string): Promise<void> {
+    if (frameIds.length === 0) return;
+    await this.db.updateTable("frames").set({ step_id: stepId }).where("id", "in", frameIds).execute();
   }
 
   async ref(id: string | null): Promise<FrameRef | null> {

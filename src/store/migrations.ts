@@ -92,6 +92,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("effect", "text").execute();
     },
   },
+  "0003_step_verification": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("verification", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -51,6 +51,8 @@ export interface StepsTable {
   url: string | null;
   /** JSON StepEffect, or null. */
   effect: string | null;
+  /** JSON StepVerification, or null. */
+  verification: string | null;
   planner: string;
   input_tokens: number;
   output_tokens: number;

@@ -1,12 +1,13 @@
 // The store: sessions, messages, tasks, steps, events and frame records in one SQLite file, plus
 // frame images and attachments as files. It is the runtime's RunRecorder and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { RunRecorder } from "../agent/ports.ts";
+import type { FrameOptions, RunRecorder } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
   stepEffectSchema,
+  stepVerificationSchema,
   type AgentEvent,
   type Attachment,
   type ChatMessage,
@@ -91,21 +92,24 @@ export class Store implements RunRecorder {
         cursor_y: step.cursor_y,
         url: step.url,
         effect: step.effect ? JSON.stringify(step.effect) : null,
+        verification: step.verification ? JSON.stringify(step.verification) : null,
         planner: step.planner,
         input_tokens: step.usage.input_tokens,
         output_tokens: step.usage.output_tokens,
         created_at: step.created_at,
       })
       .execute();
-    if (step.screenshot) await this.files.linkStep(step.screenshot.id, step.id);
+    const checks = step.verification?.attempts.flatMap((a) => [a.frame?.id, a.annotated?.id]) ?? [];
+    const frames = [step.screenshot?.id, ...checks].filter((id): id is string => Boolean(id));
+    await this.files.linkStep(frames, step.id);
   }
 
   async addMessage(message: ChatMessage): Promise<void> {
     await this.db.insertInto("messages").values(messageRow(message)).execute();
   }
 
-  saveStepFrame(task: Task, index: number, shot: Screenshot): Promise<FrameRef> {
-    return this.files.saveStepFrame(task, index, shot);
+  saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef> {
+    return this.files.saveStepFrame(task, index, shot, options);
   }
 
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
@@ -200,6 +204,7 @@ export class Store implements RunRecorder {
       cursor_y: row.cursor_y,
       url: row.url,
       effect: row.effect ? stepEffectSchema.parse(JSON.parse(row.effect)) : null,
+      verification: row.verification ? stepVerificationSchema.parse(JSON.parse(row.verification)) : null,
       planner: row.planner,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
       created_at: row.created_at,

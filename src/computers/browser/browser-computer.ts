@@ -7,7 +7,7 @@ import { convert, spacesFor, type Point, type Size } from "../../perception/coor
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
-import { compare, PageActivity } from "./page-activity.ts";
+import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 
 export interface BrowserComputerOptions {
   width: number;
@@ -188,6 +188,12 @@ export class BrowserComputer implements Computer {
     const page = this.page;
     const before = await this.activity.snapshot(page);
     return async () => compare(before, await this.activity.snapshot(this.page));
+  }
+
+  async holdTarget(x: number, y: number): Promise<() => Promise<boolean>> {
+    const at = this.toCss(x, y);
+    const held = await this.guard(() => holdElementAt(this.page, at));
+    return () => this.guard(() => held()).catch(() => false);
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {

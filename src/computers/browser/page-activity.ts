@@ -19,6 +19,7 @@ const COUNT_MUTATIONS = `(() => {
 
 interface Snapshot {
   url: string;
+  requests: number;
   mutations: number;
   scrollX: number;
   scrollY: number;
@@ -26,10 +27,14 @@ interface Snapshot {
 
 export class PageActivity {
   private readonly inflight = new Map<Request, number>();
+  private started = 0;
   private readonly quietWaiters = new Set<() => void>();
 
   constructor(context: BrowserContext) {
-    context.on("request", (request) => this.inflight.set(request, Date.now()));
+    context.on("request", (request) => {
+      this.started++;
+      this.inflight.set(request, Date.now());
+    });
     const done = (request: Request) => {
       this.inflight.delete(request);
       for (const wake of this.quietWaiters) wake();
@@ -66,7 +71,7 @@ export class PageActivity {
     const state = await page
       .evaluate(`({ mutations: window.${COUNTER} ? window.${COUNTER}.n : 0, scrollX: window.scrollX, scrollY: window.scrollY })`)
       .catch(() => ({ mutations: 0, scrollX: 0, scrollY: 0 }));
-    return { url: page.url(), ...(state as Omit<Snapshot, "url">) };
+    return { url: page.url(), requests: this.started, ...(state as Omit<Snapshot, "url" | "requests">) };
   }
 }
 
@@ -77,5 +82,33 @@ export function compare(before: Snapshot, after: Snapshot): StructuralEffect {
     // A new document restarts the counter; its mutations are not comparable.
     mutations: navigated ? 0 : Math.max(0, after.mutations - before.mutations),
     scrolled: !navigated && (before.scrollX !== after.scrollX || before.scrollY !== after.scrollY),
+    requests: after.requests - before.requests,
+  };
+}
+
+/**
+ * Remembers the element at a CSS point and its box; the returned check says whether the same
+ * element (or one inside it) is still at that point and its box has not moved.
+ */
+export async function holdElementAt(page: Page, point: { x: number; y: number }): Promise<() => Promise<boolean>> {
+  const held = await page.evaluateHandle(({ x, y }) => {
+    const element = document.elementFromPoint(x, y);
+    return element ? { element, box: element.getBoundingClientRect().toJSON() as DOMRect } : null;
+  }, point);
+  return async () => {
+    try {
+      return await page.evaluate(
+        ([h, { x, y }]) => {
+          if (!h) return false;
+          const now = document.elementFromPoint(x, y);
+          const box = h.element.getBoundingClientRect();
+          const still = Math.abs(box.x - h.box.x) < 1 && Math.abs(box.y - h.box.y) < 1;
+          return now !== null && (now === h.element || h.element.contains(now)) && still;
+        },
+        [held, point] as const,
+      );
+    } finally {
+      await held.dispose().catch(() => undefined);
+    }
   };
 }

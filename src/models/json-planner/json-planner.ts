@@ -1,12 +1,13 @@
 // The default planner (seed 000 §5.2): any OpenAI-compatible vision model answering one JSON
-// object per step. An unusable answer goes back to the model with the reason, at most
-// `repairRetries` times; then the task fails with that reason.
+// object per request — the next action at each step, and `{on_target, dx, dy}` when a click's
+// pointer is checked (PROTOCOL.md). An unusable answer goes back to the model with the reason, at
+// most `repairRetries` times; then the task fails with that reason.
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
 import { chatCompletion, type ChatEndpoint, type ChatMessage } from "../openai-compatible/chat-completions.ts";
-import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
-import { parsePlannerAnswer } from "./parse.ts";
-import { repairRequest, SYSTEM_PROMPT, userContent } from "./prompt.ts";
+import type { Planner, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
+import { parsePlannerAnswer, parsePointerCheck, type Parsed } from "./parse.ts";
+import { pointerCheckContent, repairRequest, SYSTEM_PROMPT, userContent } from "./prompt.ts";
 
 export interface JsonPlannerOptions extends ChatEndpoint {
   model: string;
@@ -26,6 +27,18 @@ export class JsonPlanner implements Planner {
       { role: "system", content: SYSTEM_PROMPT },
       { role: "user", content: userContent(input) },
     ];
+    const { value, usage } = await this.ask(messages, (text) => parsePlannerAnswer(text, input.screenshot), signal);
+    return { thought: value.thought, progress: value.progress || value.action.intent, action: value.action, usage, planner: this.name };
+  }
+
+  async checkPointer(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck> {
+    const messages: ChatMessage[] = [{ role: "user", content: pointerCheckContent(input) }];
+    const { value, usage } = await this.ask(messages, parsePointerCheck, signal);
+    return { ...value, usage };
+  }
+
+  /** One exchange with repair: the reason an answer was unusable goes back to the model. */
+  private async ask<T>(messages: ChatMessage[], parse: (text: string) => Parsed<T>, signal: AbortSignal): Promise<{ value: T; usage: Usage }> {
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     let lastError = "";
     for (let attempt = 0; attempt <= this.options.repairRetries; attempt++) {
@@ -40,11 +53,8 @@ export class JsonPlanner implements Planner {
       );
       usage.input_tokens += reply.usage.input_tokens;
       usage.output_tokens += reply.usage.output_tokens;
-      const parsed = parsePlannerAnswer(reply.content, input.screenshot);
-      if (parsed.ok) {
-        const { thought, progress, action } = parsed.answer;
-        return { thought, progress: progress || action.intent, action, usage, planner: this.name };
-      }
+      const parsed = parse(reply.content);
+      if (parsed.ok) return { value: parsed.value, usage };
       lastError = parsed.error;
       messages.push({ role: "assistant", content: reply.content }, { role: "user", content: repairRequest(parsed.error) });
     }

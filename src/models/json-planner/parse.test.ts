@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePlannerAnswer } from "./parse.ts";
+import { parsePlannerAnswer, parsePointerCheck } from "./parse.ts";
 
 const screen = { width: 1280, height: 800 };
 const parse = (value: unknown) => parsePlannerAnswer(typeof value === "string" ? value : JSON.stringify(value), screen);
@@ -9,7 +9,7 @@ describe("parsePlannerAnswer", () => {
     const result = parse({ thought: "t", progress: "p", action: { type: "click", args: { x: 412, y: 230 } } });
     expect(result).toEqual({
       ok: true,
-      answer: { thought: "t", progress: "p", action: { type: "click", args: { x: 412, y: 230, button: "left" }, intent: "", requires_verification: false } },
+      value: { thought: "t", progress: "p", action: { type: "click", args: { x: 412, y: 230, button: "left" }, intent: "", requires_verification: false } },
     });
   });
 
@@ -23,12 +23,12 @@ describe("parsePlannerAnswer", () => {
     ["a scroll with one axis", { type: "scroll", args: { x: 1, y: 2, scroll_y: 300 } }, { x: 1, y: 2, scroll_x: 0, scroll_y: 300 }],
   ])("normalises %s", (_, action, args) => {
     const result = parse({ thought: "", progress: "", action });
-    expect(result.ok && result.answer.action.args).toEqual(args);
+    expect(result.ok && result.value.action.args).toEqual(args);
   });
 
   it("accepts an action object given at the top level", () => {
     const result = parse({ type: "done", args: { answer: "ok" } });
-    expect(result.ok && result.answer.action).toMatchObject({ type: "done", args: { answer: "ok" } });
+    expect(result.ok && result.value.action).toMatchObject({ type: "done", args: { answer: "ok" } });
   });
 
   it.each([
@@ -45,5 +45,18 @@ describe("parsePlannerAnswer", () => {
     const result = parse(raw);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toContain(reason);
+  });
+});
+
+describe("parsePointerCheck", () => {
+  it("reads the answer, fenced or with numbers as strings", () => {
+    expect(parsePointerCheck('{"on_target": false, "dx": 12, "dy": -4}')).toEqual({ ok: true, value: { on_target: false, dx: 12, dy: -4 } });
+    expect(parsePointerCheck('```json\n{"on_target": "true", "dx": "0.4", "dy": 0}\n```')).toEqual({ ok: true, value: { on_target: true, dx: 0, dy: 0 } });
+    expect(parsePointerCheck('{"on_target": true}')).toEqual({ ok: true, value: { on_target: true, dx: 0, dy: 0 } });
+  });
+
+  it("rejects an answer without on_target", () => {
+    const result = parsePointerCheck('{"dx": 3}');
+    expect(!result.ok && result.error).toContain("on_target");
   });
 });

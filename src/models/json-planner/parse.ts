@@ -1,12 +1,12 @@
 // Turns a model's text into a validated PlannerAnswer (PROTOCOL.md "Answer"): repairs fenced or
 // wrapped JSON and the variants real models emit, validates with zod, and rejects coordinates
 // outside the screenshot. The result is data; nothing a model writes is ever executed.
-import type { z } from "zod";
+import { z } from "zod";
 import { actionPoint, plannerAnswerSchema, type PlannerAnswer } from "../../protocol/index.ts";
 import { isInside } from "../../perception/coordinates.ts";
 import type { Size } from "../../perception/image-size.ts";
 
-export type ParseResult = { ok: true; answer: PlannerAnswer } | { ok: false; error: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const TYPE_ALIASES: Record<string, string> = {
   doubleclick: "double_click",
@@ -35,7 +35,7 @@ const TYPE_ALIASES: Record<string, string> = {
 const NUMERIC_ARGS = ["x", "y", "end_x", "end_y", "scroll_x", "scroll_y", "ms"];
 const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "answer", "coordinate", "end_coordinate"];
 
-export function parsePlannerAnswer(raw: string, screenshot: Size): ParseResult {
+export function parsePlannerAnswer(raw: string, screenshot: Size): Parsed<PlannerAnswer> {
   const json = extractJson(raw);
   if (!json.ok) return json;
   const parsed = plannerAnswerSchema.safeParse(normalize(json.value));
@@ -49,7 +49,21 @@ export function parsePlannerAnswer(raw: string, screenshot: Size): ParseResult {
       };
     }
   }
-  return { ok: true, answer };
+  return { ok: true, value: answer };
+}
+
+const pointerCheckSchema = z.object({
+  on_target: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),
+  dx: z.coerce.number().finite().transform(Math.round).default(0),
+  dy: z.coerce.number().finite().transform(Math.round).default(0),
+});
+
+/** The answer to a pointer check: `{"on_target": bool, "dx": int, "dy": int}` (PROTOCOL.md). */
+export function parsePointerCheck(raw: string): Parsed<z.infer<typeof pointerCheckSchema>> {
+  const json = extractJson(raw);
+  if (!json.ok) return json;
+  const parsed = pointerCheckSchema.safeParse(json.value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeIssues(parsed.error) };
 }
 
 /** Finds the first JSON object in the text: inside a ``` fence, or wrapped in prose. */

@@ -3,7 +3,7 @@
 import type { ContentPart } from "../openai-compatible/chat-completions.ts";
 import { decodeDataUrl } from "../../core/data-url.ts";
 import type { Attachment } from "../../protocol/index.ts";
-import type { PlannerInput } from "../planner.ts";
+import type { PlannerInput, PointerCheckInput } from "../planner.ts";
 
 export const SYSTEM_PROMPT = `You operate a computer to carry out a person's task. At each step you see a screenshot of the screen and the steps taken so far, and you choose exactly one next action.
 
@@ -64,6 +64,20 @@ function attachmentParts(attachment: Attachment, n: number): ContentPart[] {
     return [{ type: "text", text: `${label}:\n${shown}` }];
   }
   return [{ type: "text", text: `${label}: not readable here.` }];
+}
+
+/** The pointer check of PROTOCOL.md: intent, target and cursor in the image's pixels, and the image. */
+export function pointerCheckContent(input: PointerCheckInput): ContentPart[] {
+  const { target, cursor, image } = input;
+  const text = [
+    `Before clicking, check where the mouse pointer is. Intent: ${input.intent || "(not given)"}.`,
+    `The click was aimed at (${target.x}, ${target.y}); the mouse pointer is at (${cursor.x}, ${cursor.y}), circled in red and marked "mouse pointer" in the image (${image.width}×${image.height} pixels).`,
+    `Is the pointer on what the intent names? Answer with one JSON object and nothing else: {"on_target": true|false, "dx": <int>, "dy": <int>}, where dx, dy move the pointer from where it is to where it should be, in the image's pixels (0, 0 when it is on target).`,
+  ].join("\n");
+  return [
+    { type: "text", text },
+    { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data.toString("base64")}` } },
+  ];
 }
 
 export function repairRequest(error: string): string {
