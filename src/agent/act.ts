@@ -36,9 +36,11 @@ export interface ActDeps extends VerifyDeps {
 const CLICKS = new Set<Action["type"]>(["click", "double_click", "right_click"]);
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 
-export function needsVerification(action: Action, config: Config["verification"]): boolean {
+/** Per action (`requires_verification`), per planner (`verifyClicks`) or globally (VERIFY_CLICKS). */
+export function needsVerification(action: Action, planner: Planner, config: Config["verification"]): boolean {
   if (!CLICKS.has(action.type)) return false;
-  return config.clicks === "always" || (config.clicks === "requested" && action.requires_verification);
+  const mode = planner.verifyClicks ?? config.clicks;
+  return mode === "always" || (mode === "requested" && action.requires_verification);
 }
 
 export async function act(action: Exclude<Action, FinalAction>, spaces: Spaces, before: Screenshot, deps: ActDeps): Promise<Acted> {
@@ -48,7 +50,7 @@ export async function act(action: Exclude<Action, FinalAction>, spaces: Spaces, 
   let offset: Point = { x: 0, y: 0 };
   let verification: StepVerification | null = null;
   let usage = NO_USAGE;
-  if (target && needsVerification(action, config.verification)) {
+  if (target && needsVerification(action, deps.planner, config.verification)) {
     const checked = await verifyClick(target, action.intent, spaces, deps);
     verification = checked.verification;
     usage = checked.usage;

@@ -27,6 +27,8 @@ export const configSchema = z.object({
     repairRetries: int.min(0).max(5).default(2),
     /** How many earlier steps the planner sees as history lines. */
     historySteps: int.min(0).max(100).default(12),
+    /** Overrides `verification.clicks` for this model's clicks. */
+    verifyClicks: z.enum(["requested", "always", "never"]).optional(),
     /** The screenshot is scaled down to fit this size before the model sees it (aspect kept). */
     imageMaxWidth: int.min(64).max(8192).default(1280),
     imageMaxHeight: int.min(64).max(8192).default(1280),
@@ -96,6 +98,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       timeoutMs: env.MODEL_TIMEOUT_MS,
       imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
+      verifyClicks: env.MODEL_VERIFY_CLICKS,
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,

@@ -15,6 +15,7 @@ export function createPlanner(config: Config): Planner {
         model: model.name,
         jsonMode: model.jsonMode,
         repairRetries: model.repairRetries,
+        verifyClicks: model.verifyClicks,
       });
   }
 }

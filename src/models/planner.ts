@@ -45,6 +45,8 @@ export interface PointerCheck {
 export interface Planner {
   readonly name: string;
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
+  /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */
+  readonly verifyClicks?: "requested" | "always" | "never";
   /** Planners that can look at an annotated capture check a click's pointer before it clicks. */
   checkPointer?(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck>;
 }

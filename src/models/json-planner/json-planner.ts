@@ -13,13 +13,16 @@ export interface JsonPlannerOptions extends ChatEndpoint {
   model: string;
   jsonMode: boolean;
   repairRetries: number;
+  verifyClicks?: "requested" | "always" | "never";
 }
 
 export class JsonPlanner implements Planner {
   readonly name: string;
+  readonly verifyClicks: JsonPlannerOptions["verifyClicks"];
 
   constructor(private readonly options: JsonPlannerOptions) {
     this.name = `qwen:${options.model}`;
+    this.verifyClicks = options.verifyClicks;
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
