@@ -1,25 +1,13 @@
 // After each action the screen is compared with what the model saw: a dead button is clicked
 // again a few pixels off and the history says it did nothing; a small but real change (a
 // checkbox, one digit) is not mistaken for none; a scroll at the end of the page is reported.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText, type Reply } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-let app: TestApp;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-  app = await startApp({ modelBaseUrl: model.baseUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages, app } = useWorld();
 
 async function run(task: string, ...replies: Reply[]) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);

@@ -1,25 +1,13 @@
 // What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
 // or hostile planner output. And an SSE client that reconnects receives exactly what it missed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, userText, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText, userText, type ScriptedModel } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-let app: TestApp;
+const { model, pages, app } = useWorld();
 type ErrorJson = { error: { code: string; message: string } };
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-  app = await startApp({ modelBaseUrl: model.baseUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all([model?.close(), pages?.close()]);
-});
 
 async function runTask(session: string, task: string, ...replies: Parameters<ScriptedModel["script"]>) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);

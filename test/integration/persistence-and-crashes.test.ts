@@ -5,22 +5,14 @@ import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Session, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-});
-afterAll(async () => {
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages } = useWorld({ app: false });
 
 describe("restart", () => {
   it("shows sessions, tasks, steps and frames after the server restarts", async () => {

@@ -1,23 +1,15 @@
 // Clicks land where the model meant at devicePixelRatio 1.25 and 2: the screenshot is taken in
 // device pixels, the model sees it fitted to 1280×800, and its points are mapped back through
 // perception/coordinates.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { imageSize } from "../../src/perception/image-size.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-});
-afterAll(async () => {
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages } = useWorld({ app: false });
 
 describe.each([
   [1.25, { width: 1600, height: 1000 }, { x: 250, y: 163 }],

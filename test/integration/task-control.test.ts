@@ -1,25 +1,13 @@
 // The person in the loop: a task that needs the person waits, resumes on "I've done it" and
 // completes; Stop interrupts a slow model call at once and nothing happens afterwards; a second
 // task in a busy session is refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage, TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-let app: TestApp;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-  app = await startApp({ modelBaseUrl: model.baseUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages, app } = useWorld();
 
 const send = (session_id: string, text: string, start_url?: string) =>
   app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id, text, ...(start_url ? { start_url } : {}) });

@@ -3,25 +3,13 @@
 // step's screenshot is on disk.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-let app: TestApp;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-  app = await startApp({ modelBaseUrl: model.baseUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages, app } = useWorld();
 
 describe("a task on a local page", () => {
   it("navigates, clicks, types and completes with the answer", async () => {

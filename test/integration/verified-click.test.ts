@@ -4,26 +4,14 @@
 // clicked — the task asks the person instead.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { imageSize } from "../../src/perception/image-size.ts";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 import { openStream } from "../support/sse.ts";
-import { planningText, startScriptedModel, userText, type RecordedRequest, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
+import { planningText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-let pages: FixtureServer;
-let app: TestApp;
-
-beforeAll(async () => {
-  [model, pages] = await Promise.all([startScriptedModel(), startFixtureServer()]);
-  app = await startApp({ modelBaseUrl: model.baseUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all([model?.close(), pages?.close()]);
-});
+const { model, pages, app } = useWorld();
 
 const verifiedClick = (x: number, y: number, intent: string): Reply => ({
   answer: { thought: "", progress: `Clicking ${intent}`, action: { type: "click", args: { x, y }, intent, requires_verification: true } },
