@@ -19,6 +19,7 @@ export interface BrowserComputerOptions {
 
 const SETTLE_CAP_MS = 5_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
+const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
 
 export class BrowserComputer implements Computer {
@@ -65,15 +66,30 @@ export class BrowserComputer implements Computer {
 
   async screenshot(): Promise<Screenshot> {
     return this.guard(async () => {
-      const { data } = await this.cdp.send("Page.captureScreenshot", {
-        format: "jpeg",
-        quality: this.options.jpegQuality,
-        optimizeForSpeed: true,
-        ...(await this.deviceClip()),
-      });
-      const buffer = Buffer.from(data, "base64");
-      return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { data } = await this.cdp.send("Page.captureScreenshot", {
+            format: "jpeg",
+            quality: this.options.jpegQuality,
+            optimizeForSpeed: true,
+            ...(await this.deviceClip()),
+          });
+          const buffer = Buffer.from(data, "base64");
+          return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
+        } catch (error) {
+          // A page that has not painted its first frame yet (a new tab, a new document) has
+          // nothing to capture; the next animation frame has.
+          if (attempt >= CAPTURE_ATTEMPTS || !String(error).includes("Unable to capture screenshot")) throw error;
+          await this.nextFrame();
+        }
+      }
     });
+  }
+
+  private async nextFrame(): Promise<void> {
+    await this.page
+      .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
+      .catch(() => undefined);
   }
 
   /**
@@ -177,10 +193,8 @@ export class BrowserComputer implements Computer {
       const cap = { timeout: SETTLE_CAP_MS };
       await this.page.waitForLoadState("load", cap).catch(() => undefined);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
-      // Two animation frames: whatever the action changed has been painted.
-      await this.page
-        .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
-        .catch(() => undefined);
+      // Whatever the action changed has been painted.
+      await this.nextFrame();
     });
   }
 
