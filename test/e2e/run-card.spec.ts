@@ -1,0 +1,74 @@
+// A task streams into its run card: the card appears before the first step is done, steps
+// arrive one by one, the timeline, the scrubber and the screen follow each other, and the card
+// turns into the answer.
+import { act } from "../support/scripted-model.ts";
+import { expect, test } from "./fixtures.ts";
+
+test("the run card streams steps, replays them in sync, and becomes the answer", async ({ chat, model, pages }) => {
+  model.script(
+    { ...act("click", { x: 200, y: 130 }, "Pressing the button"), delayMs: 1500 },
+    { ...act("type", { text: "hello" }, "Typing hello"), delayMs: 1500 },
+    // The last answer comes late, so the task is still running while the test looks around,
+    // even on a busy machine.
+    { ...act("done", { answer: "I pressed the button and typed **hello**." }, "Finished"), delayMs: 15_000 },
+  );
+  await chat.open();
+  await chat.send("press the button and type hello", pages.url("form.html"));
+
+  const card = chat.card();
+  await expect(card.root).toHaveAttribute("data-status", "running");
+  // The first model reply is still delayed: no step has completed yet.
+  await expect(card.latestProgress).toHaveText("Starting…");
+  expect(pages.records).toEqual([]);
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
+  await expect(card.screenPosition).toHaveText("Live");
+
+  await expect(card.latestProgress).toHaveText("Pressing the button");
+  await expect(card.latestProgress).toHaveText("Typing hello");
+  await expect(card.scrubber).toHaveAttribute("aria-valuemax", "2");
+
+  await card.progressToggle.click();
+  await expect(card.timeline.getByRole("button")).toHaveCount(2);
+  await expect(card.timelineItem(0)).toContainText("Pressing the button");
+  await expect(card.timelineItem(0)).toContainText("click (200, 130)");
+
+  const { steps } = await chat.task(await chat.onlyTaskId());
+  await card.timelineItem(0).click();
+  await expect(card.timelineItem(0)).toHaveAttribute("aria-current", "step");
+  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+  await expect(card.scrubber).toHaveAttribute("aria-valuenow", "0");
+  await expect(card.screenPosition).toHaveText("Step 1 of 2");
+  // The click happened at (200, 130) of a 1280×800 screenshot.
+  await expect(card.marker).toHaveCSS("left", /px$/);
+  const marker = await card.marker.boundingBox();
+  const image = await card.screenImage.boundingBox();
+  expect(((marker!.x + marker!.width / 2 - image!.x) / image!.width) * 1280).toBeCloseTo(200, -1);
+  expect(((marker!.y + marker!.height / 2 - image!.y) / image!.height) * 800).toBeCloseTo(130, -1);
+
+  await card.scrubber.press("ArrowRight");
+  await expect(card.timelineItem(1)).toHaveAttribute("aria-current", "step");
+  await expect(card.screenImage).toHaveAttribute("src", steps[1]!.screenshot!.url);
+
+  await card.dragScrubberTo(1);
+  await expect(card.scrubber).toHaveAttribute("aria-valuetext", "Live");
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
+  await expect(card.timeline.locator("[aria-current]")).toHaveCount(0);
+
+  await card.dragScrubberTo(0);
+  await expect(card.timelineItem(0)).toHaveAttribute("aria-current", "step");
+  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+
+  await expect(card.root).toHaveAttribute("data-status", "running");
+  await expect(card.root).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await expect(card.answer).toHaveText("I pressed the button and typed hello.");
+  await expect(card.answer.locator("strong")).toHaveText("hello");
+  await expect(card.screen).toHaveCount(0);
+  await expect(card.timeline).toHaveCount(0);
+  await expect(card.stop).toHaveCount(0);
+
+  await card.root.getByRole("button", { name: "Show 3 steps" }).click();
+  await expect(card.timeline.getByRole("button")).toHaveCount(3);
+  await expect(card.scrubber).toHaveAttribute("aria-valuetext", "End");
+  await card.scrubber.press("Home");
+  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+});

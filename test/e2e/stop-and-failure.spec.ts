@@ -1,0 +1,50 @@
+// Stop ends a task at any moment, and a failed task says why; both stay on the card.
+import { act } from "../support/scripted-model.ts";
+import { expect, test } from "./fixtures.ts";
+
+test("Stop ends a task during a slow step and says so", async ({ chat, model, pages }) => {
+  model.script(act("click", { x: 200, y: 130 }, "Pressing the button"), { ...act("done", { answer: "never" }), delayMs: 30_000 });
+  await chat.open();
+  await chat.send("press the button, slowly", pages.url("form.html"));
+  const card = chat.card();
+  await expect(card.latestProgress).toHaveText("Pressing the button");
+  await expect.poll(() => model.requests.length).toBe(2);
+
+  await card.stop.click();
+  await expect(card.root).toHaveAttribute("data-status", "stopped", { timeout: 5_000 });
+  await expect(card.root.getByRole("status")).toContainText("The task was stopped");
+  await expect(card.root.getByTestId("stop-reason")).toHaveText("stopped by the user");
+  await expect(card.stop).toHaveCount(0);
+  await card.root.getByRole("button", { name: "Show 1 step" }).click();
+  await expect(card.timeline.getByRole("button")).toHaveText([/Pressing the button/]);
+
+  // The session is free again.
+  model.script(act("done", { answer: "Second task done." }));
+  await chat.send("and now something else", pages.url("form.html"));
+  await expect(chat.card(1).answer).toHaveText("Second task done.");
+});
+
+test("a failed task shows the reason", async ({ chat, model, pages }) => {
+  model.script({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) });
+  await chat.open();
+  await chat.send("do anything", pages.url("form.html"));
+  const card = chat.card();
+  await expect(card.root).toHaveAttribute("data-status", "failed");
+  await expect(card.root.getByRole("alert")).toContainText("The task failed");
+  await expect(card.root.getByTestId("failure-reason")).toContainText("HTTP 401");
+  await expect(card.root.getByTestId("failure-reason")).toContainText("MODEL_HTTP_ERROR");
+});
+
+test("a chat sends no second task while one runs, and says why", async ({ chat, model, pages, page }) => {
+  model.script({ ...act("done", { answer: "ok" }), delayMs: 30_000 });
+  await chat.open();
+  await chat.send("a long task", pages.url("form.html"));
+  await expect(chat.card().root).toHaveAttribute("data-status", "running");
+  await chat.send("another one");
+  await expect(page.getByRole("status").filter({ hasText: "still running" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
+  await expect(chat.prompt).toHaveValue("another one");
+  await chat.card().stop.click();
+  await expect(chat.card().root).toHaveAttribute("data-status", "stopped");
+  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
+});

@@ -1,0 +1,59 @@
+// The REST client: one typed function per API route, and ApiError carrying the server's code.
+import type {
+  ChatMessage,
+  ErrorReply,
+  MessagesReply,
+  SendBody,
+  SendReply,
+  Session,
+  SessionsReply,
+  Task,
+  TasksReply,
+} from "./protocol.ts";
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+async function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("NETWORK", "The server cannot be reached.", 0);
+  }
+  const data: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (data as ErrorReply | null)?.error;
+    throw new ApiError(error?.code ?? "HTTP_ERROR", error?.message ?? `${method} ${path} failed (${response.status}).`, response.status);
+  }
+  return data as T;
+}
+
+export const api = {
+  listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
+  createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),
+  listMessages: async (sessionId: string): Promise<ChatMessage[]> =>
+    (await request<MessagesReply>("GET", `/api/sessions/${encodeURIComponent(sessionId)}/messages`)).messages,
+  listTasks: async (sessionId: string): Promise<Task[]> =>
+    (await request<TasksReply>("GET", `/api/sessions/${encodeURIComponent(sessionId)}/tasks`)).tasks,
+  send: (body: SendBody): Promise<SendReply> => request<SendReply>("POST", "/api/chat/send", body),
+  stop: (taskId: string): Promise<unknown> => request("POST", "/api/chat/stop", { task_id: taskId }),
+  ack: (taskId: string, text: string): Promise<unknown> => request("POST", "/api/chat/ack-user-action", { task_id: taskId, text }),
+};
+
+/** The stream URL for a session, resuming after `lastEventId` (0 replays everything). */
+export function streamUrl(sessionId: string, lastEventId: number): string {
+  return `/api/chat/stream?session_id=${encodeURIComponent(sessionId)}&last_event_id=${lastEventId}`;
+}

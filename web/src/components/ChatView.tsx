@@ -1,0 +1,147 @@
+// One chat: its messages and run cards, the drop zone for attachments and the prompt. With no
+// session yet, the first message creates one.
+import { useRef, useState, type DragEvent } from "react";
+import { api } from "../api.ts";
+import { useSession } from "../hooks/useSession.ts";
+import { t } from "../i18n.ts";
+import type { Attachment } from "../protocol.ts";
+import { isActive, type RunState } from "../state/session-state.ts";
+import { ChatContainer } from "./ChatContainer.tsx";
+import { ConnectionBanner } from "./ConnectionBanner.tsx";
+import { AnswerMessage, UserMessage } from "./Message.tsx";
+import { PromptInput } from "./PromptInput.tsx";
+import { RunCard } from "./RunCard.tsx";
+import { ThinkingBar } from "./ThinkingBar.tsx";
+
+export interface ChatViewProps {
+  sessionId: string | null;
+  onCreated: (sessionId: string) => void;
+  onSessionsChanged: () => void;
+}
+
+export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewProps) {
+  const session = useSession(sessionId, onSessionsChanged);
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  // A session created for a first message whose send failed is reused by the next attempt.
+  const draftSession = useRef<string | null>(null);
+
+  const addFiles = (files: FileList) => {
+    void Promise.all(Array.from(files, readAttachment)).then(
+      (read) => setAttachments((current) => [...current, ...read]),
+      (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+    );
+  };
+
+  const send = async (text: string, startUrl: string | undefined): Promise<boolean> => {
+    setSending(true);
+    setError(null);
+    try {
+      const id = sessionId ?? draftSession.current ?? (draftSession.current = (await api.createSession()).id);
+      await api.send({ session_id: id, text, attachments, ...(startUrl ? { start_url: startUrl } : {}) });
+      setAttachments([]);
+      onSessionsChanged();
+      if (sessionId) await session.refresh();
+      else onCreated(id);
+      return true;
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const stop = async (taskId: string) => {
+    await api.stop(taskId);
+  };
+  const ack = async (taskId: string, text: string) => {
+    await api.ack(taskId, text);
+    await session.refresh();
+  };
+
+  const onDrag = (event: DragEvent<HTMLElement>, over: boolean) => {
+    if (!event.dataTransfer.types.includes("Files")) return;
+    event.preventDefault();
+    setDragging(over);
+  };
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    if (!event.dataTransfer.types.includes("Files")) return;
+    event.preventDefault();
+    setDragging(false);
+    addFiles(event.dataTransfer.files);
+  };
+
+  const empty = session.loaded && session.items.length === 0 && !sending;
+  const busy = Object.values(session.runs).some((run) => isActive(run.task.status));
+  return (
+    <section
+      aria-label={t.chat}
+      data-testid="chat-drop-zone"
+      onDragEnter={(event) => onDrag(event, true)}
+      onDragOver={(event) => onDrag(event, true)}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onDrag(event, false);
+      }}
+      onDrop={onDrop}
+      className="relative flex min-h-0 flex-1 flex-col"
+    >
+      {session.connection === "lost" && <ConnectionBanner />}
+      <ChatContainer>
+        <div className="mx-auto flex w-full max-w-4xl flex-col gap-4 px-3 py-6 sm:px-6">
+          {empty && (
+            <div className="pt-[18vh] text-center">
+              <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">{t.emptyTitle}</h1>
+              <p className="mt-2 text-zinc-500">{t.emptyHint}</p>
+            </div>
+          )}
+          {!session.loaded && <ThinkingBar label={t.loading} />}
+          {session.items.map((item) => {
+            switch (item.kind) {
+              case "user":
+                return <UserMessage key={item.message.id} message={item.message} />;
+              case "answer":
+                return <AnswerMessage key={item.message.id} message={item.message} />;
+              case "run":
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} onStop={stop} onAck={ack} />;
+            }
+          })}
+          {sending && <ThinkingBar />}
+        </div>
+      </ChatContainer>
+      <div className="mx-auto w-full max-w-4xl px-3 pb-3 sm:px-6 sm:pb-5">
+        <PromptInput
+          attachments={attachments}
+          onAddFiles={addFiles}
+          onRemoveAttachment={(index) => setAttachments((current) => current.filter((_, i) => i !== index))}
+          onSend={send}
+          sending={sending}
+          error={error}
+          blockedBy={busy ? t.busy : null}
+        />
+      </div>
+      {dragging && (
+        <div className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-2xl border-2 border-dashed border-indigo-400 bg-indigo-50/90 text-lg font-medium text-indigo-800">
+          {t.dropFiles}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A task's place in the chat: thinking until its first event, then its run card. */
+function RunSlot({ run, onStop, onAck }: { run: RunState | undefined; onStop: (id: string) => Promise<void>; onAck: (id: string, text: string) => Promise<void> }) {
+  if (!run || run.task.status === "queued") return <ThinkingBar />;
+  return <RunCard run={run} onStop={onStop} onAck={onAck} />;
+}
+
+function readAttachment(file: File): Promise<Attachment> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve({ name: file.name, mime_type: file.type || "application/octet-stream", data_url: String(reader.result) });
+    reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}.`));
+    reader.readAsDataURL(file);
+  });
+}

@@ -1,0 +1,50 @@
+// Chat bubbles: the person's messages (with their attachments) and an assistant answer that
+// an earlier request of a task left in the conversation.
+import type { ChatMessage } from "../protocol.ts";
+import { t } from "../i18n.ts";
+import { Markdown } from "./Markdown.tsx";
+
+export function UserMessage({ message }: { message: ChatMessage }) {
+  return (
+    <div data-testid="user-message" className="flex justify-end">
+      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2 text-[15px] whitespace-pre-wrap text-white shadow-sm sm:max-w-[75%]">
+        {message.text}
+        {message.attachments.length > 0 && (
+          <ul aria-label={t.attachments} className="mt-2 flex flex-wrap gap-1.5">
+            {message.attachments.map((file, index) => (
+              <li key={`${file.name}-${index}`}>
+                <AttachmentChip name={file.name} tone="onAccent" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function AnswerMessage({ message }: { message: ChatMessage }) {
+  return (
+    <div data-testid="answer-message" className="max-w-[92%] rounded-2xl rounded-bl-md border border-zinc-200 bg-white px-4 py-3 shadow-sm">
+      <Markdown text={message.text} />
+    </div>
+  );
+}
+
+export function AttachmentChip({ name, tone }: { name: string; tone: "onAccent" | "plain" }) {
+  const colours = tone === "onAccent" ? "bg-white/15 text-white" : "bg-zinc-100 text-zinc-700";
+  return (
+    <span className={`inline-flex max-w-56 items-center gap-1 rounded-md px-2 py-0.5 text-xs ${colours}`}>
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-3.5 shrink-0">
+        <path
+          d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.6-4.6l-6 6a4.8 4.8 0 006.8 6.8l5.3-5.3"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+        />
+      </svg>
+      <span className="truncate">{name}</span>
+    </span>
+  );
+}

@@ -1,0 +1,139 @@
+// The prompt: a growing text box (Enter sends, Shift+Enter breaks the line), the attachments
+// about to be sent, a file picker and an optional start URL.
+import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { Attachment } from "../protocol.ts";
+import { t } from "../i18n.ts";
+import { AttachmentChip } from "./Message.tsx";
+
+export interface PromptInputProps {
+  attachments: readonly Attachment[];
+  onAddFiles: (files: FileList) => void;
+  onRemoveAttachment: (index: number) => void;
+  /** Resolves true when the message went out, so the box can be cleared. */
+  onSend: (text: string, startUrl: string | undefined) => Promise<boolean>;
+  sending: boolean;
+  error: string | null;
+  /** Why nothing can be sent now (a task of this chat is under way), or null. */
+  blockedBy: string | null;
+}
+
+export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy }: PromptInputProps) {
+  const [text, setText] = useState("");
+  const [startUrl, setStartUrl] = useState("");
+  const files = useRef<HTMLInputElement>(null);
+  const hasText = text.trim().length > 0;
+  const canSend = hasText && !sending && blockedBy === null;
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    if (await onSend(text.trim(), normalizeUrl(startUrl))) {
+      setText("");
+      setStartUrl("");
+    }
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // While an input method composes (Chinese, Japanese), Enter confirms the composition.
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} className="rounded-2xl border border-zinc-300 bg-white shadow-sm focus-within:border-indigo-400 focus-within:ring-2 focus-within:ring-indigo-100">
+      {attachments.length > 0 && (
+        <ul aria-label={t.attachments} className="flex flex-wrap gap-1.5 px-3 pt-3">
+          {attachments.map((file, index) => (
+            <li key={`${file.name}-${index}`} className="flex items-center">
+              <AttachmentChip name={file.name} tone="plain" />
+              <button
+                type="button"
+                onClick={() => onRemoveAttachment(index)}
+                aria-label={t.removeAttachment(file.name)}
+                className="-ml-1 rounded-md px-1.5 text-zinc-500 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500"
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        aria-label={t.message}
+        placeholder={t.messagePlaceholder}
+        rows={1}
+        className="block max-h-48 min-h-12 w-full resize-none bg-transparent px-4 pt-3 pb-1 text-[15px] outline-none [field-sizing:content] placeholder:text-zinc-400"
+      />
+      <div className="flex items-center gap-2 px-2 pb-2">
+        <button
+          type="button"
+          onClick={() => files.current?.click()}
+          aria-label={t.attach}
+          title={t.attach}
+          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        >
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
+            <path
+              d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.6-4.6l-6 6a4.8 4.8 0 006.8 6.8l5.3-5.3"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.6"
+              strokeLinecap="round"
+            />
+          </svg>
+        </button>
+        <input
+          ref={files}
+          type="file"
+          multiple
+          hidden
+          onChange={(event) => {
+            if (event.target.files) onAddFiles(event.target.files);
+            event.target.value = "";
+          }}
+        />
+        <input
+          type="text"
+          inputMode="url"
+          value={startUrl}
+          onChange={(event) => setStartUrl(event.target.value)}
+          aria-label={t.startUrl}
+          placeholder={t.startUrl}
+          className="h-9 min-w-0 flex-1 rounded-lg border border-zinc-200 bg-zinc-50 px-3 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white"
+        />
+        <button
+          type="submit"
+          disabled={!canSend}
+          aria-label={t.send}
+          className="flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-indigo-600 px-3 text-sm font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:bg-zinc-300"
+        >
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
+            <path d="M3 10l14-6-6 14-2-6-6-2z" fill="currentColor" />
+          </svg>
+          <span className="hidden sm:inline">{t.send}</span>
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="border-t border-red-100 px-4 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {!error && hasText && blockedBy && (
+        <p role="status" className="border-t border-zinc-100 px-4 py-2 text-sm text-zinc-600">
+          {blockedBy}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** A start URL typed without a scheme is taken as https. */
+function normalizeUrl(raw: string): string | undefined {
+  const url = raw.trim();
+  if (!url) return undefined;
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
+}

@@ -1,0 +1,126 @@
+// The run card keeps timeline, scrubber and screen in sync both ways, and turns into the answer.
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { RunState } from "../state/session-state.ts";
+import { liveFrame, step, task } from "../testing/fixtures.ts";
+import { RunCard } from "./RunCard.tsx";
+
+afterEach(cleanup);
+
+const running: RunState = {
+  task: task({ live_frame: liveFrame(7), current_step_index: 3 }),
+  steps: [step(1), step(2), step(3)],
+  liveUrl: "http://127.0.0.1:9/live.html",
+  stopReason: null,
+};
+
+function renderCard(run: RunState, handlers: Partial<{ onStop: (id: string) => Promise<void>; onAck: (id: string, text: string) => Promise<void> }> = {}) {
+  const onStop = handlers.onStop ?? vi.fn(async () => undefined);
+  const onAck = handlers.onAck ?? vi.fn(async () => undefined);
+  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} />);
+  return { ...view, onStop, onAck };
+}
+
+const slider = () => screen.getByRole("slider", { name: "Steps and live screen" });
+const shownImage = () => screen.getByRole("figure", { name: "Screen" }).querySelector("img")?.getAttribute("src");
+const timelineItems = () => within(screen.getByRole("list", { name: "Progress" })).getAllByRole("button");
+
+describe("RunCard while running", () => {
+  it("starts collapsed on the live screen, showing only the latest progress", () => {
+    renderCard(running);
+    expect(screen.getByTestId("latest-progress").textContent).toBe("Step 3 text");
+    expect(screen.queryByRole("list", { name: "Progress" })).toBeNull();
+    expect(slider().getAttribute("aria-valuenow")).toBe("3");
+    expect(slider().getAttribute("aria-valuetext")).toBe("Live");
+    expect(shownImage()).toBe("/api/frames/live_task_1?v=7");
+    expect(screen.getByTestId("screen-url").textContent).toBe("http://127.0.0.1:9/live.html");
+  });
+
+  it("clicking a timeline item shows its screenshot and moves the scrubber there", () => {
+    renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.click(timelineItems()[0]!);
+    expect(timelineItems()[0]!.getAttribute("aria-current")).toBe("step");
+    expect(slider().getAttribute("aria-valuenow")).toBe("0");
+    expect(slider().getAttribute("aria-valuetext")).toBe("Step 1 of 3: Step 1 text");
+    expect(shownImage()).toBe("/api/frames/frame_1");
+    expect(screen.getByTestId("screen-position").textContent).toBe("Step 1 of 3");
+    const marker = screen.getByTestId("action-marker");
+    expect(marker.style.left).toBe("10%");
+    expect(marker.style.top).toBe("10%");
+  });
+
+  it("moving the scrubber with the keys highlights the matching timeline item, and End goes live", () => {
+    renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.keyDown(slider(), { key: "Home" });
+    fireEvent.keyDown(slider(), { key: "ArrowRight" });
+    expect(timelineItems().map((item) => item.getAttribute("aria-current"))).toEqual([null, "step", null]);
+    expect(shownImage()).toBe("/api/frames/frame_2");
+    fireEvent.keyDown(slider(), { key: "End" });
+    expect(timelineItems().every((item) => item.getAttribute("aria-current") === null)).toBe(true);
+    expect(shownImage()).toBe("/api/frames/live_task_1?v=7");
+    expect(screen.queryByTestId("action-marker")).toBeNull();
+  });
+
+  it("stays on the chosen step while new steps arrive, and stays live when live", () => {
+    const { rerender, onStop, onAck } = renderCard(running);
+    fireEvent.keyDown(slider(), { key: "ArrowLeft" });
+    const more = { ...running, steps: [...running.steps, step(4)] };
+    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} />);
+    expect(slider().getAttribute("aria-valuenow")).toBe("2");
+    expect(slider().getAttribute("aria-valuemax")).toBe("4");
+    fireEvent.keyDown(slider(), { key: "End" });
+    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} />);
+    expect(slider().getAttribute("aria-valuenow")).toBe("5");
+    expect(slider().getAttribute("aria-valuetext")).toBe("Live");
+  });
+
+  it("has a Stop button that stops this task", () => {
+    const { onStop } = renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: "Stop the task" }));
+    expect(onStop).toHaveBeenCalledWith("task_1");
+  });
+});
+
+describe("RunCard with an answer", () => {
+  it("shows only the answer text once completed, with the steps still open to replay", () => {
+    renderCard({ ...running, task: { ...running.task, status: "completed", answer: "**Done.** <img src=x onerror=alert(1)>" } });
+    const answer = screen.getByTestId("answer");
+    expect(answer.querySelector("strong")?.textContent).toBe("Done.");
+    expect(answer.querySelector("img")).toBeNull();
+    expect(screen.queryByRole("slider")).toBeNull();
+    expect(screen.queryByRole("figure")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Stop the task" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Show 3 steps" }));
+    expect(slider().getAttribute("aria-valuetext")).toBe("End");
+    fireEvent.click(timelineItems()[2]!);
+    expect(shownImage()).toBe("/api/frames/frame_3");
+  });
+
+  it("asks for the person's action and sends the button's words", () => {
+    const { onAck } = renderCard({ ...running, task: { ...running.task, status: "awaiting_user", answer: "Please log in." } });
+    expect(screen.getByTestId("answer").textContent).toContain("Please log in.");
+    fireEvent.click(screen.getByRole("button", { name: "I've done it" }));
+    expect(onAck).toHaveBeenCalledWith("task_1", "I've done it");
+    expect(screen.getByRole("button", { name: "I've done it" }).hasAttribute("disabled")).toBe(true);
+  });
+
+  it("offers the button again when the task asks a second time", () => {
+    const waiting = { ...running, task: { ...running.task, status: "awaiting_user" as const, answer: "Please log in." } };
+    const { rerender, onStop, onAck } = renderCard(waiting);
+    fireEvent.click(screen.getByRole("button", { name: "I've done it" }));
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} />);
+    expect(screen.getByTestId("answer").textContent).toContain("Now confirm the payment.");
+    expect(screen.getByRole("button", { name: "I've done it" }).hasAttribute("disabled")).toBe(false);
+  });
+
+  it("says why a task failed or was stopped", () => {
+    renderCard({ ...running, task: { ...running.task, status: "failed", error: { code: "MODEL_TIMEOUT", message: "The model did not answer in time." } } });
+    expect(screen.getByRole("alert").textContent).toContain("The model did not answer in time.");
+    cleanup();
+    renderCard({ ...running, task: { ...running.task, status: "stopped" }, stopReason: "stopped by the user" });
+    expect(screen.getByTestId("stop-reason").textContent).toBe("stopped by the user");
+  });
+});

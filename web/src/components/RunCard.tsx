@@ -1,0 +1,186 @@
+// The assistant's run card for one task. While the task runs: progress header, timeline,
+// screen window and scrubber, kept in sync through one selected position. Once it completes,
+// waits for the person, fails or stops: the answer card, with the steps still open to replay.
+// Its only state is local UI state; everything it shows comes from the run it is given.
+import { useId, useState } from "react";
+import { t } from "../i18n.ts";
+import type { TaskStatus } from "../protocol.ts";
+import { positionFromValue, screenView, scrubberValue, type Position } from "../state/run-view.ts";
+import type { RunState } from "../state/session-state.ts";
+import { AnswerCard, type Ending } from "./AnswerCard.tsx";
+import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
+import { ScreenWindow } from "./ScreenWindow.tsx";
+import { Scrubber } from "./Scrubber.tsx";
+import { Timeline } from "./Timeline.tsx";
+
+export interface RunCardProps {
+  run: RunState;
+  onStop: (taskId: string) => Promise<void>;
+  onAck: (taskId: string, text: string) => Promise<void>;
+}
+
+type Pending = "stop" | "ack";
+
+export function RunCard({ run, onStop, onAck }: RunCardProps) {
+  const { task, steps } = run;
+  const timelineId = useId();
+  const replayId = useId();
+  const [position, setPosition] = useState<Position>("live");
+  const [expanded, setExpanded] = useState(false);
+  const [replaying, setReplaying] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // A request is pending until it fails or the task's status moves on.
+  const [seenStatus, setSeenStatus] = useState<TaskStatus>(task.status);
+  if (seenStatus !== task.status) {
+    setSeenStatus(task.status);
+    setPending(null);
+  }
+
+  const perform = (action: Pending, call: () => Promise<void>) => {
+    setPending(action);
+    setError(null);
+    call().catch((failure: unknown) => {
+      setPending(null);
+      setError(failure instanceof Error ? failure.message : String(failure));
+    });
+  };
+  const stop = () => perform("stop", () => onStop(task.id));
+  const ack = () => perform("ack", () => onAck(task.id, t.ack));
+
+  const ending = endingOf(run);
+  const finished = ending !== null && ending.kind !== "awaiting_user";
+  const player = (showTimeline: boolean) => (
+    <Player run={run} position={position} onPosition={setPosition} showTimeline={showTimeline} timelineId={timelineId} finished={finished} />
+  );
+
+  return (
+    <article
+      data-testid="run-card"
+      data-status={task.status}
+      aria-label={task.text}
+      className="overflow-hidden rounded-2xl border border-zinc-200 bg-white shadow-sm"
+    >
+      {ending === null ? (
+        <>
+          <ProgressHeader
+            status={task.status}
+            latest={steps.at(-1)?.text ?? t.starting}
+            expanded={expanded}
+            onToggle={() => setExpanded(!expanded)}
+            timelineId={timelineId}
+            onStop={stop}
+            stopping={pending === "stop"}
+          />
+          <div className="border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3">{player(expanded)}</div>
+        </>
+      ) : (
+        <>
+          <AnswerCard
+            ending={ending}
+            actions={
+              ending.kind === "awaiting_user" && (
+                <>
+                  <button
+                    type="button"
+                    onClick={ack}
+                    disabled={pending !== null}
+                    className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                  >
+                    {t.ack}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={stop}
+                    disabled={pending !== null}
+                    aria-label={t.stopTask}
+                    className="rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                  >
+                    {t.stop}
+                  </button>
+                </>
+              )
+            }
+          />
+          {steps.length > 0 && (
+            <div className="border-t border-zinc-100">
+              <button
+                type="button"
+                onClick={() => {
+                  setPosition("live");
+                  setReplaying(!replaying);
+                }}
+                aria-expanded={replaying}
+                aria-controls={replayId}
+                className="flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5"
+              >
+                {replaying ? t.hideSteps : t.showSteps(steps.length)}
+                <Chevron open={replaying} />
+              </button>
+              {replaying && (
+                <div id={replayId} className="px-2 pb-3 sm:px-3">
+                  {player(true)}
+                </div>
+              )}
+            </div>
+          )}
+        </>
+      )}
+      {error && (
+        <p role="alert" className="border-t border-red-100 bg-red-50 px-4 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
+
+interface PlayerProps {
+  run: RunState;
+  position: Position;
+  onPosition: (position: Position) => void;
+  showTimeline: boolean;
+  timelineId: string;
+  finished: boolean;
+}
+
+/** Timeline, screen and scrubber, all reading and setting the same position. */
+function Player({ run, position, onPosition, showTimeline, timelineId, finished }: PlayerProps) {
+  const count = run.steps.length;
+  const value = scrubberValue(position, count);
+  const view = screenView(run, positionFromValue(value, count));
+  const liveLabel = finished ? t.end : t.live;
+  const label = value === count ? liveLabel : t.stepOf(value + 1, count);
+  // On wide screens the timeline stands beside the screen, so the whole card fits in view.
+  return (
+    <div className={`flex flex-col gap-2 ${showTimeline ? "lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:items-start lg:gap-3" : ""}`}>
+      {showTimeline && <Timeline id={timelineId} steps={run.steps} selected={value === count ? null : value} onSelect={onPosition} />}
+      <div className="flex min-w-0 flex-col gap-1">
+        <ScreenWindow view={view} status={run.task.status} positionLabel={label} alt={view.step ? t.stepShot(value + 1) : t.liveShot} />
+        <Scrubber
+          stepCount={count}
+          value={value}
+          onChange={(next) => onPosition(positionFromValue(next, count))}
+          liveLabel={liveLabel}
+          valueText={view.step ? `${label}: ${view.step.text}` : label}
+        />
+      </div>
+    </div>
+  );
+}
+
+function endingOf({ task, stopReason }: RunState): Ending | null {
+  switch (task.status) {
+    case "queued":
+    case "running":
+      return null;
+    case "completed":
+      return { kind: "completed", answer: task.answer ?? "" };
+    case "awaiting_user":
+      return { kind: "awaiting_user", answer: task.answer ?? "" };
+    case "failed":
+      return { kind: "failed", error: task.error };
+    case "stopped":
+      return { kind: "stopped", reason: stopReason };
+  }
+}

@@ -1,0 +1,16 @@
+// The entry point: mounts the app.
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App.tsx";
+import { locale } from "./i18n.ts";
+import "./styles.css";
+
+document.documentElement.lang = locale === "zh" ? "zh-CN" : "en";
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

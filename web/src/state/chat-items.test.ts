@@ -1,0 +1,40 @@
+// The order of the chat: bubbles, earlier answers and the one card per task.
+import { describe, expect, it } from "vitest";
+import { message, task } from "../testing/fixtures.ts";
+import { chatItems } from "./chat-items.ts";
+import type { RunState } from "./session-state.ts";
+
+const run = (status: RunState["task"]["status"]): Record<string, RunState> => ({
+  task_1: { task: task({ status }), steps: [], liveUrl: null, stopReason: null },
+});
+const shape = (items: ReturnType<typeof chatItems>) => items.map((i) => (i.kind === "run" ? `run:${i.taskId}` : `${i.kind}:${i.message.text}`));
+
+describe("chatItems", () => {
+  const sent = [message("user_text", "log in for me"), message("assistant_progress", "")];
+
+  it("puts the run card after the task's message", () => {
+    expect(shape(chatItems(sent, run("running")))).toEqual(["user:log in for me", "run:task_1"]);
+  });
+
+  it("lets the card show the current answer instead of repeating it", () => {
+    const waiting = [...sent, message("assistant_answer", "Please log in.")];
+    expect(shape(chatItems(waiting, run("awaiting_user")))).toEqual(["user:log in for me", "run:task_1"]);
+  });
+
+  it("after I've done it, keeps the request and the reply, and the same card continues below", () => {
+    const acked = [...sent, message("assistant_answer", "Please log in."), message("user_text", "I've done it")];
+    expect(shape(chatItems(acked, run("running")))).toEqual(["user:log in for me", "answer:Please log in.", "user:I've done it", "run:task_1"]);
+    const done = [...acked, message("assistant_answer", "Logged in.")];
+    expect(shape(chatItems(done, run("completed")))).toEqual(["user:log in for me", "answer:Please log in.", "user:I've done it", "run:task_1"]);
+  });
+
+  it("keeps a request that was stopped unanswered in view", () => {
+    const stopped = [...sent, message("assistant_answer", "Please log in.")];
+    expect(shape(chatItems(stopped, run("stopped")))).toEqual(["user:log in for me", "answer:Please log in.", "run:task_1"]);
+  });
+
+  it("orders several tasks as they were sent", () => {
+    const second = [message("user_text", "again", "task_2"), message("assistant_progress", "", "task_2", "p2")];
+    expect(shape(chatItems([...sent, ...second], run("completed")))).toEqual(["user:log in for me", "run:task_1", "user:again", "run:task_2"]);
+  });
+});

@@ -1,0 +1,83 @@
+// The event reducer and the choice between event-built and stored state.
+import { describe, expect, it } from "vitest";
+import { events, liveFrame, step, task } from "../testing/fixtures.ts";
+import { emptyEventState, reduceEvent, selectRun, selectRuns, type EventState } from "./session-state.ts";
+import type { SessionEvent } from "../protocol.ts";
+
+const reduce = (list: SessionEvent[], from: EventState = emptyEventState) => list.reduce(reduceEvent, from);
+
+describe("reduceEvent", () => {
+  it("builds a run from task.started, live frames and steps", () => {
+    const state = reduce(
+      events(
+        { type: "task.started", task: task() },
+        { type: "screen.live", frame: liveFrame(1), url: "http://127.0.0.1:9/form.html" },
+        { type: "progress.append", step: step(1) },
+        { type: "progress.append", step: step(2) },
+        { type: "progress.update", step_id: "step_1", text: "Pressed the button" },
+      ),
+    );
+    const run = state.runs.task_1!;
+    expect(state.lastEventId).toBe(5);
+    expect(run.task.status).toBe("running");
+    expect(run.task.live_frame).toEqual(liveFrame(1));
+    expect(run.liveUrl).toBe("http://127.0.0.1:9/form.html");
+    expect(run.task.current_step_index).toBe(2);
+    expect(run.steps.map((s) => s.text)).toEqual(["Pressed the button", "Step 2 text"]);
+  });
+
+  it("ignores events it has already seen, so a replay after reconnecting changes nothing", () => {
+    const list = events({ type: "task.started", task: task() }, { type: "progress.append", step: step(1) });
+    const once = reduce(list);
+    expect(reduce(list, once)).toBe(once);
+  });
+
+  it("goes to the answer and back to running on resume, then completes", () => {
+    const waiting = reduce(
+      events(
+        { type: "task.started", task: task() },
+        { type: "progress.append", step: step(1) },
+        { type: "task.awaiting_user", answer: "Please log in.", show_ack_button: true },
+      ),
+    );
+    expect(waiting.runs.task_1!.task).toMatchObject({ status: "awaiting_user", answer: "Please log in." });
+    const resumed = reduceEvent(waiting, { ...events({ type: "task.resumed" })[0]!, id: 4 });
+    expect(resumed.runs.task_1!.task).toMatchObject({ status: "running", answer: null });
+    const done = reduceEvent(resumed, { ...events({ type: "task.completed", answer: "Logged in." })[0]!, id: 5 });
+    expect(done.runs.task_1!.task).toMatchObject({ status: "completed", answer: "Logged in." });
+    expect(done.runs.task_1!.steps).toHaveLength(1);
+  });
+
+  it("keeps the reason of a failure and of a stop", () => {
+    const failed = reduce(events({ type: "task.started", task: task() }, { type: "task.failed", error: { code: "MODEL_TIMEOUT", message: "The model did not answer." } }));
+    expect(failed.runs.task_1!.task.error).toEqual({ code: "MODEL_TIMEOUT", message: "The model did not answer." });
+    const stopped = reduce(events({ type: "task.started", task: task() }, { type: "task.stopped", reason: "stopped by the user" }));
+    expect(stopped.runs.task_1!).toMatchObject({ task: { status: "stopped" }, stopReason: "stopped by the user" });
+  });
+
+  it("skips events of a task it never saw start, but still advances", () => {
+    const state = reduce(events({ type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
+    expect(state).toEqual({ lastEventId: 1, runs: {} });
+  });
+});
+
+describe("selectRun", () => {
+  const fromEvents = reduce(events({ type: "task.started", task: task() }, { type: "progress.append", step: step(1) })).runs.task_1!;
+
+  it("shows the stored task while the replayed events are behind it", () => {
+    const stored = task({ status: "completed", answer: "Done.", current_step_index: 3 });
+    expect(selectRun(fromEvents, stored)).toMatchObject({ task: { status: "completed", answer: "Done." }, steps: fromEvents.steps });
+    expect(selectRun(undefined, stored)).toMatchObject({ task: stored, steps: [] });
+  });
+
+  it("shows the events once they have caught up with or passed the stored task", () => {
+    expect(selectRun(fromEvents, task({ status: "queued", current_step_index: 0 }))).toBe(fromEvents);
+    expect(selectRun(fromEvents, task({ status: "running", current_step_index: 1 }))).toBe(fromEvents);
+    expect(selectRun(fromEvents, undefined)).toBe(fromEvents);
+  });
+
+  it("covers tasks known from either side", () => {
+    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents } }, [task({ id: "task_0", status: "failed" })]);
+    expect(Object.keys(runs).sort()).toEqual(["task_0", "task_1"]);
+  });
+});

@@ -1,0 +1,99 @@
+// Owns how a session's runs are known: SessionEvents reduce into one RunState per task, and for
+// each task the view takes the event-built state or the store's snapshot, whichever is further
+// along, so a reload shows the stored state at once and the replayed events never step back.
+import type { ProgressStep, SessionEvent, Task, TaskStatus } from "../protocol.ts";
+
+export interface RunState {
+  task: Task;
+  steps: ProgressStep[];
+  /** The page URL that goes with the live frame. */
+  liveUrl: string | null;
+  /** Why the task was stopped; only task.stopped says it. */
+  stopReason: string | null;
+}
+
+export interface EventState {
+  /** The id of the last event reduced; the stream resumes after it. */
+  lastEventId: number;
+  runs: Record<string, RunState>;
+}
+
+export const emptyEventState: EventState = { lastEventId: 0, runs: {} };
+
+export function reduceEvent(state: EventState, event: SessionEvent): EventState {
+  if (event.id <= state.lastEventId) return state;
+  const next: EventState = { ...state, lastEventId: event.id };
+  if (event.type === "task.started") {
+    return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, stopReason: null } } };
+  }
+  const run = state.runs[event.task_id];
+  if (!run) return next;
+  return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(run, event) } };
+}
+
+function applyToRun(run: RunState, event: Exclude<SessionEvent, { type: "task.started" }>): RunState {
+  const task = (patch: Partial<Task>): Task => ({ ...run.task, ...patch, updated_at: event.at });
+  switch (event.type) {
+    case "screen.live":
+      return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url };
+    case "progress.append": {
+      const steps = [...run.steps.filter((s) => s.id !== event.step.id), event.step].sort((a, b) => a.index - b.index);
+      return { ...run, steps, task: task({ current_step_index: Math.max(run.task.current_step_index, event.step.index) }) };
+    }
+    case "progress.update":
+      return { ...run, steps: run.steps.map((s) => (s.id === event.step_id ? { ...s, text: event.text } : s)) };
+    case "task.awaiting_user":
+      return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
+    case "task.resumed":
+      return { ...run, task: task({ status: "running", answer: null }) };
+    case "task.completed":
+      return { ...run, task: task({ status: "completed", answer: event.answer, finished_at: event.at }) };
+    case "task.failed":
+      return { ...run, task: task({ status: "failed", error: event.error, finished_at: event.at }) };
+    case "task.stopped":
+      return { ...run, task: task({ status: "stopped", finished_at: event.at }), stopReason: event.reason };
+    default:
+      return assertNever(event);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
+}
+
+const STATUS_RANK: Record<TaskStatus, number> = {
+  queued: 0,
+  running: 1,
+  awaiting_user: 2,
+  completed: 3,
+  failed: 3,
+  stopped: 3,
+};
+
+function isBehind(a: Task, b: Task): boolean {
+  if (a.current_step_index !== b.current_step_index) return a.current_step_index < b.current_step_index;
+  return STATUS_RANK[a.status] < STATUS_RANK[b.status];
+}
+
+/** The run to show for a task: the event-built state unless the stored task is further along. */
+export function selectRun(fromEvents: RunState | undefined, stored: Task | undefined): RunState | undefined {
+  if (!stored) return fromEvents;
+  if (!fromEvents) return { task: stored, steps: [], liveUrl: null, stopReason: null };
+  return isBehind(fromEvents.task, stored) ? { ...fromEvents, task: stored } : fromEvents;
+}
+
+export function selectRuns(events: EventState, stored: readonly Task[]): Record<string, RunState> {
+  const storedById = new Map(stored.map((task) => [task.id, task]));
+  const ids = new Set([...Object.keys(events.runs), ...storedById.keys()]);
+  const runs: Record<string, RunState> = {};
+  for (const id of ids) {
+    const run = selectRun(events.runs[id], storedById.get(id));
+    if (run) runs[id] = run;
+  }
+  return runs;
+}
+
+/** A task that is still under way: the prompt cannot start another in its session. */
+export function isActive(status: TaskStatus): boolean {
+  return status === "queued" || status === "running" || status === "awaiting_user";
+}
