@@ -48,6 +48,17 @@ const en = {
   attachments: "Attachments",
   loading: "Loading…",
   busy: "A task is still running in this chat. Stop it or wait for it before sending another.",
+  checks: "Checks",
+  changed: "The screen changed",
+  changedAfter: (n: number) => `The screen changed after ${n} ${n === 1 ? "retry" : "retries"}`,
+  unchanged: "No visible change",
+  hitTest: "Pointer confirmed by a hit test",
+  modelLooks: (n: number) => `Pointer checked by the model (${n} ${n === 1 ? "look" : "looks"})`,
+  notClicked: "Not clicked: the pointer could not be placed on the target",
+  onTarget: "on target",
+  offTarget: (dx: number, dy: number) => `off by (${dx}, ${dy})`,
+  checkShot: (n: number) => `Pointer check ${n}, annotated`,
+  rawShot: "raw",
 };
 
 export type Strings = typeof en;
@@ -99,6 +110,17 @@ const zh: Strings = {
   attachments: "附件",
   loading: "加载中…",
   busy: "此对话中的任务仍在进行。请先停止或等待它结束，再发送新任务。",
+  checks: "校验",
+  changed: "屏幕已变化",
+  changedAfter: (n: number) => `重试 ${n} 次后屏幕变化`,
+  unchanged: "屏幕没有可见变化",
+  hitTest: "已通过元素命中检测确认指针位置",
+  modelLooks: (n: number) => `模型校验了指针位置（${n} 次）`,
+  notClicked: "未点击：无法把指针放到目标上",
+  onTarget: "在目标上",
+  offTarget: (dx: number, dy: number) => `偏移 (${dx}, ${dy})`,
+  checkShot: (n: number) => `第 ${n} 次指针校验（标注图）`,
+  rawShot: "原图",
 };
 
 export function pickLocale(languages: readonly string[]): Locale {

@@ -11,6 +11,7 @@ import { AnswerCard, type Ending } from "./AnswerCard.tsx";
 import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
 import { ScreenWindow } from "./ScreenWindow.tsx";
 import { Scrubber } from "./Scrubber.tsx";
+import { StepChecks } from "./StepChecks.tsx";
 import { Timeline } from "./Timeline.tsx";
 
 export interface RunCardProps {
@@ -164,6 +165,7 @@ function Player({ run, position, onPosition, showTimeline, timelineId, finished 
           liveLabel={liveLabel}
           valueText={view.step ? `${label}: ${view.step.text}` : label}
         />
+        {view.step && <StepChecks step={view.step} />}
       </div>
     </div>
   );

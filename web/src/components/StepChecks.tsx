@@ -1,0 +1,60 @@
+// What the agent checked at a step: whether the action changed the screen (and how often a click
+// was retried), and how the click's pointer was verified, with each check's annotated capture
+// beside its raw one. Presentational: it shows the step it is given.
+import type { ProgressStep } from "../protocol.ts";
+import { t } from "../i18n.ts";
+
+export function StepChecks({ step }: { step: ProgressStep }) {
+  const { effect, verification } = step;
+  if (!effect && !verification) return null;
+  const looks = verification?.attempts.filter((a) => a.method === "model") ?? [];
+  const verifiedBy = !verification
+    ? null
+    : !verification.verified
+      ? t.notClicked
+      : looks.length > 0
+        ? t.modelLooks(looks.length)
+        : t.hitTest;
+  return (
+    <section aria-label={t.checks} data-testid="step-checks" className="rounded-lg bg-zinc-50 px-3 py-2 text-xs text-zinc-700">
+      <ul className="space-y-1">
+        {effect && (
+          <li>
+            {effect.changed ? (effect.retries > 0 ? `✓ ${t.changedAfter(effect.retries)}` : `✓ ${t.changed}`) : `✗ ${t.unchanged}`}
+            {!effect.changed && effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
+          </li>
+        )}
+        {verifiedBy && <li>{`${verification?.verified ? "✓" : "✗"} ${verifiedBy}`}</li>}
+      </ul>
+      {looks.length > 0 && (
+        <ol className="mt-2 flex flex-wrap gap-2">
+          {looks.map((look, i) => (
+            <li key={look.annotated?.id ?? i} className="w-36">
+              {look.annotated && (
+                <a href={look.annotated.url} target="_blank" rel="noreferrer" className="block focus-visible:outline-2 focus-visible:outline-indigo-500">
+                  <img
+                    src={look.annotated.url}
+                    alt={t.checkShot(i + 1)}
+                    className="aspect-[16/10] w-full rounded border border-zinc-300 object-cover"
+                    loading="lazy"
+                  />
+                </a>
+              )}
+              <span className="mt-0.5 block text-zinc-500">
+                {i + 1}. {look.on_target ? t.onTarget : t.offTarget(look.dx ?? 0, look.dy ?? 0)}
+                {look.frame && (
+                  <>
+                    {" · "}
+                    <a href={look.frame.url} target="_blank" rel="noreferrer" className="underline hover:text-zinc-800">
+                      {t.rawShot}
+                    </a>
+                  </>
+                )}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
