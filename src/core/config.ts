@@ -23,6 +23,10 @@ export const configSchema = z.object({
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
     jsonMode: bool.default(true),
     timeoutMs: int.positive().default(90_000),
+    /** Further attempts after an HTTP 429/5xx, a timeout or an unreachable endpoint. */
+    httpRetries: int.min(0).max(10).default(3),
+    /** The first backoff between attempts (doubling); a `retry-after` header wins. */
+    backoffMs: int.min(0).max(60_000).default(1000),
     /** How many times an invalid answer is sent back with the validation error. */
     repairRetries: int.min(0).max(5).default(2),
     /** How many earlier steps the planner sees as history lines. */
@@ -96,6 +100,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       apiKey: env.MODEL_API_KEY ?? env.DASHSCOPE_API_KEY,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
+      httpRetries: env.MODEL_HTTP_RETRIES,
+      backoffMs: env.MODEL_BACKOFF_MS,
       imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
       verifyClicks: env.MODEL_VERIFY_CLICKS,

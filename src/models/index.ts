@@ -11,7 +11,7 @@ export function createPlanner(config: Config): Planner {
       return new JsonPlanner({
         baseUrl: model.baseUrl,
         apiKey: model.apiKey,
-        timeoutMs: model.timeoutMs,
+        policy: { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs },
         model: model.name,
         jsonMode: model.jsonMode,
         repairRetries: model.repairRetries,

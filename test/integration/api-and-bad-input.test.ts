@@ -104,8 +104,10 @@ describe("malformed planner output", () => {
     expect(planningText(run.requests[1]!)).toContain("→ failed: navigate accepts only http(s) URLs");
   });
 
-  it("fails the task with the endpoint's status when the model answers HTTP 500", async () => {
-    const run = await runTask("s-500", "server error", { status: 500, body: '{"error":"boom"}' });
+  it("fails the task with the endpoint's status when the model keeps answering HTTP 500", async () => {
+    const boom = { status: 500, body: '{"error":"boom"}' };
+    const run = await runTask("s-500", "server error", boom, boom, boom, boom);
+    expect(run.requests).toHaveLength(4);
     expect(run.end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });
     expect((run.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("HTTP 500");
   });

@@ -44,7 +44,7 @@ describe("easyagentcu run", () => {
   const run = async (task: string, url: string) => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-"));
     const child = spawn(process.execPath, ["bin/easyagentcu.js", "run", task, "--url", url, "--data-dir", dataDir], {
-      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl" },
+      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -25,7 +25,8 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
       port: 0,
       logLevel: "silent",
       ...options.config,
-      model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", ...options.config?.model },
+      // Backoffs as short as possible keep retry tests fast; the retries themselves are real.
+      model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", backoffMs: 20, ...options.config?.model },
     },
   );
   const system = await startSystem(config);

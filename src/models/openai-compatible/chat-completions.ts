@@ -1,7 +1,8 @@
 // A minimal client for OpenAI-compatible `POST /chat/completions` (DashScope compatible mode,
-// vLLM, Ollama, OpenAI itself): one request, one assistant message back, typed errors.
+// vLLM, Ollama, OpenAI itself): one request, one assistant message back.
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
+import { postJson, type HttpPolicy } from "../http.ts";
 import type { Usage } from "../../protocol/index.ts";
 
 export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -21,7 +22,7 @@ export interface ChatRequest {
 export interface ChatEndpoint {
   baseUrl: string;
   apiKey: string;
-  timeoutMs: number;
+  policy: HttpPolicy;
 }
 
 const replySchema = z.object({
@@ -31,46 +32,21 @@ const replySchema = z.object({
   usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
 });
 
-/** Sends one request; rejects with the signal's reason when stopped, or with an AppError. */
+/** Sends one request (with the shared retry policy); rejects with the signal's reason when stopped, or with an AppError. */
 export async function chatCompletion(
   endpoint: ChatEndpoint,
   request: ChatRequest,
   signal: AbortSignal,
 ): Promise<{ content: string; usage: Usage }> {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const timeout = AbortSignal.timeout(endpoint.timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ ...request, stream: false }),
-      signal: AbortSignal.any([signal, timeout]),
-    });
-  } catch (error) {
-    throw failure(error, signal, timeout, endpoint, url);
-  }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw failure(error, signal, timeout, endpoint, url);
-  }
-  if (!response.ok) {
-    const retryable = response.status === 429 || response.status >= 500;
-    throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`, {
-      retryable,
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered something that is not JSON: ${text.slice(0, 200)}`);
-  }
+  const json = await postJson(
+    {
+      url: `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+      headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
+      body: { ...request, stream: false },
+    },
+    endpoint.policy,
+    signal,
+  );
   const parsed = replySchema.safeParse(json);
   if (!parsed.success) {
     throw new AppError("MODEL_HTTP_ERROR", `The model endpoint's reply is not a chat completion: ${parsed.error.issues[0]?.message}`);
@@ -82,15 +58,4 @@ export async function chatCompletion(
       output_tokens: parsed.data.usage?.completion_tokens ?? 0,
     },
   };
-}
-
-function failure(error: unknown, signal: AbortSignal, timeout: AbortSignal, endpoint: ChatEndpoint, url: string): unknown {
-  if (signal.aborted) return signal.reason;
-  if (timeout.aborted) {
-    return new AppError("MODEL_TIMEOUT", `The model did not answer within ${endpoint.timeoutMs / 1000} s (${url}).`, {
-      retryable: true,
-    });
-  }
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-  return new AppError("MODEL_UNREACHABLE", `Could not reach the model at ${url}: ${cause}`, { retryable: true, cause: error });
 }
