@@ -24,5 +24,6 @@ export interface RunRecorder {
 
 export interface TaskResources {
   openComputer(task: Task): Promise<Computer>;
-  planner: Planner;
+  /** The planner for one task; adapters that hold a conversation give each task its own. */
+  plannerFor(task: Pick<Task, "id" | "text">): Planner;
 }

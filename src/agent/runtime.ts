@@ -46,12 +46,14 @@ export class Runtime {
       live_frame: null,
       answer: null,
       error: null,
-      model: this.resources.planner.name,
+      model: "",
       usage: { input_tokens: 0, output_tokens: 0 },
       created_at: now,
       updated_at: now,
       finished_at: null,
     };
+    const planner = this.resources.plannerFor(task);
+    task.model = planner.name;
     this.busySessions.set(sessionId, task.id);
     const message: ChatMessage = {
       id: newId("msg"),
@@ -70,7 +72,7 @@ export class Runtime {
       throw error;
     }
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, this.config, log);
+    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, planner, this.config, log);
     this.runs.set(task.id, run);
     const done = run
       .run()

@@ -21,7 +21,7 @@ import {
   type Task,
   type TaskStatus,
 } from "../protocol/index.ts";
-import type { PlannerTurn } from "../models/planner.ts";
+import type { Planner, PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import { modelView } from "../perception/model-image.ts";
 import { act, type Acted } from "./act.ts";
@@ -50,6 +50,7 @@ export class TaskRun {
     private readonly attachments: Attachment[],
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
+    private readonly planner: Planner,
     private readonly config: Config,
     private readonly log: Logger,
   ) {
@@ -109,9 +110,9 @@ export class TaskRun {
       }
       const url = await computer.currentUrl();
       const { model, browser } = this.config;
-      const max = { width: model.imageMaxWidth, height: model.imageMaxHeight };
+      const max = this.planner.imageSize?.(shot) ?? { width: model.imageMaxWidth, height: model.imageMaxHeight };
       const view = await modelView(shot, computer.logicalSize, max, browser.jpegQuality);
-      const turn = await this.resources.planner.next(
+      const turn = await this.planner.next(
         {
           task: this.task.text,
           attachments: this.attachments,
@@ -136,7 +137,7 @@ export class TaskRun {
       try {
         acted = await act(action, view.spaces, shot, {
           computer,
-          planner: this.resources.planner,
+          planner: this.planner,
           config: this.config,
           saveFrame: (image, options) => this.recorder.saveStepFrame(this.task, this.task.current_step_index + 1, image, options),
           signal,

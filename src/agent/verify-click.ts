@@ -63,7 +63,7 @@ export async function verifyClick(target: Point, intent: string, spaces: Spaces,
 
     const shot = await raceAbort(computer.screenshot(), signal);
     const cursor = await computer.cursorPosition();
-    const max = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
+    const max = planner.imageSize?.(shot) ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
     const view = await modelView(shot, computer.logicalSize, max, config.browser.jpegQuality);
     const cursorM = convert(cursor, view.spaces, "screenshot", "model");
     const aimM = convert(aim, view.spaces, "screenshot", "model");

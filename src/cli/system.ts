@@ -30,7 +30,7 @@ export async function startSystem(config: Config, log: Logger = createLogger(con
     config,
     store,
     {
-      planner: createPlanner(config),
+      plannerFor: () => createPlanner(config),
       openComputer: () => browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
     },
     log,

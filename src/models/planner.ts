@@ -1,7 +1,7 @@
 // The planner interface of seed 000 §5.1. One call answers all three roles: the next action,
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
-import type { Point } from "../perception/coordinates.ts";
+import type { Point, Size } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export interface PlannerInput {
@@ -45,6 +45,8 @@ export interface PointerCheck {
 export interface Planner {
   readonly name: string;
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
+  /** The size the model wants its screenshots fitted into, when it has a preference. */
+  imageSize?(screenshot: Size): Size;
   /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */
   readonly verifyClicks?: "requested" | "always" | "never";
   /** Planners that can look at an annotated capture check a click's pointer before it clicks. */
