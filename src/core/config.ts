@@ -3,6 +3,14 @@
 import path from "node:path";
 import { z } from "zod";
 
+export const PROVIDERS = ["qwen", "anthropic"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string }> = {
+  qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
+  anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
+};
+
 const bool = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no"])])
   .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
@@ -16,10 +24,13 @@ export const configSchema = z.object({
   locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   model: z.object({
-    provider: z.enum(["qwen"]).default("qwen"),
-    name: z.string().default("qwen2.5-vl-72b-instruct"),
-    baseUrl: z.string().url().default("https://dashscope.aliyuncs.com/compatible-mode/v1"),
+    provider: z.enum(PROVIDERS).default("qwen"),
+    /** Each provider has its own default model and endpoint. */
+    name: z.string().optional(),
+    baseUrl: z.string().url().optional(),
     apiKey: z.string().default(""),
+    /** The most a single model reply may hold (Anthropic's `max_tokens`). */
+    maxTokens: int.min(256).max(64_000).default(4096),
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
     jsonMode: bool.default(true),
     timeoutMs: int.positive().default(90_000),
@@ -36,7 +47,13 @@ export const configSchema = z.object({
     /** The screenshot is scaled down to fit this size before the model sees it (aspect kept). */
     imageMaxWidth: int.min(64).max(8192).default(1280),
     imageMaxHeight: int.min(64).max(8192).default(1280),
-  }).prefault({}),
+  })
+    .prefault({})
+    .transform((model) => ({
+      ...model,
+      name: model.name ?? PROVIDER_DEFAULTS[model.provider].name,
+      baseUrl: model.baseUrl ?? PROVIDER_DEFAULTS[model.provider].baseUrl,
+    })),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
     .object({
@@ -96,8 +113,9 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     model: {
       provider: env.MODEL_PROVIDER,
       name: env.MODEL_NAME,
-      baseUrl: env.MODEL_BASE_URL,
-      apiKey: env.MODEL_API_KEY ?? env.DASHSCOPE_API_KEY,
+      baseUrl: env.MODEL_BASE_URL ?? (env.MODEL_PROVIDER === "anthropic" ? env.ANTHROPIC_BASE_URL : undefined),
+      apiKey: env.MODEL_API_KEY ?? (env.MODEL_PROVIDER === "anthropic" ? env.ANTHROPIC_API_KEY : env.DASHSCOPE_API_KEY),
+      maxTokens: env.MODEL_MAX_TOKENS,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
       httpRetries: env.MODEL_HTTP_RETRIES,

@@ -1,6 +1,7 @@
-// The scripted model server (test support, not product): an OpenAI Chat Completions endpoint on
-// 127.0.0.1 that answers from a script and records every request, so tests can assert on what
-// the project sent. Only the model is scripted, and only here, at the HTTP boundary.
+// The scripted model server (test support, not product): OpenAI Chat Completions
+// (`/chat/completions`) and Anthropic Messages (`/v1/messages`) endpoints on 127.0.0.1 that
+// answer from a script and record every request, so tests can assert on what the project sent.
+// Only the model is scripted, and only here, at the HTTP boundary.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -20,10 +21,14 @@ export interface ChatBody {
   stream?: boolean;
 }
 
-/** One scripted reply: an answer object (sent as JSON text), raw text, or an HTTP failure. */
+/**
+ * One scripted reply: for Chat Completions an answer object (sent as the message's JSON text) or
+ * raw text; for any endpoint a whole reply body (`message`) or an HTTP failure.
+ */
 export type Reply =
   | { answer: unknown; delayMs?: number }
   | { text: string; delayMs?: number }
+  | { message: unknown; delayMs?: number }
   | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
 
 export type Responder = (request: RecordedRequest) => Reply | undefined;
@@ -57,7 +62,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       }
       const request: RecordedRequest = { path: req.url ?? "", headers: req.headers, body, at: Date.now() };
       requests.push(request);
-      if (req.method !== "POST" || !request.path.endsWith("/chat/completions")) {
+      if (req.method !== "POST" || !(request.path.endsWith("/chat/completions") || request.path.endsWith("/v1/messages"))) {
         res.writeHead(404).end();
         return;
       }
@@ -68,6 +73,8 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         request.answeredAt = Date.now();
         if (!reply) {
           res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "script exhausted" } }));
+        } else if ("message" in reply) {
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply.message));
         } else if ("status" in reply) {
           res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body ?? "{}");
         } else {

@@ -1,0 +1,84 @@
+// The Anthropic Messages API as the computer-use adapter speaks it: request blocks, the reply
+// validated with zod at the edge, and one call through the shared HTTP policy.
+import { z } from "zod";
+import { AppError } from "../../core/errors.ts";
+import { postJson, type HttpPolicy } from "../http.ts";
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+export type ImageBlock = { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png"; data: string } };
+export type TextBlock = { type: "text"; text: string };
+export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+export type ToolResultBlock = {
+  type: "tool_result";
+  tool_use_id: string;
+  content: (TextBlock | ImageBlock)[];
+  is_error?: boolean;
+};
+export type AssistantBlock = TextBlock | ToolUseBlock | { type: string; [key: string]: unknown };
+
+export type MessageParam =
+  | { role: "user"; content: (TextBlock | ImageBlock | ToolResultBlock)[] }
+  | { role: "assistant"; content: AssistantBlock[] };
+
+export interface ComputerTool {
+  type: "computer_20250124" | "computer_20251124";
+  name: "computer";
+  display_width_px: number;
+  display_height_px: number;
+}
+
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  system: (TextBlock & { cache_control: { type: "ephemeral" } })[];
+  tools: ComputerTool[];
+  messages: MessageParam[];
+}
+
+const replySchema = z.object({
+  type: z.literal("message"),
+  role: z.literal("assistant"),
+  content: z.array(z.looseObject({ type: z.string() })),
+  stop_reason: z.string().nullable(),
+  usage: z.object({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+  }),
+});
+export type MessagesReply = z.infer<typeof replySchema>;
+
+export const toolUseSchema = z.object({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+
+export interface AnthropicEndpoint {
+  baseUrl: string;
+  apiKey: string;
+  beta: string;
+  policy: HttpPolicy;
+}
+
+export async function createMessage(endpoint: AnthropicEndpoint, request: MessagesRequest, signal: AbortSignal): Promise<MessagesReply> {
+  const json = await postJson(
+    {
+      // Both `https://api.anthropic.com` and `…/v1` name the same API.
+      url: `${endpoint.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`,
+      headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION, "anthropic-beta": endpoint.beta },
+      body: request,
+    },
+    endpoint.policy,
+    signal,
+  );
+  const parsed = replySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("MODEL_HTTP_ERROR", `The Anthropic reply is not a message: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,144 @@
+// Anthropic computer use, against a scripted server speaking the Messages API: the request is
+// built as the API reference describes it (beta header, cached system prompt, the computer tool
+// with the display size, tool results carrying the screenshot), the tool calls drive a real page,
+// and the display the model is told about is exactly the image it sees.
+import { describe, expect, it } from "vitest";
+import type { MessagesRequest } from "../../src/models/anthropic/messages.ts";
+import { imageSize } from "../../src/perception/image-size.ts";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { startApp } from "../support/app.ts";
+import type { RecordedRequest, Reply } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const anthropic = { model: { provider: "anthropic" as const, name: "claude-test", apiKey: "sk-ant-test" } };
+const { model, pages, app } = useWorld({ config: anthropic });
+
+let nextId = 0;
+const usage = { input_tokens: 1500, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 300 };
+const toolUse = (text: string, input: Record<string, unknown>): Reply => ({
+  message: {
+    id: `msg_${++nextId}`,
+    type: "message",
+    role: "assistant",
+    model: "claude-test",
+    content: [
+      ...(text ? [{ type: "text", text }] : []),
+      { type: "tool_use", id: `toolu_${nextId}`, name: "computer", input },
+    ],
+    stop_reason: "tool_use",
+    stop_sequence: null,
+    usage,
+  },
+});
+const endTurn = (text: string): Reply => ({
+  message: { id: `msg_${++nextId}`, type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage },
+});
+const body = (r: RecordedRequest) => r.body as unknown as MessagesRequest;
+const taskOf = (task: string) => (r: RecordedRequest) => JSON.stringify(body(r).messages[0]).includes(`Task: ${task}`);
+
+async function run(session: string, task: string, startUrl: string, ...replies: Reply[]) {
+  model.route(taskOf(task), ...replies);
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: startUrl });
+  const events = await openStream(app.url, session, 0);
+  const end = await events.waitForEnd(json.task_id);
+  events.close();
+  const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+  return { end, requests: model.requests.filter(taskOf(task)), stored };
+}
+
+describe("Anthropic computer use", () => {
+  it("runs a task on a real page through the computer tool and answers", async () => {
+    const { end, requests, stored } = await run(
+      "s-claude",
+      "fill in the form",
+      pages.url("form.html"),
+      toolUse("I'll press the button.", { action: "left_click", coordinate: [200, 130] }),
+      toolUse("Typing the name.", { action: "type", text: "Ada" }),
+      toolUse("", { action: "screenshot" }),
+      endTurn("The form says **Typed Ada**."),
+    );
+    expect(end).toMatchObject({ type: "task.completed", answer: "The form says **Typed Ada**." });
+    await pages.waitForRecord("clicked");
+    await pages.waitForRecord("typed:Ada");
+    expect(stored.steps.map((s) => [s.action.type, s.text, s.planner])).toEqual([
+      ["click", "I'll press the button.", "anthropic:claude-test"],
+      ["type", "Typing the name.", "anthropic:claude-test"],
+      ["done", "The form says **Typed Ada**.", "anthropic:claude-test"],
+    ]);
+    expect(stored.task).toMatchObject({ model: "anthropic:claude-test", usage: { input_tokens: 4 * 1800, output_tokens: 4 * 40 } });
+
+    expect(requests).toHaveLength(4);
+    const [first, second, , fourth] = requests;
+    expect(first!.path).toBe("/v1/messages");
+    expect(first!.headers).toMatchObject({ "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "anthropic-beta": "computer-use-2025-01-24" });
+    expect(first!.headers.authorization).toBeUndefined();
+    const request = body(first!);
+    expect(request).toMatchObject({ model: "claude-test", max_tokens: 4096 });
+    expect(request.system).toEqual([{ type: "text", text: expect.stringContaining("computer tool"), cache_control: { type: "ephemeral" } }]);
+    expect(request.tools).toEqual([{ type: "computer_20250124", name: "computer", display_width_px: 1280, display_height_px: 800 }]);
+    expect(request.messages).toHaveLength(1);
+    expect(request.messages[0]).toMatchObject({ role: "user", content: [{ type: "text" }, { type: "image", source: { type: "base64", media_type: "image/jpeg" } }] });
+
+    const afterClick = body(second!).messages;
+    expect(afterClick.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(afterClick[1]!.content).toEqual([
+      { type: "text", text: "I'll press the button." },
+      { type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "computer", input: { action: "left_click", coordinate: [200, 130] } },
+    ]);
+    const result = afterClick[2]!.content[0] as { type: string; tool_use_id: string; content: { type: string; source: { data: string } }[] };
+    expect(result).toMatchObject({ type: "tool_result", tool_use_id: (afterClick[1]!.content[1] as { id: string }).id });
+    expect(imageSize(Buffer.from(result.content[0]!.source.data, "base64"))).toEqual({ width: 1280, height: 800 });
+
+    // The screenshot action is answered with the screen at once, without a step.
+    const afterScreenshot = body(fourth!).messages.at(-1)!;
+    expect(afterScreenshot.content).toEqual([{ type: "tool_result", tool_use_id: expect.any(String), content: [{ type: "image", source: expect.any(Object) }] }]);
+  });
+
+  it("refuses an action it cannot carry out, and tells the model why in the tool result", async () => {
+    const { end, requests } = await run(
+      "s-claude-refuse",
+      "select a line",
+      pages.url("form.html"),
+      toolUse("Selecting the line.", { action: "triple_click", coordinate: [250, 240] }),
+      toolUse("Clicking outside the screen.", { action: "left_click", coordinate: [5000, 10] }),
+      endTurn("I could not do it."),
+    );
+    expect(end).toMatchObject({ type: "task.completed", answer: "I could not do it." });
+    const refusals = requests.slice(1).map((r) => body(r).messages.at(-1)!.content[0]);
+    expect(refusals[0]).toMatchObject({ type: "tool_result", is_error: true, content: [{ type: "text", text: 'the action "triple_click" is not supported here' }] });
+    expect(refusals[1]).toMatchObject({ is_error: true, content: [{ text: "coordinate (5000, 10) is outside the 1280×800 display" }] });
+  });
+
+  it("fits the screenshot into WXGA and maps the model's points back exactly", async () => {
+    const bigApp = await startApp({ modelBaseUrl: model.baseUrl, config: { ...anthropic, browser: { width: 1600, height: 1000 } } });
+    try {
+      model.route(taskOf("press on a big screen"), toolUse("Pressing.", { action: "left_click", coordinate: [160, 104] }), endTurn("Pressed."));
+      const { json } = await bigApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-claude-big", text: "press on a big screen", start_url: pages.url("form.html") });
+      const events = await openStream(bigApp.url, "s-claude-big", 0);
+      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      events.close();
+      await pages.waitForRecord("clicked");
+      const first = body(model.requests.filter(taskOf("press on a big screen"))[0]!);
+      expect(first.tools[0]).toMatchObject({ display_width_px: 1280, display_height_px: 800 });
+      const { json: stored } = await bigApp.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+      expect(stored.steps[0]).toMatchObject({ cursor_x: 200, cursor_y: 130 });
+    } finally {
+      await bigApp.close();
+    }
+  });
+
+  it("keeps only the three newest screenshots in the conversation", async () => {
+    const moves = [1, 2, 3, 4, 5].map((n) => toolUse(`Move ${n}.`, { action: "mouse_move", coordinate: [100 + n, 100] }));
+    const { requests } = await run("s-claude-images", "move around", pages.url("form.html"), ...moves, endTurn("Moved."));
+    const last = JSON.stringify(body(requests.at(-1)!).messages);
+    expect(last.match(/"type":"image"/g)).toHaveLength(3);
+    expect(last).toContain("(an earlier screenshot, no longer shown)");
+  });
+
+  it("fails the task when the reply is not a message", async () => {
+    const { end } = await run("s-claude-bad", "bad reply", pages.url("form.html"), { message: { type: "error", error: { type: "overloaded_error" } } });
+    expect(end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });
+    expect((end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("The Anthropic reply is not a message");
+  });
+});
