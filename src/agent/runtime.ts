@@ -45,6 +45,7 @@ export class Runtime {
       current_step_index: 0,
       live_frame: null,
       answer: null,
+      approval: null,
       error: null,
       model: "",
       usage: { input_tokens: 0, output_tokens: 0 },
@@ -95,6 +96,10 @@ export class Runtime {
 
   acknowledge(taskId: string, text = ACK_TEXT): boolean {
     return this.runs.get(taskId)?.acknowledge(text) ?? false;
+  }
+
+  decide(taskId: string, approvalId: string, approved: boolean): boolean {
+    return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
   }
 
   isActive(taskId: string): boolean {

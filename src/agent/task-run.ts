@@ -12,6 +12,7 @@ import {
   describeAction,
   isFinal,
   type AgentEvent,
+  type Approval,
   type Attachment,
   type ChatMessage,
   type ProgressStep,
@@ -40,6 +41,7 @@ export class TaskRun {
   private readonly history: string[] = [];
   private computer: Computer | null = null;
   private ackWaiter: ((text: string) => void) | null = null;
+  private decisionWaiter: { approvalId: string; decide: (approved: boolean) => void } | null = null;
   private budgetMs: number;
   private budgetTimer: NodeJS.Timeout | null = null;
   private budgetSince = 0;
@@ -70,6 +72,14 @@ export class TaskRun {
     if (!this.ackWaiter) return false;
     this.ackWaiter(text);
     this.ackWaiter = null;
+    return true;
+  }
+
+  /** Decides a pending approval; false if there is none with this id. */
+  decide(approvalId: string, approved: boolean): boolean {
+    if (this.decisionWaiter?.approvalId !== approvalId) return false;
+    this.decisionWaiter.decide(approved);
+    this.decisionWaiter = null;
     return true;
   }
 
@@ -125,6 +135,14 @@ export class TaskRun {
       );
       signal.throwIfAborted();
       const { action } = turn;
+      if (turn.approval && !isFinal(action)) {
+        const approved = await this.awaitApproval({ id: newId("appr"), checks: turn.approval.checks, action }, signal);
+        if (!approved) {
+          const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
+          return { status: "stopped", reason: `the person did not approve: ${why}` };
+        }
+        this.planner.acknowledge?.(turn.approval.checks);
+      }
       const point = actionPoint(action);
       const aimed = point ? convert(point, view.spaces, "model", "screenshot") : null;
       if (isFinal(action)) {
@@ -221,6 +239,24 @@ export class TaskRun {
     await this.emit({ type: "task.resumed", task_id: this.task.id });
     this.startBudget();
     return reply;
+  }
+
+  /** AWAITING_USER for a flagged action: the person approves it or refuses it. */
+  private async awaitApproval(approval: Approval, signal: AbortSignal): Promise<boolean> {
+    this.stopBudget();
+    const why = approval.checks.map((c) => c.message || c.code).join("\n");
+    await this.update({ status: "awaiting_user", approval, answer: why });
+    await this.emit({ type: "task.approval_requested", task_id: this.task.id, approval });
+    const approved = await raceAbort(
+      new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide })),
+      signal,
+    );
+    await this.update({ status: "running", approval: null, answer: null });
+    if (approved) {
+      await this.emit({ type: "task.resumed", task_id: this.task.id });
+      this.startBudget();
+    }
+    return approved;
   }
 
   private classify(error: unknown): Outcome {

@@ -3,12 +3,13 @@
 import path from "node:path";
 import { z } from "zod";
 
-export const PROVIDERS = ["qwen", "anthropic"] as const;
+export const PROVIDERS = ["qwen", "anthropic", "openai"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string }> = {
   qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
   anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
+  openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
 };
 
 const bool = z
@@ -113,8 +114,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     model: {
       provider: env.MODEL_PROVIDER,
       name: env.MODEL_NAME,
-      baseUrl: env.MODEL_BASE_URL ?? (env.MODEL_PROVIDER === "anthropic" ? env.ANTHROPIC_BASE_URL : undefined),
-      apiKey: env.MODEL_API_KEY ?? (env.MODEL_PROVIDER === "anthropic" ? env.ANTHROPIC_API_KEY : env.DASHSCOPE_API_KEY),
+      baseUrl: env.MODEL_BASE_URL ?? providerEnv(env, "BASE_URL"),
+      apiKey: env.MODEL_API_KEY ?? providerEnv(env, "API_KEY"),
       maxTokens: env.MODEL_MAX_TOKENS,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
@@ -147,6 +148,12 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     throw new Error(`Invalid configuration: ${issues}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+}
+
+/** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
+function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
+  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE" }[env.MODEL_PROVIDER ?? "qwen"];
+  return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };

@@ -2,6 +2,7 @@
 // wire protocol and PlannerTurn; the loop, checks and limits are shared.
 import type { Config } from "../core/config.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
+import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import type { Planner } from "./planner.ts";
 
@@ -19,6 +20,8 @@ export function createPlanner(config: Config): Planner {
         repairRetries: model.repairRetries,
         verifyClicks: model.verifyClicks,
       });
+    case "openai":
+      return new OpenAIComputerUse({ endpoint: { baseUrl: model.baseUrl, apiKey: model.apiKey, policy }, model: model.name });
     case "anthropic":
       return new AnthropicComputerUse({
         endpoint: { baseUrl: model.baseUrl, apiKey: model.apiKey, policy },

@@ -23,6 +23,14 @@ export interface PlannerTurn {
   usage: Usage;
   /** Which planner answered, as the step records it. */
   planner: string;
+  /** The model flagged the action: the person must approve it before it runs. */
+  approval?: { checks: SafetyCheckNotice[] };
+}
+
+export interface SafetyCheckNotice {
+  id: string;
+  code: string;
+  message: string;
 }
 
 /** A pointer check before a click (seed 000 §4.1), all points in the pixels of `image`. */
@@ -49,6 +57,8 @@ export interface Planner {
   imageSize?(screenshot: Size): Size;
   /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */
   readonly verifyClicks?: "requested" | "always" | "never";
+  /** The person approved the flagged action about to run (see PlannerTurn.approval). */
+  acknowledge?(checks: SafetyCheckNotice[]): void;
   /** Planners that can look at an annotated capture check a click's pointer before it clicks. */
   checkPointer?(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck>;
 }

@@ -26,6 +26,9 @@ export type SendReply = z.infer<typeof sendReplySchema>;
 export const taskActionBodySchema = z.object({ task_id: idSchema });
 export type TaskActionBody = z.infer<typeof taskActionBodySchema>;
 
+export const approveBodySchema = z.object({ task_id: idSchema, approval_id: idSchema, approved: z.boolean() });
+export type ApproveBody = z.infer<typeof approveBodySchema>;
+
 export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
 
 export type SessionsReply = { sessions: z.infer<typeof sessionSchema>[] };
@@ -39,6 +42,7 @@ export const ERROR_CODES = [
   "SESSION_BUSY",
   "TASK_FINISHED",
   "TASK_NOT_AWAITING_USER",
+  "NO_SUCH_APPROVAL",
   "PLANNER_INVALID_OUTPUT",
   "MODEL_HTTP_ERROR",
   "MODEL_TIMEOUT",

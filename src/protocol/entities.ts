@@ -116,9 +116,9 @@ export const progressStepSchema = z.object({
   cursor_y: z.number().int().nullable(),
   url: z.string().nullable(),
   /** Null for steps that did not act (done, needs_user) or whose action failed. */
-  effect: stepEffectSchema.nullable(),
+  effect: stepEffectSchema.nullable().default(null),
   /** How the click's pointer was checked before clicking; null when it was not. */
-  verification: stepVerificationSchema.nullable(),
+  verification: stepVerificationSchema.nullable().default(null),
   planner: z.string(),
   usage: usageSchema,
   created_at: z.string(),
@@ -127,6 +127,14 @@ export type ProgressStep = z.infer<typeof progressStepSchema>;
 
 export const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type TaskError = z.infer<typeof taskErrorSchema>;
+
+/** An action the model flagged (OpenAI's pending safety checks): it runs only if the person approves. */
+export const approvalSchema = z.object({
+  id: z.string(),
+  checks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })),
+  action: actionSchema,
+});
+export type Approval = z.infer<typeof approvalSchema>;
 
 export const taskSchema = z.object({
   id: z.string(),
@@ -137,6 +145,8 @@ export const taskSchema = z.object({
   current_step_index: z.number().int(),
   live_frame: frameRefSchema.nullable(),
   answer: z.string().nullable(),
+  /** The flagged action waiting for the person's decision, while status is awaiting_user. */
+  approval: approvalSchema.nullable().default(null),
   error: taskErrorSchema.nullable(),
   model: z.string(),
   usage: usageSchema,

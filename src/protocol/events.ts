@@ -2,7 +2,7 @@
 // `AgentEvent` is what the runtime emits; `SessionEvent` is what the stream delivers, with the
 // per-session increasing `id` that `Last-Event-ID` refers to.
 import { z } from "zod";
-import { frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
+import { approvalSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
 
 const taskId = { task_id: z.string() };
 
@@ -17,6 +17,7 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     answer: z.string(),
     show_ack_button: z.literal(true),
   }),
+  z.object({ type: z.literal("task.approval_requested"), ...taskId, approval: approvalSchema }),
   z.object({ type: z.literal("task.resumed"), ...taskId }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
   z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),

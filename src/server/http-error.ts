@@ -12,6 +12,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   SESSION_BUSY: 409,
   TASK_FINISHED: 409,
   TASK_NOT_AWAITING_USER: 409,
+  NO_SUCH_APPROVAL: 409,
   BROWSER_UNAVAILABLE: 503,
 };
 

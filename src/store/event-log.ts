@@ -40,7 +40,14 @@ export class EventLog {
     set.add(live);
     // Events are persisted before they are fanned out, so whatever the buffer did not catch is
     // already in the table.
-    for (const event of await this.since(sessionId, afterId)) deliver(event);
+    let missed: SessionEvent[];
+    try {
+      missed = await this.since(sessionId, afterId);
+    } catch (error) {
+      set.delete(live);
+      throw error;
+    }
+    for (const event of missed) deliver(event);
     for (const event of buffered) deliver(event);
     buffered = null;
     return () => {
@@ -57,12 +64,12 @@ export class EventLog {
       .where("seq", ">", afterId)
       .orderBy("seq")
       .execute();
-    return rows.map((row) => ({
-      ...agentEventSchema.parse(JSON.parse(row.data)),
-      id: row.seq,
-      session_id: sessionId,
-      at: row.created_at,
-    }));
+    // Events written by an older version parse with today's defaults; one that cannot be read
+    // at all is skipped rather than ending the stream for the whole session.
+    return rows.flatMap((row) => {
+      const event = agentEventSchema.safeParse(JSON.parse(row.data));
+      return event.success ? [{ ...event.data, id: row.seq, session_id: sessionId, at: row.created_at }] : [];
+    });
   }
 
   private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {

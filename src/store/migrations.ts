@@ -97,6 +97,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("verification", "text").execute();
     },
   },
+  "0004_task_approval": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("tasks").addColumn("approval", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -28,6 +28,8 @@ export interface TasksTable {
   current_step_index: number;
   live_frame_id: string | null;
   answer: string | null;
+  /** JSON Approval, or null. */
+  approval: string | null;
   error_code: string | null;
   error_message: string | null;
   model: string;

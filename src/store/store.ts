@@ -6,6 +6,7 @@ import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
+  approvalSchema,
   stepEffectSchema,
   stepVerificationSchema,
   type AgentEvent,
@@ -182,6 +183,7 @@ export class Store implements RunRecorder {
       current_step_index: row.current_step_index,
       live_frame: await this.files.ref(row.live_frame_id),
       answer: row.answer,
+      approval: row.approval ? approvalSchema.parse(JSON.parse(row.approval)) : null,
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
       model: row.model,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
@@ -222,6 +224,7 @@ function taskRow(task: Task): TasksTable {
     current_step_index: task.current_step_index,
     live_frame_id: task.live_frame?.id ?? null,
     answer: task.answer,
+    approval: task.approval ? JSON.stringify(task.approval) : null,
     error_code: task.error?.code ?? null,
     error_message: task.error?.message ?? null,
     model: task.model,

@@ -1,5 +1,6 @@
 // The scripted model server (test support, not product): OpenAI Chat Completions
-// (`/chat/completions`) and Anthropic Messages (`/v1/messages`) endpoints on 127.0.0.1 that
+// (`/chat/completions`), OpenAI Responses (`/responses`) and Anthropic Messages (`/v1/messages`)
+// endpoints on 127.0.0.1 that
 // answer from a script and record every request, so tests can assert on what the project sent.
 // Only the model is scripted, and only here, at the HTTP boundary.
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -62,7 +63,8 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       }
       const request: RecordedRequest = { path: req.url ?? "", headers: req.headers, body, at: Date.now() };
       requests.push(request);
-      if (req.method !== "POST" || !(request.path.endsWith("/chat/completions") || request.path.endsWith("/v1/messages"))) {
+      const known = ["/chat/completions", "/v1/messages", "/responses"].some((path) => request.path.endsWith(path));
+      if (req.method !== "POST" || !known) {
         res.writeHead(404).end();
         return;
       }

@@ -51,6 +51,8 @@ export const api = {
   send: (body: SendBody): Promise<SendReply> => request<SendReply>("POST", "/api/chat/send", body),
   stop: (taskId: string): Promise<unknown> => request("POST", "/api/chat/stop", { task_id: taskId }),
   ack: (taskId: string, text: string): Promise<unknown> => request("POST", "/api/chat/ack-user-action", { task_id: taskId, text }),
+  decide: (taskId: string, approvalId: string, approved: boolean): Promise<unknown> =>
+    request("POST", "/api/chat/approve", { task_id: taskId, approval_id: approvalId, approved }),
 };
 
 /** The stream URL for a session, resuming after `lastEventId` (0 replays everything). */

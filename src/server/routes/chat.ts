@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
-import { isFinished, sendBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, isFinished, sendBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -36,6 +36,14 @@ export function chatRoutes(store: Store, runtime: Runtime) {
       await requireActive(task_id);
       runtime.stop(task_id);
       return c.json({ task_id, stopping: true }, 202);
+    })
+    .post("/approve", async (c) => {
+      const { task_id, approval_id, approved } = await parseBody(c, approveBodySchema);
+      await requireActive(task_id);
+      if (!runtime.decide(task_id, approval_id, approved)) {
+        throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
+      }
+      return c.json({ task_id, approval_id, approved }, 202);
     })
     .post("/ack-user-action", async (c) => {
       const { task_id, text } = await parseBody(c, ackBodySchema);

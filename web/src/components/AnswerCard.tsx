@@ -7,7 +7,7 @@ import { Markdown } from "./Markdown.tsx";
 
 export type Ending =
   | { kind: "completed"; answer: string }
-  | { kind: "awaiting_user"; answer: string }
+  | { kind: "awaiting_user"; answer: string; approval: boolean }
   | { kind: "failed"; error: TaskError | null }
   | { kind: "stopped"; reason: string | null };
 
@@ -35,7 +35,7 @@ function EndingBody({ ending }: { ending: Ending }) {
         <>
           <p className="mb-2 flex items-center gap-2 text-xs font-semibold tracking-wide text-amber-700 uppercase">
             <span aria-hidden="true" className="size-2 rounded-full bg-amber-500" />
-            {t.awaitingUser}
+            {ending.approval ? t.approvalNeeded : t.awaitingUser}
           </p>
           <Markdown data-testid="answer" text={ending.answer} />
         </>

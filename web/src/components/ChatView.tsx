@@ -10,7 +10,7 @@ import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { AnswerMessage, UserMessage } from "./Message.tsx";
 import { PromptInput } from "./PromptInput.tsx";
-import { RunCard } from "./RunCard.tsx";
+import { RunCard, type RunCardProps } from "./RunCard.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
 
 export interface ChatViewProps {
@@ -61,6 +61,10 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     await api.ack(taskId, text);
     await session.refresh();
   };
+  const decide = async (taskId: string, approvalId: string, approved: boolean) => {
+    await api.decide(taskId, approvalId, approved);
+    await session.refresh();
+  };
 
   const onDrag = (event: DragEvent<HTMLElement>, over: boolean) => {
     if (!event.dataTransfer.types.includes("Files")) return;
@@ -105,7 +109,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} onStop={stop} onAck={ack} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide }} />;
             }
           })}
           {sending && <ThinkingBar />}
@@ -132,9 +136,9 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
 }
 
 /** A task's place in the chat: thinking until its first event, then its run card. */
-function RunSlot({ run, onStop, onAck }: { run: RunState | undefined; onStop: (id: string) => Promise<void>; onAck: (id: string, text: string) => Promise<void> }) {
+function RunSlot({ run, handlers }: { run: RunState | undefined; handlers: Omit<RunCardProps, "run"> }) {
   if (!run || run.task.status === "queued") return <ThinkingBar />;
-  return <RunCard run={run} onStop={onStop} onAck={onAck} />;
+  return <RunCard run={run} {...handlers} />;
 }
 
 function readAttachment(file: File): Promise<Attachment> {

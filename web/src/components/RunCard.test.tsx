@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunState } from "../state/session-state.ts";
 import { liveFrame, step, task } from "../testing/fixtures.ts";
-import { RunCard } from "./RunCard.tsx";
+import { RunCard, type RunCardProps } from "./RunCard.tsx";
 
 afterEach(cleanup);
 
@@ -14,11 +14,12 @@ const running: RunState = {
   stopReason: null,
 };
 
-function renderCard(run: RunState, handlers: Partial<{ onStop: (id: string) => Promise<void>; onAck: (id: string, text: string) => Promise<void> }> = {}) {
+function renderCard(run: RunState, handlers: Partial<Omit<RunCardProps, "run">> = {}) {
   const onStop = handlers.onStop ?? vi.fn(async () => undefined);
   const onAck = handlers.onAck ?? vi.fn(async () => undefined);
-  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} />);
-  return { ...view, onStop, onAck };
+  const onDecide = handlers.onDecide ?? vi.fn(async () => undefined);
+  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
+  return { ...view, onStop, onAck, onDecide };
 }
 
 const slider = () => screen.getByRole("slider", { name: "Steps and live screen" });
@@ -64,14 +65,14 @@ describe("RunCard while running", () => {
   });
 
   it("stays on the chosen step while new steps arrive, and stays live when live", () => {
-    const { rerender, onStop, onAck } = renderCard(running);
+    const { rerender, onStop, onAck, onDecide } = renderCard(running);
     fireEvent.keyDown(slider(), { key: "ArrowLeft" });
     const more = { ...running, steps: [...running.steps, step(4)] };
-    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} />);
+    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("2");
     expect(slider().getAttribute("aria-valuemax")).toBe("4");
     fireEvent.keyDown(slider(), { key: "End" });
-    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} />);
+    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("5");
     expect(slider().getAttribute("aria-valuetext")).toBe("Live");
   });
@@ -108,10 +109,10 @@ describe("RunCard with an answer", () => {
 
   it("offers the button again when the task asks a second time", () => {
     const waiting = { ...running, task: { ...running.task, status: "awaiting_user" as const, answer: "Please log in." } };
-    const { rerender, onStop, onAck } = renderCard(waiting);
+    const { rerender, onStop, onAck, onDecide } = renderCard(waiting);
     fireEvent.click(screen.getByRole("button", { name: "I've done it" }));
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} />);
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
     expect(screen.getByTestId("answer").textContent).toContain("Now confirm the payment.");
     expect(screen.getByRole("button", { name: "I've done it" }).hasAttribute("disabled")).toBe(false);
   });
@@ -122,5 +123,22 @@ describe("RunCard with an answer", () => {
     cleanup();
     renderCard({ ...running, task: { ...running.task, status: "stopped" }, stopReason: "stopped by the user" });
     expect(screen.getByTestId("stop-reason").textContent).toBe("stopped by the user");
+  });
+});
+
+describe("RunCard with a flagged action", () => {
+  it("asks for approval instead of I've done it, and sends the decision", () => {
+    const approval = {
+      id: "appr_1",
+      checks: [{ id: "sc_1", code: "malicious_instructions", message: "The page asks to ignore your instructions." }],
+      action: step(1).action,
+    };
+    const flagged = { ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } };
+    const { onDecide } = renderCard(flagged);
+    expect(screen.getByText("Needs your approval")).toBeTruthy();
+    expect(screen.getByTestId("answer").textContent).toContain("The page asks to ignore your instructions.");
+    expect(screen.queryByRole("button", { name: "I've done it" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Don't allow" }));
+    expect(onDecide).toHaveBeenCalledWith("task_1", "appr_1", false);
   });
 });

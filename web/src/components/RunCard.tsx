@@ -18,11 +18,12 @@ export interface RunCardProps {
   run: RunState;
   onStop: (taskId: string) => Promise<void>;
   onAck: (taskId: string, text: string) => Promise<void>;
+  onDecide: (taskId: string, approvalId: string, approved: boolean) => Promise<void>;
 }
 
-type Pending = "stop" | "ack";
+type Pending = "stop" | "ack" | "decide";
 
-export function RunCard({ run, onStop, onAck }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -48,6 +49,7 @@ export function RunCard({ run, onStop, onAck }: RunCardProps) {
   };
   const stop = () => perform("stop", () => onStop(task.id));
   const ack = () => perform("ack", () => onAck(task.id, t.ack));
+  const decide = (approved: boolean) => task.approval && perform("decide", () => onDecide(task.id, task.approval!.id, approved));
 
   const ending = endingOf(run);
   const finished = ending !== null && ending.kind !== "awaiting_user";
@@ -80,7 +82,27 @@ export function RunCard({ run, onStop, onAck }: RunCardProps) {
           <AnswerCard
             ending={ending}
             actions={
-              ending.kind === "awaiting_user" && (
+              ending.kind === "awaiting_user" &&
+              (task.approval ? (
+                <>
+                  <button
+                    type="button"
+                    onClick={() => decide(true)}
+                    disabled={pending !== null}
+                    className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                  >
+                    {t.approve}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => decide(false)}
+                    disabled={pending !== null}
+                    className="rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                  >
+                    {t.deny}
+                  </button>
+                </>
+              ) : (
                 <>
                   <button
                     type="button"
@@ -100,7 +122,7 @@ export function RunCard({ run, onStop, onAck }: RunCardProps) {
                     {t.stop}
                   </button>
                 </>
-              )
+              ))
             }
           />
           {steps.length > 0 && (
@@ -179,7 +201,7 @@ function endingOf({ task, stopReason }: RunState): Ending | null {
     case "completed":
       return { kind: "completed", answer: task.answer ?? "" };
     case "awaiting_user":
-      return { kind: "awaiting_user", answer: task.answer ?? "" };
+      return { kind: "awaiting_user", answer: task.answer ?? "", approval: task.approval !== null };
     case "failed":
       return { kind: "failed", error: task.error };
     case "stopped":

@@ -11,7 +11,7 @@ export type Connection = "connecting" | "open" | "lost";
 
 const EVENT_TYPES = agentEventSchema.options.map((option) => option.shape.type.value);
 /** Events after which the stored messages or the session list have changed. */
-const REFRESHING: ReadonlySet<string> = new Set(["task.started", "task.awaiting_user", "task.resumed", "task.completed", "task.failed", "task.stopped"]);
+const REFRESHING: ReadonlySet<string> = new Set(["task.started", "task.awaiting_user", "task.approval_requested", "task.resumed", "task.completed", "task.failed", "task.stopped"]);
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 export interface SessionView {

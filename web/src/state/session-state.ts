@@ -44,8 +44,10 @@ function applyToRun(run: RunState, event: Exclude<SessionEvent, { type: "task.st
       return { ...run, steps: run.steps.map((s) => (s.id === event.step_id ? { ...s, text: event.text } : s)) };
     case "task.awaiting_user":
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
+    case "task.approval_requested":
+      return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: event.approval.checks.map((c) => c.message || c.code).join("\n") }) };
     case "task.resumed":
-      return { ...run, task: task({ status: "running", answer: null }) };
+      return { ...run, task: task({ status: "running", answer: null, approval: null }) };
     case "task.completed":
       return { ...run, task: task({ status: "completed", answer: event.answer, finished_at: event.at }) };
     case "task.failed":

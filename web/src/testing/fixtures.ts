@@ -14,6 +14,7 @@ export function task(patch: Partial<Task> = {}): Task {
     current_step_index: 0,
     live_frame: null,
     answer: null,
+    approval: null,
     error: null,
     model: "scripted-vl",
     usage: { input_tokens: 0, output_tokens: 0 },

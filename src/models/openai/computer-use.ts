@@ -1,0 +1,134 @@
+// OpenAI computer use as a planner: the Responses API with the computer tool, one chain of
+// responses per task (`previous_response_id`). Each step answers the last computer call with
+// `computer_call_output` (the new screenshot and the page's URL) and turns the next action into
+// ours; the GA `computer` tool batches several actions in one call, which are carried out one
+// step each before the model is asked again. Safety checks the model raises become an approval
+// the person gives or refuses; an approved check is acknowledged with the next output.
+import { AppError } from "../../core/errors.ts";
+import type { Screenshot } from "../../perception/screenshot.ts";
+import { describeAction, type Usage } from "../../protocol/index.ts";
+import type { Planner, PlannerInput, PlannerTurn, SafetyCheckNotice } from "../planner.ts";
+import { translate } from "./actions.ts";
+import {
+  createResponse,
+  type ComputerAction,
+  type ComputerToolParam,
+  type InputItem,
+  type OpenAIEndpoint,
+  type ResponsesRequest,
+  type SafetyCheck,
+} from "./responses.ts";
+
+export interface OpenAIOptions {
+  endpoint: OpenAIEndpoint;
+  model: string;
+}
+
+const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop.`;
+const MAX_REQUESTS_PER_STEP = 8;
+
+export class OpenAIComputerUse implements Planner {
+  readonly name: string;
+  private previousResponseId: string | null = null;
+  /** The computer call being carried out, its remaining actions and its safety checks. */
+  private call: { id: string; actions: ComputerAction[]; checks: SafetyCheck[] } | null = null;
+  private acknowledged: SafetyCheck[] = [];
+  private notes: string[] = [];
+  private narration = "";
+
+  constructor(private readonly options: OpenAIOptions) {
+    this.name = `openai:${options.model}`;
+  }
+
+  private get preview(): boolean {
+    return this.options.model.startsWith("computer-use-preview");
+  }
+
+  async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
+    const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+    const display = { width: input.screenshot.width, height: input.screenshot.height };
+    for (let requests = 0; ; ) {
+      const action = this.call?.actions.shift();
+      if (action) {
+        const translated = translate(action, display, this.narration);
+        if (translated.kind === "screenshot") continue;
+        if (translated.kind === "refuse") {
+          this.notes.push(`Your ${action.type} action was not carried out: ${translated.reason}.`);
+          continue;
+        }
+        const checks = this.call!.checks;
+        this.call!.checks = [];
+        return {
+          thought: this.narration,
+          progress: this.narration || describeAction(translated.action),
+          action: translated.action,
+          usage,
+          planner: this.name,
+          ...(checks.length > 0 ? { approval: { checks: checks.map((c) => ({ id: c.id, code: c.code ?? "", message: c.message ?? "" })) } } : {}),
+        };
+      }
+      if (requests++ >= MAX_REQUESTS_PER_STEP) {
+        throw new AppError("PLANNER_INVALID_OUTPUT", `The model made ${MAX_REQUESTS_PER_STEP} requests in one step without an action that can be carried out.`);
+      }
+      const reply = await createResponse(this.options.endpoint, this.request(input), signal);
+      this.previousResponseId = reply.id;
+      usage.input_tokens += reply.usage.input_tokens;
+      usage.output_tokens += reply.usage.output_tokens;
+      this.narration = reply.text;
+      const [call] = reply.calls;
+      if (!call) {
+        this.call = null;
+        const answer = reply.text || "Done.";
+        return {
+          thought: reply.text,
+          progress: answer.split("\n")[0] ?? answer,
+          action: { type: "done", args: { answer }, intent: "", requires_verification: false },
+          usage,
+          planner: this.name,
+        };
+      }
+      this.call = { id: call.call_id, actions: call.actions ?? (call.action ? [call.action] : []), checks: call.pending_safety_checks };
+    }
+  }
+
+  /** The person approved the safety checks of the action about to run; say so with its output. */
+  acknowledge(checks: SafetyCheckNotice[]): void {
+    this.acknowledged.push(...checks);
+  }
+
+  private request(input: PlannerInput): ResponsesRequest {
+    const items: InputItem[] = [];
+    if (!this.previousResponseId) {
+      const lines = [`Task: ${input.task}`, ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
+      items.push({ role: "user", content: [{ type: "input_text", text: lines.join("\n") }, { type: "input_image", image_url: dataUrl(input.screenshot) }] });
+    } else if (this.call) {
+      items.push({
+        type: "computer_call_output",
+        call_id: this.call.id,
+        output: { type: "computer_screenshot", image_url: dataUrl(input.screenshot), ...(input.url ? { current_url: input.url } : {}) },
+        ...(this.acknowledged.length > 0 ? { acknowledged_safety_checks: this.acknowledged } : {}),
+      });
+      this.acknowledged = [];
+    }
+    if (this.notes.length > 0) {
+      items.push({ role: "user", content: [{ type: "input_text", text: this.notes.join("\n") }] });
+      this.notes = [];
+    }
+    const tool: ComputerToolParam = this.preview
+      ? { type: "computer_use_preview", display_width: input.screenshot.width, display_height: input.screenshot.height, environment: "browser" }
+      : { type: "computer" };
+    return {
+      model: this.options.model,
+      instructions: INSTRUCTIONS,
+      tools: [tool],
+      input: items,
+      ...(this.previousResponseId ? { previous_response_id: this.previousResponseId } : {}),
+      truncation: "auto",
+      ...(this.preview ? { reasoning: { summary: "concise" as const } } : {}),
+    };
+  }
+}
+
+function dataUrl(shot: Screenshot): string {
+  return `data:${shot.mimeType};base64,${shot.data.toString("base64")}`;
+}

@@ -1,0 +1,32 @@
+// Events stored by an older version still replay: fields added since then take their defaults.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Store } from "./store.ts";
+
+describe("EventLog", () => {
+  it("replays events written before a field existed, and skips one it cannot read", async () => {
+    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    try {
+      const at = "2026-01-01T00:00:00.000Z";
+      const oldTask = {
+        id: "task_1", session_id: "s", text: "t", start_url: null, status: "running", current_step_index: 0, live_frame: null,
+        answer: null, error: null, model: "m", usage: { input_tokens: 0, output_tokens: 0 }, created_at: at, updated_at: at, finished_at: null,
+      };
+      await store.db
+        .insertInto("events")
+        .values([
+          { session_id: "s", seq: 1, task_id: "task_1", type: "task.started", data: JSON.stringify({ type: "task.started", task_id: "task_1", task: oldTask }), created_at: at },
+          { session_id: "s", seq: 2, task_id: "task_1", type: "nonsense", data: JSON.stringify({ type: "nonsense" }), created_at: at },
+          { session_id: "s", seq: 3, task_id: "task_1", type: "task.stopped", data: JSON.stringify({ type: "task.stopped", task_id: "task_1", reason: "r" }), created_at: at },
+        ])
+        .execute();
+      const events = await store.events.since("s", 0);
+      expect(events.map((e) => [e.id, e.type])).toEqual([[1, "task.started"], [3, "task.stopped"]]);
+      expect(events[0]).toMatchObject({ task: { approval: null } });
+    } finally {
+      await store.close();
+    }
+  });
+});
