@@ -63,7 +63,8 @@ function clamp(value: number, size: number): number {
 
 /** Only web pages: a model must not open `file:` or `javascript:` URLs. */
 function checkedUrl(raw: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(raw) ? raw : `https://${raw}`;
+  // `example.com:8080/x` has no scheme; `mailto:x` and `file:///x` do.
+  const withScheme = /^[a-z][a-z0-9+.-]*:(\/\/|[^\d])/i.test(raw) ? raw : `${/^(localhost|127\.|\[::1\])/.test(raw) ? "http" : "https"}://${raw}`;
   let url: URL;
   try {
     url = new URL(withScheme);

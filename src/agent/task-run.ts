@@ -69,7 +69,7 @@ export class TaskRun {
 
   /** Resumes a task that waits for the person; false if it is not waiting. */
   acknowledge(text: string): boolean {
-    if (!this.ackWaiter) return false;
+    if (!this.ackWaiter || this.controller.signal.aborted) return false;
     this.ackWaiter(text);
     this.ackWaiter = null;
     return true;
@@ -77,7 +77,7 @@ export class TaskRun {
 
   /** Decides a pending approval; false if there is none with this id. */
   decide(approvalId: string, approved: boolean): boolean {
-    if (this.decisionWaiter?.approvalId !== approvalId) return false;
+    if (this.decisionWaiter?.approvalId !== approvalId || this.controller.signal.aborted) return false;
     this.decisionWaiter.decide(approved);
     this.decisionWaiter = null;
     return true;
@@ -98,7 +98,7 @@ export class TaskRun {
       stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
       if (this.task.start_url) await raceAbort(computer.navigate(this.task.start_url), signal);
       const first = await raceAbort(computer.screenshot(), signal);
-      await this.publishLive(first);
+      liveFrames.push(first);
       outcome = await this.loop(computer, first, signal);
     } catch (error) {
       outcome = this.classify(error);
@@ -188,8 +188,12 @@ export class TaskRun {
 
   private async open(signal: AbortSignal): Promise<Computer> {
     const opening = this.resources.openComputer(this.task);
-    // If Stop comes while the browser starts, the computer still has to be closed afterwards.
-    opening.then((computer) => (this.computer = computer)).catch(() => undefined);
+    // If Stop comes while the browser starts, the computer arrives after the run has ended: close it.
+    opening
+      .then((computer) => {
+        if (signal.aborted) void computer.close();
+      })
+      .catch(() => undefined);
     return (this.computer = await raceAbort(opening, signal));
   }
 

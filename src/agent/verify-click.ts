@@ -77,6 +77,8 @@ export async function verifyClick(target: Point, intent: string, spaces: Spaces,
     usage.output_tokens += answer.usage.output_tokens;
     attempts.push({ method: "model", cursor_x: cursor.x, cursor_y: cursor.y, on_target: answer.on_target, dx: answer.dx, dy: answer.dy, frame, annotated });
     if (answer.on_target) return done(cursor);
+    // "Not there" without saying where is no correction: look again rather than click.
+    if (answer.dx === 0 && answer.dy === 0) continue;
     const corrected = convert({ x: cursorM.x + answer.dx, y: cursorM.y + answer.dy }, view.spaces, "model", "screenshot");
     if (Math.hypot(answer.dx, answer.dy) <= tolerancePx) return done(corrected);
     aim = corrected;

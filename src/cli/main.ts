@@ -3,6 +3,7 @@
 // task in the terminal, printing each progress line as it comes, and exits 0 only on success.
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
+import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
 import type { SessionEvent } from "../protocol/index.ts";
@@ -19,13 +20,14 @@ function config(overrides: DeepPartial<ConfigInput>, options: CommonOptions): Co
 
 async function serve(options: CommonOptions & { host?: string; port?: string }): Promise<void> {
   const cfg = config({ ...(options.host ? { host: options.host } : {}), ...(options.port ? { port: Number(options.port) } : {}) }, options);
-  const system = await startSystem(cfg);
+  const system = await startSystem(cfg, { recover: true });
   const server = await listen({ ...system, webDir: WEB_DIR }, cfg.host, cfg.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name }, "EasyAgentCU is listening");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   let closing = false;
   const shutdown = async () => {
-    if (closing) return;
+    // A second Ctrl-C means now, even if a browser hangs while closing.
+    if (closing) process.exit(1);
     closing = true;
     await system.runtime.shutdown();
     await server.close();
@@ -38,7 +40,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
 
 async function run(task: string, options: CommonOptions & { url?: string }): Promise<void> {
   const cfg = config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
-  const system = await startSystem(cfg);
+  const system = await startSystem(cfg, { recover: false });
   const sessionId = newId("cli");
   await system.store.ensureSession(sessionId, task);
   let exitCode = 1;
@@ -53,7 +55,7 @@ async function run(task: string, options: CommonOptions & { url?: string }): Pro
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
-        void askToContinue(system.runtime.acknowledge.bind(system.runtime), event.task_id);
+        void askToContinue(system.runtime, event.task_id);
         break;
       case "task.completed":
         exitCode = 0;
@@ -77,11 +79,17 @@ async function run(task: string, options: CommonOptions & { url?: string }): Pro
   process.exit(exitCode);
 }
 
-async function askToContinue(acknowledge: (taskId: string) => boolean, taskId: string): Promise<void> {
+/** Enter resumes the task; Ctrl-C (which the prompt catches, not SIGINT) stops it. */
+async function askToContinue(runtime: Pick<Runtime, "acknowledge" | "stop">, taskId: string): Promise<void> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  await rl.question("  Press Enter when you have done it… ");
-  rl.close();
-  acknowledge(taskId);
+  try {
+    await rl.question("  Press Enter when you have done it… ");
+    runtime.acknowledge(taskId);
+  } catch {
+    runtime.stop(taskId);
+  } finally {
+    rl.close();
+  }
 }
 
 const program = new Command()

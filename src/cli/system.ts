@@ -20,10 +20,16 @@ export interface System {
   close(): Promise<void>;
 }
 
-export async function startSystem(config: Config, log: Logger = createLogger(config)): Promise<System> {
+/**
+ * `recover` marks tasks a dead server left active as interrupted; only the server does it, so a
+ * `run` beside a running server leaves that server's tasks alone.
+ */
+export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
   const store = await Store.open(config.dataDir);
-  const recovered = await store.recoverInterrupted();
-  if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+  if (options.recover) {
+    const recovered = await store.recoverInterrupted();
+    if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+  }
   const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const runtime = new Runtime(

@@ -7,6 +7,10 @@ export function decodeDataUrl(url: string): { mimeType: string; data: Buffer } |
   const payload = match[2] ?? "";
   const base64 = meta.endsWith(";base64");
   const mimeType = (base64 ? meta.slice(0, -";base64".length) : meta).split(";")[0] || "text/plain";
-  const data = base64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
-  return { mimeType, data };
+  try {
+    const data = base64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
+    return { mimeType, data };
+  } catch {
+    return null;
+  }
 }

@@ -16,7 +16,7 @@ export const sendBodySchema = z.object({
   start_url: z
     .string()
     .url()
-    .refine((u) => /^(https?|about|file):/.test(u), "must be an http(s), file or about URL")
+    .refine((u) => /^(https?:|about:blank$)/.test(u), "must be an http(s) URL")
     .optional(),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
@@ -38,6 +38,7 @@ export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeo
 
 export const ERROR_CODES = [
   "INVALID_BODY",
+  "FORBIDDEN",
   "NOT_FOUND",
   "SESSION_BUSY",
   "TASK_FINISHED",

@@ -20,7 +20,7 @@ export const attachmentSchema = z.object({
   data_url: z
     .string()
     .max(10 * 1024 * 1024)
-    .regex(/^data:[^,]*,/, "must be a data: URL"),
+    .regex(/^data:[^,]*;base64,[A-Za-z0-9+/=\s]*$|^data:[^,;]*(;[^,;]+)*,[^%]*(%[0-9A-Fa-f]{2}[^%]*)*$/, "must be a data: URL"),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 

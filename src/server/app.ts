@@ -1,7 +1,9 @@
 // The HTTP app: the API under /api and, when built, the web UI at /. One server serves both.
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { Runtime } from "../agent/runtime.ts";
@@ -19,6 +21,28 @@ export interface AppDeps {
   webDir?: string;
 }
 
+/** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+const tooLarge = { error: { code: "INVALID_BODY", message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.` } };
+
+/**
+ * The API answers only the UI it serves: a browser request from another origin (a web page the
+ * person happens to visit) is refused, and so is a Host that is not an address of this machine
+ * (DNS rebinding).
+ */
+const sameOrigin: MiddlewareHandler = async (c, next) => {
+  const host = c.req.header("host") ?? "";
+  const hostname = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+  if (hostname !== "localhost" && !isIP(hostname)) {
+    return c.json({ error: { code: "FORBIDDEN", message: `Use this server by IP address or as localhost, not as ${hostname}.` } }, 403);
+  }
+  const origin = c.req.header("origin");
+  if (origin && origin !== `http://${host}` && origin !== `https://${host}`) {
+    return c.json({ error: { code: "FORBIDDEN", message: `Requests from ${origin} are not allowed.` } }, 403);
+  }
+  await next();
+};
+
 export function createApp({ store, runtime, log, webDir }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
@@ -29,6 +53,7 @@ export function createApp({ store, runtime, log, webDir }: AppDeps) {
   const noRoute = (c: Context) => c.json({ error: { code: "NOT_FOUND", message: `No route ${c.req.method} ${c.req.path}.` } }, 404);
   app.notFound(noRoute);
 
+  app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api/chat", chatRoutes(store, runtime));
   app.route("/api/chat", streamRoutes(store));

@@ -9,6 +9,7 @@ import type { ErrorCode, ErrorReply } from "../protocol/index.ts";
 const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   INVALID_BODY: 400,
   NOT_FOUND: 404,
+  FORBIDDEN: 403,
   SESSION_BUSY: 409,
   TASK_FINISHED: 409,
   TASK_NOT_AWAITING_USER: 409,
@@ -27,6 +28,10 @@ export function errorReply(c: Context, error: unknown): Response {
 
 /** Parses a JSON body with a schema; a 400 names the field that is wrong. */
 export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  // A JSON content type cannot be sent cross-site without a CORS preflight, which we never grant.
+  if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+    throw new AppError("INVALID_BODY", "The request body must be JSON, sent with content-type: application/json.");
+  }
   let json: unknown;
   try {
     json = await c.req.json();

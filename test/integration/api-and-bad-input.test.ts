@@ -1,5 +1,6 @@
 // What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
 // or hostile planner output. And an SSE client that reconnects receives exactly what it missed.
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { openStream } from "../support/sse.ts";
@@ -139,5 +140,46 @@ describe("SSE reconnect", () => {
     everything.close();
     expect(second.events[0]?.id).toBe(lastId + 1);
     expect([...seen, ...second.events]).toEqual(everything.events);
+  });
+});
+
+describe("requests from elsewhere", () => {
+  const send = (headers: Record<string, string>) =>
+    fetch(`${app.url}/api/chat/send`, { method: "POST", headers, body: JSON.stringify({ session_id: "s-cross", text: "read my files" }) });
+
+  it("refuses a cross-site form post, a foreign origin and a rebound host name", async () => {
+    const plain = await send({ "content-type": "text/plain" });
+    expect(plain.status).toBe(400);
+    expect(((await plain.json()) as ErrorJson).error.message).toContain("content-type: application/json");
+    const foreign = await send({ "content-type": "application/json", origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    // fetch will not send another Host; a DNS-rebound page's requests do.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${app.url}/api/sessions`);
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: "evil.example" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+    const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
+    expect(sessions.json.sessions.map((s) => s.id)).not.toContain("s-cross");
+  });
+
+  it("refuses file: start URLs, bodies over 25 MB and broken data: URLs", async () => {
+    const file = await app.api<ErrorJson>("POST", "/api/chat/send", { session_id: "s-file", text: "x", start_url: "file:///etc/passwd" });
+    expect(file.status).toBe(400);
+    expect(file.json.error.message).toContain("start_url: must be an http(s) URL");
+    const huge = await fetch(`${app.url}/api/chat/send`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(26 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const broken = await app.api<ErrorJson>("POST", "/api/chat/send", {
+      session_id: "s-broken",
+      text: "x",
+      attachments: [{ name: "a.txt", mime_type: "text/plain", data_url: "data:,%E0%A4%A" }],
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error.message).toContain("attachments.0.data_url");
   });
 });

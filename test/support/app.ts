@@ -29,7 +29,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
       model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", backoffMs: 20, ...options.config?.model },
     },
   );
-  const system = await startSystem(config);
+  const system = await startSystem(config, { recover: true });
   const server = await listen({ ...system, webDir: WEB_DIR }, config.host, 0);
   return {
     url: server.url,

@@ -43,11 +43,16 @@ export class BrowserComputer implements Computer {
       viewport: { width: options.width, height: options.height },
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
     });
-    const activity = await PageActivity.install(context);
-    const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
-    await computer.attach(computer.page);
-    context.on("page", (page) => void computer.follow(page));
-    return computer;
+    try {
+      const activity = await PageActivity.install(context);
+      const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
+      await computer.attach(computer.page);
+      context.on("page", (page) => void computer.follow(page));
+      return computer;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   get logicalSize(): Size {
