@@ -2,7 +2,7 @@
 // recorder, the composition root supplies computers and planners. The runtime imports neither.
 import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { Planner } from "../models/planner.ts";
-import type { AgentEvent, Attachment, ChatMessage, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
+import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
 
 export interface FrameOptions {
   kind?: "raw" | "annotated";
@@ -25,5 +25,5 @@ export interface RunRecorder {
 export interface TaskResources {
   openComputer(task: Task): Promise<Computer>;
   /** The planner for one task; adapters that hold a conversation give each task its own. */
-  plannerFor(task: Pick<Task, "id" | "text">): Planner;
+  plannerFor(task: Pick<Task, "id" | "text">, choice?: ModelChoice): Planner;
 }

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { Attachment, ChatMessage, Task } from "../protocol/index.ts";
+import type { Attachment, ChatMessage, ModelChoice, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import { ACK_TEXT, TaskRun } from "./task-run.ts";
 
@@ -14,6 +14,8 @@ export interface Submission {
   text: string;
   attachments: Attachment[];
   startUrl?: string | undefined;
+  /** The task's own model; by default the configured one. */
+  model?: ModelChoice | undefined;
 }
 
 export class Runtime {
@@ -53,7 +55,7 @@ export class Runtime {
       updated_at: now,
       finished_at: null,
     };
-    const planner = this.resources.plannerFor(task);
+    const planner = this.resources.plannerFor(task, submission.model);
     task.model = planner.name;
     this.busySessions.set(sessionId, task.id);
     const message: ChatMessage = {

@@ -36,7 +36,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
     config,
     store,
     {
-      plannerFor: () => createPlanner(config),
+      plannerFor: (_task, choice) => createPlanner(config, choice, log),
       openComputer: () => browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
     },
     log,

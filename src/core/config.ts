@@ -2,15 +2,20 @@
 // command line, then passed down (STYLE habit 9). Nothing else reads process.env.
 import path from "node:path";
 import { z } from "zod";
+import { MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
 
-export const PROVIDERS = ["qwen", "anthropic", "openai"] as const;
-export type Provider = (typeof PROVIDERS)[number];
+export const PROVIDERS = MODEL_PROVIDERS;
+export type Provider = ModelProvider;
 
-const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string }> = {
+export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string }> = {
   qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
   anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
   openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
 };
+
+const providerSettings = z
+  .object({ name: z.string().optional(), baseUrl: z.string().url().optional(), apiKey: z.string().default("") })
+  .prefault({});
 
 const bool = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no"])])
@@ -30,6 +35,10 @@ export const configSchema = z.object({
     name: z.string().optional(),
     baseUrl: z.string().url().optional(),
     apiKey: z.string().default(""),
+    /** Providers tried in order when the one before fails (HTTP 5xx/429 or a timeout after retries, or output still invalid). */
+    fallback: z
+      .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.enum(PROVIDERS)))
+      .default([]),
     /** The most a single model reply may hold (Anthropic's `max_tokens`). */
     maxTokens: int.min(256).max(64_000).default(4096),
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
@@ -55,6 +64,10 @@ export const configSchema = z.object({
       name: model.name ?? PROVIDER_DEFAULTS[model.provider].name,
       baseUrl: model.baseUrl ?? PROVIDER_DEFAULTS[model.provider].baseUrl,
     })),
+  /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
+  providers: z
+    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings })
+    .prefault({}),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
     .object({
@@ -117,6 +130,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       baseUrl: env.MODEL_BASE_URL ?? providerEnv(env, "BASE_URL"),
       apiKey: env.MODEL_API_KEY ?? providerEnv(env, "API_KEY"),
       maxTokens: env.MODEL_MAX_TOKENS,
+      fallback: env.MODEL_FALLBACK,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
       httpRetries: env.MODEL_HTTP_RETRIES,
@@ -124,6 +138,11 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
       verifyClicks: env.MODEL_VERIFY_CLICKS,
+    },
+    providers: {
+      qwen: { name: env.QWEN_MODEL, baseUrl: env.DASHSCOPE_BASE_URL, apiKey: env.DASHSCOPE_API_KEY },
+      anthropic: { name: env.ANTHROPIC_MODEL, baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY },
+      openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,
@@ -156,7 +175,7 @@ function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefin
   return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
 function dropUndefined(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;

@@ -1,32 +1,43 @@
-// Builds the configured planner for a task. Each provider's adapter only translates between its
-// wire protocol and PlannerTurn; the loop, checks and limits are shared.
-import type { Config } from "../core/config.ts";
+// Builds the planner for a task: the chosen provider (the configured one, or the task's own
+// choice), followed by the configured fallbacks behind a router. Each provider's adapter only
+// translates between its wire protocol and PlannerTurn; the loop, checks and limits are shared.
+import type { Logger } from "pino";
+import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
+import type { ModelChoice } from "../protocol/index.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
-import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
+import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import type { Planner } from "./planner.ts";
+import { Router } from "./router.ts";
 
-export function createPlanner(config: Config): Planner {
+export function createPlanner(config: Config, choice?: ModelChoice, log?: Logger): Planner {
+  const primary = choice ?? { provider: config.model.provider };
+  const chain = [primary, ...config.model.fallback.filter((p) => p !== primary.provider).map((provider) => ({ provider }))];
+  const planners = chain.map((c) => single(config, c));
+  return planners.length === 1 ? planners[0]! : new Router(planners, log);
+}
+
+function single(config: Config, choice: ModelChoice): Planner {
   const { model } = config;
+  const configured = choice.provider === model.provider ? { name: model.name, baseUrl: model.baseUrl, apiKey: model.apiKey } : config.providers[choice.provider];
+  const name = choice.name ?? configured.name ?? PROVIDER_DEFAULTS[choice.provider].name;
+  const baseUrl = configured.baseUrl ?? PROVIDER_DEFAULTS[choice.provider].baseUrl;
+  const apiKey = configured.apiKey;
   const policy = { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs };
-  switch (model.provider) {
+  switch (choice.provider) {
     case "qwen":
       return new JsonPlanner({
-        baseUrl: model.baseUrl,
-        apiKey: model.apiKey,
+        baseUrl,
+        apiKey,
         policy,
-        model: model.name,
+        model: name,
         jsonMode: model.jsonMode,
         repairRetries: model.repairRetries,
         verifyClicks: model.verifyClicks,
       });
     case "openai":
-      return new OpenAIComputerUse({ endpoint: { baseUrl: model.baseUrl, apiKey: model.apiKey, policy }, model: model.name });
+      return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
     case "anthropic":
-      return new AnthropicComputerUse({
-        endpoint: { baseUrl: model.baseUrl, apiKey: model.apiKey, policy },
-        model: model.name,
-        maxTokens: model.maxTokens,
-      });
+      return new AnthropicComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name, maxTokens: model.maxTokens });
   }
 }

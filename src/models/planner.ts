@@ -53,8 +53,8 @@ export interface PointerCheck {
 export interface Planner {
   readonly name: string;
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
-  /** The size the model wants its screenshots fitted into, when it has a preference. */
-  imageSize?(screenshot: Size): Size;
+  /** The size the model wants its screenshots fitted into; undefined when it has no preference. */
+  imageSize?(screenshot: Size): Size | undefined;
   /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */
   readonly verifyClicks?: "requested" | "always" | "never";
   /** The person approved the flagged action about to run (see PlannerTurn.approval). */

@@ -9,6 +9,16 @@ export const idSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/, "must contain only letters, digits, '_' and '-'");
 
+export const MODEL_PROVIDERS = ["qwen", "anthropic", "openai"] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A task's own choice of model, instead of the server's configured one. */
+export const modelChoiceSchema = z.object({
+  provider: z.enum(MODEL_PROVIDERS),
+  name: z.string().min(1).max(200).optional(),
+});
+export type ModelChoice = z.infer<typeof modelChoiceSchema>;
+
 export const sendBodySchema = z.object({
   session_id: idSchema,
   text: z.string().trim().min(1, "must not be empty").max(20_000),
@@ -18,6 +28,7 @@ export const sendBodySchema = z.object({
     .url()
     .refine((u) => /^(https?:|about:blank$)/.test(u), "must be an http(s) URL")
     .optional(),
+  model: modelChoiceSchema.optional(),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
 export const sendReplySchema = z.object({ task_id: z.string(), session_id: z.string() });

@@ -44,6 +44,7 @@ const en = {
   approve: "Approve",
   deny: "Don't allow",
   approvalNeeded: "Needs your approval",
+  runMeta: (model: string, input: number, output: number) => `${model} · ${tokens(input)} tokens in, ${tokens(output)} out`,
   taskFailed: "The task failed",
   taskStopped: "The task was stopped",
   connectionLost: "Connection lost. Reconnecting…",
@@ -109,6 +110,7 @@ const zh: Strings = {
   approve: "允许",
   deny: "不允许",
   approvalNeeded: "需要你的批准",
+  runMeta: (model: string, input: number, output: number) => `${model} · 输入 ${tokens(input)} tokens，输出 ${tokens(output)}`,
   taskFailed: "任务失败",
   taskStopped: "任务已停止",
   connectionLost: "连接已断开，正在重连…",
@@ -139,4 +141,8 @@ export const t: Strings = locale === "zh" ? zh : en;
 
 export function formatTime(iso: string): string {
   return new Date(iso).toLocaleTimeString(locale === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+function tokens(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }

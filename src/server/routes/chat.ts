@@ -27,6 +27,7 @@ export function chatRoutes(store: Store, runtime: Runtime) {
         text: body.text,
         attachments: body.attachments,
         startUrl: body.start_url,
+        model: body.model,
       });
       const reply: SendReply = { task_id: task.id, session_id: task.session_id };
       return c.json(reply, 202);

@@ -142,3 +142,11 @@ describe("RunCard with a flagged action", () => {
     expect(onDecide).toHaveBeenCalledWith("task_1", "appr_1", false);
   });
 });
+
+describe("RunCard's model line", () => {
+  it("names the model that acted last and the tokens the task used", () => {
+    const run = { ...running, task: { ...running.task, usage: { input_tokens: 12_345, output_tokens: 678 } }, steps: [step(1, { planner: "anthropic:claude-x" })] };
+    renderCard(run);
+    expect(screen.getByTestId("run-meta").textContent).toBe("anthropic:claude-x · 12k tokens in, 678 out");
+  });
+});

@@ -149,6 +149,9 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
           )}
         </>
       )}
+      <p data-testid="run-meta" className="border-t border-zinc-100 px-4 py-1.5 text-xs text-zinc-500 sm:px-5">
+        {t.runMeta(steps.at(-1)?.planner ?? task.model, task.usage.input_tokens, task.usage.output_tokens)}
+      </p>
       {error && (
         <p role="alert" className="border-t border-red-100 bg-red-50 px-4 py-2 text-sm text-red-800">
           {error}
