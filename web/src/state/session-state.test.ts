@@ -24,6 +24,7 @@ describe("reduceEvent", () => {
     expect(run.liveUrl).toBe("http://127.0.0.1:9/form.html");
     expect(run.task.current_step_index).toBe(2);
     expect(run.steps.map((s) => s.text)).toEqual(["Pressed the button", "Step 2 text"]);
+    expect(run.task.usage).toEqual({ input_tokens: 20, output_tokens: 10 });
   });
 
   it("ignores events it has already seen, so a replay after reconnecting changes nothing", () => {

@@ -37,8 +37,18 @@ function applyToRun(run: RunState, event: Exclude<SessionEvent, { type: "task.st
     case "screen.live":
       return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url };
     case "progress.append": {
+      const known = run.steps.some((s) => s.id === event.step.id);
       const steps = [...run.steps.filter((s) => s.id !== event.step.id), event.step].sort((a, b) => a.index - b.index);
-      return { ...run, steps, task: task({ current_step_index: Math.max(run.task.current_step_index, event.step.index) }) };
+      const { usage } = run.task;
+      const added = known ? { input_tokens: 0, output_tokens: 0 } : event.step.usage;
+      return {
+        ...run,
+        steps,
+        task: task({
+          current_step_index: Math.max(run.task.current_step_index, event.step.index),
+          usage: { input_tokens: usage.input_tokens + added.input_tokens, output_tokens: usage.output_tokens + added.output_tokens },
+        }),
+      };
     }
     case "progress.update":
       return { ...run, steps: run.steps.map((s) => (s.id === event.step_id ? { ...s, text: event.text } : s)) };
