@@ -19,7 +19,7 @@ export const actionArgsSchemas = {
   keypress: z.object({ keys: z.array(z.string().min(1)).min(1) }),
   wait: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS).default(1000) }),
   navigate: z.object({ url: z.string().min(1) }),
-  done: z.object({ answer: z.string() }),
+  done: z.object({ answer: z.string().min(1) }),
   needs_user: z.object({ answer: z.string().min(1) }),
 } as const;
 

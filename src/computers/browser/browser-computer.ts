@@ -233,11 +233,16 @@ export class BrowserComputer implements Computer {
     await this.context.close().catch(() => undefined);
   }
 
+  /** Makes `page` the screen: one CDP session at a time, the previous one detached. */
   private async attach(page: Page): Promise<void> {
+    const previous = this.page === page ? null : (this.cdp as CDPSession | undefined);
     this.page = page;
-    this.cdp = await this.context.newCDPSession(page);
-    this.cdp.on("Page.screencastFrame", (frame) => {
-      void this.cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
+    const cdp = await this.context.newCDPSession(page);
+    this.cdp = cdp;
+    if (previous) void previous.detach().catch(() => undefined);
+    cdp.on("Page.screencastFrame", (frame) => {
+      void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
+      if (cdp !== this.cdp) return;
       const data = Buffer.from(frame.data, "base64");
       const live: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
       for (const listener of this.liveListeners) listener(live);
