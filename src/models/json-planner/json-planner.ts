@@ -2,11 +2,10 @@
 // object per request — the next action at each step, and `{on_target, dx, dy}` when a click's
 // pointer is checked (PROTOCOL.md). An unusable answer goes back to the model with the reason, at
 // most `repairRetries` times; then the task fails with that reason.
-import { AppError } from "../../core/errors.ts";
-import type { Usage } from "../../protocol/index.ts";
-import { chatCompletion, type ChatEndpoint, type ChatMessage } from "../openai-compatible/chat-completions.ts";
+import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import type { Planner, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
-import { parsePlannerAnswer, parsePointerCheck, type Parsed } from "./parse.ts";
+import { parsePlannerAnswer, parsePointerCheck } from "./parse.ts";
 import { pointerCheckContent, repairRequest, SYSTEM_PROMPT, userContent } from "./prompt.ts";
 
 export interface JsonPlannerOptions extends ChatEndpoint {
@@ -40,30 +39,7 @@ export class JsonPlanner implements Planner {
     return { ...value, usage };
   }
 
-  /** One exchange with repair: the reason an answer was unusable goes back to the model. */
-  private async ask<T>(messages: ChatMessage[], parse: (text: string) => Parsed<T>, signal: AbortSignal): Promise<{ value: T; usage: Usage }> {
-    const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-    let lastError = "";
-    for (let attempt = 0; attempt <= this.options.repairRetries; attempt++) {
-      const reply = await chatCompletion(
-        this.options,
-        {
-          model: this.options.model,
-          messages,
-          ...(this.options.jsonMode ? { response_format: { type: "json_object" as const } } : {}),
-        },
-        signal,
-      );
-      usage.input_tokens += reply.usage.input_tokens;
-      usage.output_tokens += reply.usage.output_tokens;
-      const parsed = parse(reply.content);
-      if (parsed.ok) return { value: parsed.value, usage };
-      lastError = parsed.error;
-      messages.push({ role: "assistant", content: reply.content }, { role: "user", content: repairRequest(parsed.error) });
-    }
-    throw new AppError(
-      "PLANNER_INVALID_OUTPUT",
-      `The model's answer was still unusable after ${this.options.repairRetries} retries: ${lastError}`,
-    );
+  private ask<T>(messages: ChatMessage[], parse: (text: string) => Parsed<T>, signal: AbortSignal) {
+    return askWithRepair({ ...this.options, repairRequest }, messages, parse, signal);
   }
 }

@@ -4,9 +4,9 @@
 import { z } from "zod";
 import { actionPoint, plannerAnswerSchema, type PlannerAnswer } from "../../protocol/index.ts";
 import { isInside } from "../../perception/coordinates.ts";
+import type { Parsed } from "../openai-compatible/ask.ts";
 import type { Size } from "../../perception/image-size.ts";
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const TYPE_ALIASES: Record<string, string> = {
   doubleclick: "double_click",
