@@ -11,6 +11,8 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
   qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
   anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
   openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
+  // Self-hosted (vLLM and the like): no public endpoint to default to.
+  uitars: { name: "ui-tars-1.5-7b", baseUrl: "http://127.0.0.1:8001/v1" },
 };
 
 const providerSettings = z
@@ -39,6 +41,8 @@ export const configSchema = z.object({
     fallback: z
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.enum(PROVIDERS)))
       .default([]),
+    /** How UI-TARS writes coordinates: 1.0 in 0–1000, 1.5 and later in its resized image's pixels. */
+    uitarsVersion: z.enum(["1.0", "1.5", "doubao-1.5-15B", "doubao-1.5-20B"]).default("1.5"),
     /** The most a single model reply may hold (Anthropic's `max_tokens`). */
     maxTokens: int.min(256).max(64_000).default(4096),
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
@@ -66,7 +70,7 @@ export const configSchema = z.object({
     })),
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
   providers: z
-    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings })
+    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings })
     .prefault({}),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
@@ -131,6 +135,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       apiKey: env.MODEL_API_KEY ?? providerEnv(env, "API_KEY"),
       maxTokens: env.MODEL_MAX_TOKENS,
       fallback: env.MODEL_FALLBACK,
+      uitarsVersion: env.UITARS_VERSION,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
       httpRetries: env.MODEL_HTTP_RETRIES,
@@ -143,6 +148,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       qwen: { name: env.QWEN_MODEL, baseUrl: env.DASHSCOPE_BASE_URL, apiKey: env.DASHSCOPE_API_KEY },
       anthropic: { name: env.ANTHROPIC_MODEL, baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY },
       openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
+      uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,
@@ -171,7 +177,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
 function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
-  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE" }[env.MODEL_PROVIDER ?? "qwen"];
+  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS" }[env.MODEL_PROVIDER ?? "qwen"];
   return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 

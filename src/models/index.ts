@@ -9,6 +9,7 @@ import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import type { Planner } from "./planner.ts";
 import { Router } from "./router.ts";
+import { UITarsPlanner } from "./uitars/uitars.ts";
 
 export function createPlanner(config: Config, choice?: ModelChoice, log?: Logger): Planner {
   const primary = choice ?? { provider: config.model.provider };
@@ -37,6 +38,8 @@ function single(config: Config, choice: ModelChoice): Planner {
       });
     case "openai":
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
+    case "uitars":
+      return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion });
     case "anthropic":
       return new AnthropicComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name, maxTokens: model.maxTokens });
   }

@@ -1,0 +1,142 @@
+// UI-TARS (1.5, 2) as a planner, over any OpenAI-compatible endpoint: the model answers in its
+// own `Thought: … Action: click(start_box='(x,y)')` text, which @ui-tars/action-parser reads —
+// relative (0–1000) or absolute coordinates, by model version — into boxes relative to the image;
+// those become our actions in the image's pixels.
+import { actionParser } from "@ui-tars/action-parser";
+import type { Size } from "../../perception/coordinates.ts";
+import { actionSchema, type Action } from "../../protocol/index.ts";
+import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
+import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+
+export interface UITarsOptions extends ChatEndpoint {
+  model: string;
+  repairRetries: number;
+  /** "1.0" answers in 0–1000; "1.5" and later in the pixels of the image as the model resized it. */
+  version: "1.0" | "1.5" | "doubao-1.5-15B" | "doubao-1.5-20B";
+}
+
+const SCROLL_PX = 500;
+
+const SYSTEM_PROMPT = `You operate a computer through its screen to carry out the person's task. You see the task, the steps so far and a screenshot, and you answer with your reasoning and exactly one next action.
+
+## Answer format
+Thought: <your reasoning, in English>
+Action: <one action from the list below>
+
+## Actions
+click(start_box='(x,y)')
+left_double(start_box='(x,y)')
+right_single(start_box='(x,y)')
+drag(start_box='(x1,y1)', end_box='(x2,y2)')
+hotkey(key='ctrl c')
+type(content='text') # end with \\n to submit
+scroll(start_box='(x,y)', direction='down or up or right or left')
+wait() # five seconds, then a new screenshot
+finished(content='the answer for the person')
+call_user() # the person must act: say what in Thought`;
+
+export class UITarsPlanner implements Planner {
+  readonly name: string;
+
+  constructor(private readonly options: UITarsOptions) {
+    this.name = `uitars:${options.model}`;
+  }
+
+  async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
+    const image = { width: input.screenshot.width, height: input.screenshot.height };
+    const lines = [
+      `Task: ${input.task}`,
+      input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
+    ];
+    const messages: ChatMessage[] = [
+      { role: "system", content: SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: lines.join("\n") },
+          { type: "image_url", image_url: { url: `data:${input.screenshot.mimeType};base64,${input.screenshot.data.toString("base64")}` } },
+        ],
+      },
+    ];
+    const { value, usage } = await askWithRepair(
+      { ...this.options, jsonMode: false, repairRequest: (error) => `That answer could not be used: ${error}. Answer again as Thought: … then Action: … with one action from the list.` },
+      messages,
+      (text) => parseUITars(text, image, this.options.version),
+      signal,
+    );
+    return { thought: value.thought, progress: value.thought.split("\n")[0] || value.action.intent, action: value.action, usage, planner: this.name };
+  }
+}
+
+/** Reads one UI-TARS answer into our action, its points in the pixels of `image`. */
+export function parseUITars(text: string, image: Size, version: UITarsOptions["version"]): Parsed<{ thought: string; action: Action }> {
+  let parsed;
+  try {
+    // The parser types its versions as an enum whose values are these same strings.
+    const modelVer = version as unknown as Parameters<typeof actionParser>[0]["modelVer"];
+    [parsed] = actionParser({ prediction: text, factor: [1000, 1000], screenContext: image, modelVer }).parsed;
+  } catch (error) {
+    return { ok: false, error: `the action could not be read (${(error as Error).message})` };
+  }
+  if (!parsed?.action_type) return { ok: false, error: "there is no Action line" };
+  const thought = (parsed.thought ?? "").trim();
+  const inputs = parsed.action_inputs as Record<string, unknown>;
+  const at = (key: string) => {
+    const box = JSON.parse(String(inputs[key] ?? "null")) as number[] | null;
+    if (!box || box.length < 2) throw new Error(`${key} is missing`);
+    const [x1, y1, x2 = x1!, y2 = y1!] = box as [number, number, number?, number?];
+    return {
+      x: Math.min(image.width - 1, Math.max(0, Math.round(((x1 + x2) / 2) * image.width))),
+      y: Math.min(image.height - 1, Math.max(0, Math.round(((y1 + y2) / 2) * image.height))),
+    };
+  };
+  const common = { intent: thought.split("\n")[0] ?? "", requires_verification: false };
+  try {
+    const raw = toAction(parsed.action_type, inputs, at, thought);
+    if (typeof raw === "string") return { ok: false, error: raw };
+    const action = actionSchema.safeParse({ ...raw, ...common });
+    return action.success ? { ok: true, value: { thought, action: action.data } } : { ok: false, error: action.error.issues[0]?.message ?? "invalid action" };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+function toAction(type: string, inputs: Record<string, unknown>, at: (key: string) => { x: number; y: number }, thought: string): { type: string; args: Record<string, unknown> } | string {
+  switch (type) {
+    case "click":
+    case "left_single":
+      return { type: "click", args: { ...at("start_box"), button: "left" } };
+    case "left_double":
+      return { type: "double_click", args: at("start_box") };
+    case "right_single":
+      return { type: "right_click", args: at("start_box") };
+    case "hover":
+    case "mouse_move":
+      return { type: "move", args: at("start_box") };
+    case "drag":
+    case "select": {
+      const end = at("end_box");
+      return { type: "drag", args: { ...at("start_box"), end_x: end.x, end_y: end.y } };
+    }
+    case "hotkey":
+    case "press":
+      return { type: "keypress", args: { keys: String(inputs.key ?? inputs.hotkey ?? "").split(/[\s+]+/).filter(Boolean) } };
+    case "type":
+      return { type: "type", args: { text: String(inputs.content ?? "").replace(/\\n/g, "\n") } };
+    case "scroll": {
+      const direction = String(inputs.direction ?? "down");
+      const delta = { up: [0, -SCROLL_PX], down: [0, SCROLL_PX], left: [-SCROLL_PX, 0], right: [SCROLL_PX, 0] }[direction];
+      if (!delta) return `scroll direction must be up, down, left or right, not ${direction}`;
+      return { type: "scroll", args: { ...at("start_box"), scroll_x: delta[0], scroll_y: delta[1] } };
+    }
+    case "wait":
+      return { type: "wait", args: { ms: 5000 } };
+    case "finished":
+      return { type: "done", args: { answer: String(inputs.content ?? "") || thought || "Done." } };
+    case "call_user":
+      return { type: "needs_user", args: { answer: thought || "Please take over for a moment." } };
+    default:
+      return `the action ${type} is not one of the listed actions`;
+  }
+}
