@@ -13,6 +13,7 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
   openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
   // Self-hosted (vLLM and the like): no public endpoint to default to.
   uitars: { name: "ui-tars-1.5-7b", baseUrl: "http://127.0.0.1:8001/v1" },
+  opencua: { name: "OpenCUA-7B", baseUrl: "http://127.0.0.1:8001/v1" },
 };
 
 const providerSettings = z
@@ -43,6 +44,8 @@ export const configSchema = z.object({
       .default([]),
     /** How UI-TARS writes coordinates: 1.0 in 0–1000, 1.5 and later in its resized image's pixels. */
     uitarsVersion: z.enum(["1.0", "1.5", "doubao-1.5-15B", "doubao-1.5-20B"]).default("1.5"),
+    /** How coordinate models (OpenCUA) write points: `auto` reads 0–1 as relative, larger as pixels. */
+    coordinates: z.enum(["auto", "relative", "relative1000", "absolute"]).default("auto"),
     /** The most a single model reply may hold (Anthropic's `max_tokens`). */
     maxTokens: int.min(256).max(64_000).default(4096),
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
@@ -70,7 +73,7 @@ export const configSchema = z.object({
     })),
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
   providers: z
-    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings })
+    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings })
     .prefault({}),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
@@ -136,6 +139,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       maxTokens: env.MODEL_MAX_TOKENS,
       fallback: env.MODEL_FALLBACK,
       uitarsVersion: env.UITARS_VERSION,
+      coordinates: env.MODEL_COORDINATES,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
       httpRetries: env.MODEL_HTTP_RETRIES,
@@ -149,6 +153,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       anthropic: { name: env.ANTHROPIC_MODEL, baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY },
       openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
       uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
+      opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,
@@ -177,7 +182,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
 function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
-  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS" }[env.MODEL_PROVIDER ?? "qwen"];
+  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA" }[env.MODEL_PROVIDER ?? "qwen"];
   return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 

@@ -7,6 +7,7 @@ import type { ModelChoice } from "../protocol/index.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
+import { OpenCUAPlanner } from "./opencua/opencua.ts";
 import type { Planner } from "./planner.ts";
 import { Router } from "./router.ts";
 import { UITarsPlanner } from "./uitars/uitars.ts";
@@ -40,6 +41,8 @@ function single(config: Config, choice: ModelChoice): Planner {
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
     case "uitars":
       return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion });
+    case "opencua":
+      return new OpenCUAPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, coordinates: model.coordinates });
     case "anthropic":
       return new AnthropicComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name, maxTokens: model.maxTokens });
   }
