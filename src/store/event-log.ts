@@ -1,6 +1,7 @@
 // The session event log: gives each event the next id of its session, persists it, and only then
 // delivers it to live subscribers, one session's events strictly in order. A subscriber that
-// reconnects with the last id it saw gets exactly what it missed, then the live stream.
+// reconnects with the last id it saw gets exactly what it missed, then the live stream — except
+// live frames a newer one has replaced: of those, only each task's latest is kept.
 import type { Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import { agentEventSchema, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
@@ -75,10 +76,22 @@ export class EventLog {
   private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     const seq = await this.allocate(sessionId);
     const at = nowIso();
-    await this.db
-      .insertInto("events")
-      .values({ session_id: sessionId, seq, task_id: event.task_id, type: event.type, data: JSON.stringify(event), created_at: at })
-      .execute();
+    const row = { session_id: sessionId, seq, task_id: event.task_id, type: event.type, data: JSON.stringify(event), created_at: at };
+    if (event.type === "screen.live") {
+      // A live frame supersedes the one before: the log keeps only a task's latest, so a replay
+      // shows the current screen instead of every frame since the task began.
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom("events")
+          .where("session_id", "=", sessionId)
+          .where("task_id", "=", event.task_id)
+          .where("type", "=", "screen.live")
+          .execute();
+        await trx.insertInto("events").values(row).execute();
+      });
+    } else {
+      await this.db.insertInto("events").values(row).execute();
+    }
     const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
     for (const listener of this.listeners.get(sessionId) ?? []) listener(delivered);
     return delivered;

@@ -102,6 +102,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("tasks").addColumn("approval", "text").execute();
     },
   },
+  "0005_events_by_task": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
