@@ -5,7 +5,8 @@
 // is data for the step record and the model's history, never a reason to fail the task.
 import type { Computer, StructuralEffect } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
-import { raceAbort } from "../core/abort.ts";
+import { delay, raceAbort } from "../core/abort.ts";
+import { AppError } from "../core/errors.ts";
 import type { Planner } from "../models/planner.ts";
 import { convert, type Point, type Spaces } from "../perception/coordinates.ts";
 import { diffScreens } from "../perception/screen-diff.ts";
@@ -34,6 +35,8 @@ export interface ActDeps extends VerifyDeps {
 }
 
 const CLICKS = new Set<Action["type"]>(["click", "double_click", "right_click"]);
+const CAPTURE_ATTEMPTS = 3;
+const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 
 /** Per action (`requires_verification`), per planner (`verifyClicks`) or globally (VERIFY_CLICKS). */
@@ -62,7 +65,7 @@ export async function act(action: Exclude<Action, FinalAction>, spaces: Spaces, 
     const watch = computer.watchStructure ? await raceAbort(computer.watchStructure(), signal) : null;
     await raceAbort(execute(action, computer, spaces, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
     await raceAbort(computer.settle(), signal);
-    const after = await raceAbort(computer.screenshot(), signal);
+    const after = await captureAfter(computer, signal);
     const structure = watch ? await raceAbort(watch(), signal) : null;
     const structural = structure ? hasEffect(structure) : null;
     // The DOM already shows an effect: comparing pixels would only cost time.
@@ -100,6 +103,22 @@ export async function act(action: Exclude<Action, FinalAction>, spaces: Spaces, 
     verification,
     usage,
   };
+}
+
+/**
+ * The screen after an action. The action may have closed the page it acted on (a popup's last
+ * click), so a capture that fails is tried again once the computer has found its screen again:
+ * the action happened, and must not be reported as failed.
+ */
+export async function captureAfter(computer: Computer, signal: AbortSignal): Promise<Screenshot> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await raceAbort(computer.screenshot(), signal);
+    } catch (error) {
+      if (attempt >= CAPTURE_ATTEMPTS || !(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
+      await delay(CAPTURE_BACKOFF_MS * attempt, signal);
+    }
+  }
 }
 
 function hasEffect(effect: StructuralEffect): boolean {

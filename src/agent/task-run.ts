@@ -25,7 +25,7 @@ import {
 import type { Planner, PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import { modelView } from "../perception/model-image.ts";
-import { act, type Acted } from "./act.ts";
+import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 
@@ -162,7 +162,7 @@ export class TaskRun {
         });
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
-        shot = await raceAbort(computer.screenshot(), signal);
+        shot = await captureAfter(computer, signal);
         await this.recordStep(turn, shot, await computer.currentUrl(), { at: aimed, failure: error.message });
         continue;
       }

@@ -59,3 +59,23 @@ describe("the effect check", () => {
     expect(planningText(requests[1]!)).toContain("→ no change ✗ (the end was reached: scrolling further this way changes nothing)");
   });
 });
+
+describe("an action that closes the page it acted on", () => {
+  it("is recorded as done, not failed, and the agent carries on with the page left behind", async () => {
+    const before = pages.records.length;
+    model.route(
+      (r) => planningText(r).includes("Task: confirm in the popup"),
+      act("click", { x: 150, y: 108 }, "Opening the confirmation"),
+      act("click", { x: 200, y: 130 }, "Confirming"),
+      act("done", { answer: "Confirmed." }),
+    );
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-popup", text: "confirm in the popup", start_url: pages.url("opener.html") });
+    const events = await openStream(app.url, "s-popup", 0);
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+    events.close();
+    expect(pages.records.slice(before)).toContain("confirmed");
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.steps.map((s) => s.text)).toEqual(["Opening the confirmation", "Confirming", "done step"]);
+    expect(stored.steps[1]?.url).toBe(pages.url("opener.html"));
+  });
+});
