@@ -24,6 +24,7 @@ import {
 } from "../protocol/index.ts";
 import type { Planner, PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
+import { scaleElements } from "../perception/elements.ts";
 import { modelView } from "../perception/model-image.ts";
 import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
@@ -122,6 +123,10 @@ export class TaskRun {
       const { model, browser } = this.config;
       const max = this.planner.imageSize?.(shot) ?? { width: model.imageMaxWidth, height: model.imageMaxHeight };
       const view = await modelView(shot, computer.logicalSize, max, browser.jpegQuality);
+      const elements =
+        this.planner.wantsElements && computer.elements
+          ? scaleElements(await raceAbort(computer.elements(), signal), view.spaces.screenshot, view.spaces.model)
+          : undefined;
       const turn = await this.planner.next(
         {
           task: this.task.text,
@@ -130,6 +135,7 @@ export class TaskRun {
           history: this.history.slice(-this.config.model.historySteps),
           screenshot: view.image,
           url,
+          ...(elements ? { elements } : {}),
         },
         signal,
       );

@@ -2,6 +2,7 @@
 // extension). Coordinates are pixels of the screenshot the computer returns; each implementation
 // maps them to its own input space through perception/coordinates.
 import type { Size } from "../perception/coordinates.ts";
+import type { UiElement } from "../perception/elements.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export type { Screenshot };
@@ -56,6 +57,8 @@ export interface Computer {
    * pointer has moved there, says whether that same element is still under it, unmoved.
    */
   holdTarget?(x: number, y: number): Promise<() => Promise<boolean>>;
+  /** The interactive elements on screen, numbered, boxes in screenshot pixels (Set-of-Mark). */
+  elements?(): Promise<UiElement[]>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

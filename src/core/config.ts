@@ -14,6 +14,8 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
   // Self-hosted (vLLM and the like): no public endpoint to default to.
   uitars: { name: "ui-tars-1.5-7b", baseUrl: "http://127.0.0.1:8001/v1" },
   opencua: { name: "OpenCUA-7B", baseUrl: "http://127.0.0.1:8001/v1" },
+  // Set-of-Mark works with any OpenAI-compatible vision model; Qwen-VL by default.
+  som: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
 };
 
 const providerSettings = z
@@ -73,7 +75,7 @@ export const configSchema = z.object({
     })),
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
   providers: z
-    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings })
+    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
     .prefault({}),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
@@ -154,6 +156,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
       uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
       opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
+      som: { name: env.SOM_MODEL, baseUrl: env.SOM_BASE_URL, apiKey: env.SOM_API_KEY },
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,
@@ -182,7 +185,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
 function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
-  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA" }[env.MODEL_PROVIDER ?? "qwen"];
+  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA", som: "SOM" }[env.MODEL_PROVIDER ?? "qwen"];
   return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 

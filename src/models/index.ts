@@ -10,6 +10,7 @@ import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import { OpenCUAPlanner } from "./opencua/opencua.ts";
 import type { Planner } from "./planner.ts";
 import { Router } from "./router.ts";
+import { SomPlanner } from "./som/som-planner.ts";
 import { UITarsPlanner } from "./uitars/uitars.ts";
 
 export function createPlanner(config: Config, choice?: ModelChoice, log?: Logger): Planner {
@@ -43,6 +44,8 @@ function single(config: Config, choice: ModelChoice): Planner {
       return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion });
     case "opencua":
       return new OpenCUAPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, coordinates: model.coordinates });
+    case "som":
+      return new SomPlanner({ baseUrl, apiKey, policy, model: name, jsonMode: model.jsonMode, repairRetries: model.repairRetries, jpegQuality: config.browser.jpegQuality });
     case "anthropic":
       return new AnthropicComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name, maxTokens: model.maxTokens });
   }

@@ -2,6 +2,7 @@
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
+import type { UiElement } from "../perception/elements.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export interface PlannerInput {
@@ -14,6 +15,8 @@ export interface PlannerInput {
   history: string[];
   screenshot: Screenshot;
   url: string | null;
+  /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
+  elements?: UiElement[];
 }
 
 export interface PlannerTurn {
@@ -53,6 +56,8 @@ export interface PointerCheck {
 export interface Planner {
   readonly name: string;
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
+  /** Set-of-Mark planners choose among numbered elements: the runtime finds them for each step. */
+  readonly wantsElements?: boolean;
   /** The size the model wants its screenshots fitted into; undefined when it has no preference. */
   imageSize?(screenshot: Size): Size | undefined;
   /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */

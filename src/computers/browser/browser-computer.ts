@@ -7,7 +7,8 @@ import { convert, spacesFor, type Point, type Size } from "../../perception/coor
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
-import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import type { UiElement } from "../../perception/elements.ts";
+import { compare, holdElementAt, interactiveElements, PageActivity } from "./page-activity.ts";
 
 export interface BrowserComputerOptions {
   width: number;
@@ -213,6 +214,17 @@ export class BrowserComputer implements Computer {
     const at = this.toCss(x, y);
     const held = await this.guard(() => holdElementAt(this.page, at));
     return () => this.guard(() => held()).catch(() => false);
+  }
+
+  async elements(): Promise<UiElement[]> {
+    const scale = this.options.deviceScaleFactor ?? 1;
+    const found = await this.guard(() => interactiveElements(this.page));
+    return found.map((e, i) => ({
+      id: i + 1,
+      kind: e.kind,
+      label: e.label,
+      box: { x: Math.round(e.x * scale), y: Math.round(e.y * scale), width: Math.round(e.width * scale), height: Math.round(e.height * scale) },
+    }));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {

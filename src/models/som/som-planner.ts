@@ -1,0 +1,149 @@
+// The Set-of-Mark planner (seed 002 §2.2, §3): the model sees the numbered element list and the
+// screenshot with the numbers drawn on it, and answers with an element id instead of guessing
+// pixels; the id becomes the element's centre in the image it saw. Any OpenAI-compatible vision
+// endpoint can back it.
+import { centerOf, describeElements, drawMarks, type UiElement } from "../../perception/elements.ts";
+import { actionSchema, type Action } from "../../protocol/index.ts";
+import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
+import { extractJson } from "../json-planner/parse.ts";
+import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+
+export interface SomOptions extends ChatEndpoint {
+  model: string;
+  jsonMode: boolean;
+  repairRetries: number;
+  jpegQuality: number;
+}
+
+const SCROLL_PX = 500;
+
+const SYSTEM_PROMPT = `You operate a computer for a person. Each step you get the task, the steps so far, a list of the interactive elements on screen — each with a number in square brackets — and a screenshot with the same numbers drawn on it. Choose the next action and name its element by number; never guess coordinates.
+
+Answer with one JSON object and nothing else:
+{"thought": "<reasoning>", "progress": "<one short sentence for the person>", "action": "<action>", "element_id": <number or null>, ...}
+
+Actions:
+- click, double_click, right_click: "element_id"
+- type: "element_id" of the field and "text" (the field is clicked first)
+- hotkey: "key", e.g. "ctrl+a" or "enter"
+- scroll: "direction" up/down/left/right, optional "element_id" to scroll inside
+- navigate: "url"
+- wait
+- done: "answer" for the person, in Markdown
+- fail: "answer" saying what the person must do`;
+
+export class SomPlanner implements Planner {
+  readonly name: string;
+  readonly wantsElements = true;
+  private queue: PlannerTurn[] = [];
+
+  constructor(private readonly options: SomOptions) {
+    this.name = `som:${options.model}`;
+  }
+
+  async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
+    const queued = this.queue.shift();
+    if (queued) return queued;
+    const elements = input.elements ?? [];
+    const marked = await drawMarks(input.screenshot, elements, this.options.jpegQuality);
+    const text = [
+      `Task: ${input.task}`,
+      input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
+      input.url ? `Page: ${input.url}` : "",
+      elements.length > 0 ? `Elements on screen:\n${describeElements(elements)}` : "No interactive elements were found on screen.",
+    ].filter(Boolean);
+    const messages: ChatMessage[] = [
+      { role: "system", content: SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: text.join("\n") },
+          { type: "image_url", image_url: { url: `data:${marked.mimeType};base64,${marked.data.toString("base64")}` } },
+        ],
+      },
+    ];
+    const { value, usage } = await askWithRepair(
+      { ...this.options, repairRequest: (error) => `That answer could not be used: ${error}. Answer again with one JSON object as described.` },
+      messages,
+      (reply) => parseSom(reply, elements, { width: input.screenshot.width, height: input.screenshot.height }),
+      signal,
+    );
+    const [first, ...rest] = value.actions.map((action, i) => ({
+      thought: value.thought,
+      progress: value.progress,
+      action,
+      usage: i === 0 ? usage : { input_tokens: 0, output_tokens: 0 },
+      planner: this.name,
+    }));
+    this.queue = rest;
+    return first!;
+  }
+}
+
+export function parseSom(text: string, elements: UiElement[], image: { width: number; height: number }): Parsed<{ thought: string; progress: string; actions: Action[] }> {
+  const json = extractJson(text);
+  if (!json.ok) return json;
+  const answer = json.value as Record<string, unknown>;
+  const thought = String(answer.thought ?? "");
+  const progress = String(answer.progress ?? "") || thought.split("\n")[0] || "";
+  const kind = String(answer.action ?? "");
+  const common = { intent: progress, requires_verification: false };
+  const id = answer.element_id === null || answer.element_id === undefined ? null : Number(answer.element_id);
+  const element = id === null ? null : elements.find((e) => e.id === id);
+  if (id !== null && !element) return { ok: false, error: `element_id ${id} is not in the list (1–${elements.length})` };
+  const target = () => {
+    if (!element) throw new Error(`${kind} needs an element_id`);
+    return centerOf(element);
+  };
+  const raw: { type: string; args: Record<string, unknown> }[] = [];
+  try {
+    switch (kind) {
+      case "click":
+        raw.push({ type: "click", args: { ...target(), button: "left" } });
+        break;
+      case "double_click":
+      case "right_click":
+        raw.push({ type: kind, args: target() });
+        break;
+      case "type":
+        if (element) raw.push({ type: "click", args: { ...centerOf(element), button: "left" } });
+        raw.push({ type: "type", args: { text: String(answer.text ?? "") } });
+        break;
+      case "hotkey":
+        raw.push({ type: "keypress", args: { keys: String(answer.key ?? "").split("+").filter(Boolean) } });
+        break;
+      case "scroll": {
+        const at = element ? centerOf(element) : { x: Math.floor(image.width / 2), y: Math.floor(image.height / 2) };
+        const direction = String(answer.direction ?? "down");
+        const delta = { up: [0, -SCROLL_PX], down: [0, SCROLL_PX], left: [-SCROLL_PX, 0], right: [SCROLL_PX, 0] }[direction];
+        if (!delta) return { ok: false, error: `direction must be up, down, left or right, not ${direction}` };
+        raw.push({ type: "scroll", args: { ...at, scroll_x: delta[0], scroll_y: delta[1] } });
+        break;
+      }
+      case "navigate":
+        raw.push({ type: "navigate", args: { url: String(answer.url ?? "") } });
+        break;
+      case "wait":
+        raw.push({ type: "wait", args: { ms: 1000 } });
+        break;
+      case "done":
+        raw.push({ type: "done", args: { answer: String(answer.answer ?? "") || "Done." } });
+        break;
+      case "fail":
+        raw.push({ type: "needs_user", args: { answer: String(answer.answer ?? "") || "I could not finish the task." } });
+        break;
+      default:
+        return { ok: false, error: `action must be one of click, double_click, right_click, type, hotkey, scroll, navigate, wait, done, fail — not ${JSON.stringify(kind)}` };
+    }
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const actions: Action[] = [];
+  for (const r of raw) {
+    const parsed = actionSchema.safeParse({ ...r, ...common });
+    if (!parsed.success) return { ok: false, error: `${r.type}: ${parsed.error.issues[0]?.message}` };
+    actions.push(parsed.data);
+  }
+  return { ok: true, value: { thought, progress, actions } };
+}
