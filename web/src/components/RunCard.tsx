@@ -23,6 +23,11 @@ export interface RunCardProps {
 
 type Pending = "stop" | "ack" | "decide";
 
+const PRIMARY =
+  "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
+const SECONDARY =
+  "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
+
 export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
@@ -89,7 +94,7 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
                     type="button"
                     onClick={() => decide(true)}
                     disabled={pending !== null}
-                    className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                    className={PRIMARY}
                   >
                     {t.approve}
                   </button>
@@ -97,7 +102,7 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
                     type="button"
                     onClick={() => decide(false)}
                     disabled={pending !== null}
-                    className="rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                    className={SECONDARY}
                   >
                     {t.deny}
                   </button>
@@ -108,7 +113,7 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
                     type="button"
                     onClick={ack}
                     disabled={pending !== null}
-                    className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                    className={PRIMARY}
                   >
                     {t.ack}
                   </button>
@@ -117,7 +122,7 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
                     onClick={stop}
                     disabled={pending !== null}
                     aria-label={t.stopTask}
-                    className="rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+                    className={SECONDARY}
                   >
                     {t.stop}
                   </button>
