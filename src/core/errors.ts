@@ -21,10 +21,6 @@ export class StopRequested extends Error {
   }
 }
 
-export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-}
-
 /** Turns anything thrown into a code and a message a person can act on. */
 export function toTaskError(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };

@@ -24,7 +24,6 @@ export const actionArgsSchemas = {
 } as const;
 
 export type ActionType = keyof typeof actionArgsSchemas;
-export const ACTION_TYPES = Object.keys(actionArgsSchemas) as ActionType[];
 
 const common = {
   intent: z.string().default(""),

@@ -35,10 +35,8 @@ export const sendReplySchema = z.object({ task_id: z.string(), session_id: z.str
 export type SendReply = z.infer<typeof sendReplySchema>;
 
 export const taskActionBodySchema = z.object({ task_id: idSchema });
-export type TaskActionBody = z.infer<typeof taskActionBodySchema>;
 
 export const approveBodySchema = z.object({ task_id: idSchema, approval_id: idSchema, approved: z.boolean() });
-export type ApproveBody = z.infer<typeof approveBodySchema>;
 
 export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
 

@@ -34,5 +34,3 @@ export const eventMetaSchema = z.object({
 });
 export const sessionEventSchema = z.intersection(agentEventSchema, eventMetaSchema);
 export type SessionEvent = AgentEvent & z.infer<typeof eventMetaSchema>;
-
-export const TERMINAL_EVENT_TYPES = ["task.completed", "task.failed", "task.stopped"] as const;
