@@ -1,6 +1,7 @@
 // The one HTTP exchange every model adapter uses: JSON in, JSON out, a timeout per attempt,
 // retries with exponential backoff on 429/5xx, timeouts and unreachable endpoints (honouring
 // `retry-after`), and Stop, which ends a request or a backoff wait at once.
+import type { z } from "zod";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
 
@@ -13,16 +14,24 @@ export interface HttpPolicy {
   maxBackoffMs?: number;
 }
 
-export interface JsonRequest {
+export interface JsonRequest<S extends z.ZodType> {
   url: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The reply's shape, and what to say when a reply does not have it. */
+  reply: S;
+  notReply: string;
 }
 
-export async function postJson(request: JsonRequest, policy: HttpPolicy, signal: AbortSignal): Promise<unknown> {
+export async function postJson<S extends z.ZodType>(request: JsonRequest<S>, policy: HttpPolicy, signal: AbortSignal): Promise<z.infer<S>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await postOnce(request, policy, signal);
+      const json = await postOnce(request, policy, signal);
+      const parsed = request.reply.safeParse(json);
+      if (parsed.success) return parsed.data;
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw new AppError("MODEL_HTTP_ERROR", `${request.notReply}: ${where}${issue?.message}`);
     } catch (error) {
       if (!(error instanceof RetryableHttpError) || attempt >= policy.retries) {
         throw error instanceof RetryableHttpError ? error.appError : error;
@@ -41,7 +50,7 @@ class RetryableHttpError extends Error {
   }
 }
 
-async function postOnce(request: JsonRequest, policy: HttpPolicy, signal: AbortSignal): Promise<unknown> {
+async function postOnce(request: JsonRequest<z.ZodType>, policy: HttpPolicy, signal: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(policy.timeoutMs);
   let response: Response;
   let text: string;

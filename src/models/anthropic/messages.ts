@@ -1,7 +1,6 @@
 // The Anthropic Messages API as the computer-use adapter speaks it: request blocks, the reply
 // validated with zod at the edge, and one call through the shared HTTP policy.
 import { z } from "zod";
-import { AppError } from "../../core/errors.ts";
 import { postJson, type HttpPolicy } from "../http.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -65,20 +64,16 @@ export interface AnthropicEndpoint {
 }
 
 export async function createMessage(endpoint: AnthropicEndpoint, request: MessagesRequest, signal: AbortSignal): Promise<MessagesReply> {
-  const json = await postJson(
+  return postJson(
     {
       // Both `https://api.anthropic.com` and `…/v1` name the same API.
       url: `${endpoint.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`,
       headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION, "anthropic-beta": endpoint.beta },
       body: request,
+      reply: replySchema,
+      notReply: "The Anthropic reply is not a message",
     },
     endpoint.policy,
     signal,
   );
-  const parsed = replySchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("MODEL_HTTP_ERROR", `The Anthropic reply is not a message: ${issue?.path.join(".")}: ${issue?.message}`);
-  }
-  return parsed.data;
 }

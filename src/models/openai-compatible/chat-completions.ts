@@ -1,7 +1,6 @@
 // A minimal client for OpenAI-compatible `POST /chat/completions` (DashScope compatible mode,
 // vLLM, Ollama, OpenAI itself): one request, one assistant message back.
 import { z } from "zod";
-import { AppError } from "../../core/errors.ts";
 import { postJson, type HttpPolicy } from "../http.ts";
 import type { Usage } from "../../protocol/index.ts";
 
@@ -38,24 +37,22 @@ export async function chatCompletion(
   request: ChatRequest,
   signal: AbortSignal,
 ): Promise<{ content: string; usage: Usage }> {
-  const json = await postJson(
+  const reply = await postJson(
     {
       url: `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`,
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       body: { ...request, stream: false },
+      reply: replySchema,
+      notReply: "The model endpoint's reply is not a chat completion",
     },
     endpoint.policy,
     signal,
   );
-  const parsed = replySchema.safeParse(json);
-  if (!parsed.success) {
-    throw new AppError("MODEL_HTTP_ERROR", `The model endpoint's reply is not a chat completion: ${parsed.error.issues[0]?.message}`);
-  }
   return {
-    content: parsed.data.choices[0]?.message.content ?? "",
+    content: reply.choices[0]?.message.content ?? "",
     usage: {
-      input_tokens: parsed.data.usage?.prompt_tokens ?? 0,
-      output_tokens: parsed.data.usage?.completion_tokens ?? 0,
+      input_tokens: reply.usage?.prompt_tokens ?? 0,
+      output_tokens: reply.usage?.completion_tokens ?? 0,
     },
   };
 }

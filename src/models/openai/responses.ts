@@ -2,7 +2,6 @@
 // (`computer_use_preview` with a display, the GA `computer` tool with batched actions), the
 // output items it reads, validated with zod at the edge, and one call through the shared HTTP policy.
 import { z } from "zod";
-import { AppError } from "../../core/errors.ts";
 import { postJson, type HttpPolicy } from "../http.ts";
 
 export type ComputerToolParam =
@@ -73,23 +72,20 @@ export interface OpenAIEndpoint {
 }
 
 export async function createResponse(endpoint: OpenAIEndpoint, request: ResponsesRequest, signal: AbortSignal): Promise<ResponsesReply> {
-  const json = await postJson(
+  const reply = await postJson(
     {
       url: `${endpoint.baseUrl.replace(/\/+$/, "")}/responses`,
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       body: request,
+      reply: replySchema,
+      notReply: "The OpenAI reply is not a response",
     },
     endpoint.policy,
     signal,
   );
-  const parsed = replySchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("MODEL_HTTP_ERROR", `The OpenAI reply is not a response: ${issue?.path.join(".")}: ${issue?.message}`);
-  }
   const calls: ComputerCall[] = [];
   const texts: string[] = [];
-  for (const item of parsed.data.output) {
+  for (const item of reply.output) {
     const call = computerCallSchema.safeParse(item);
     if (call.success) calls.push(call.data);
     const message = messageSchema.safeParse(item);
@@ -97,5 +93,5 @@ export async function createResponse(endpoint: OpenAIEndpoint, request: Response
     const reasoning = reasoningSchema.safeParse(item);
     if (reasoning.success) texts.push(...reasoning.data.summary.map((s) => s.text).filter(Boolean));
   }
-  return { id: parsed.data.id, calls, text: texts.join("\n").trim(), usage: parsed.data.usage ?? { input_tokens: 0, output_tokens: 0 } };
+  return { id: reply.id, calls, text: texts.join("\n").trim(), usage: reply.usage ?? { input_tokens: 0, output_tokens: 0 } };
 }

@@ -35,16 +35,22 @@ export function AttachmentChip({ name, tone }: { name: string; tone: "onAccent" 
   const colours = tone === "onAccent" ? "bg-white/15 text-white" : "bg-zinc-100 text-zinc-700";
   return (
     <span className={`inline-flex max-w-56 items-center gap-1 rounded-md px-2 py-0.5 text-xs ${colours}`}>
-      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-3.5 shrink-0">
-        <path
-          d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.6-4.6l-6 6a4.8 4.8 0 006.8 6.8l5.3-5.3"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.6"
-          strokeLinecap="round"
-        />
-      </svg>
+      <PaperclipIcon className="size-3.5 shrink-0" />
       <span className="truncate">{name}</span>
     </span>
+  );
+}
+
+export function PaperclipIcon({ className }: { className: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className}>
+      <path
+        d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.6-4.6l-6 6a4.8 4.8 0 006.8 6.8l5.3-5.3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+      />
+    </svg>
   );
 }

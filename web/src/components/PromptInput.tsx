@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { Attachment } from "../protocol.ts";
 import { t } from "../i18n.ts";
-import { AttachmentChip } from "./Message.tsx";
+import { AttachmentChip, PaperclipIcon } from "./Message.tsx";
 
 export interface PromptInputProps {
   attachments: readonly Attachment[];
@@ -76,15 +76,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
           title={t.attach}
           className="flex size-9 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500"
         >
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
-            <path
-              d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.6-4.6l-6 6a4.8 4.8 0 006.8 6.8l5.3-5.3"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.6"
-              strokeLinecap="round"
-            />
-          </svg>
+          <PaperclipIcon className="size-5" />
         </button>
         <input
           ref={files}
