@@ -17,7 +17,7 @@ const app = await startApp({ modelBaseUrl: model.baseUrl });
 try {
   // Warm up: the first task launches Chromium.
   model.route((r) => planningText(r).includes("Task: warm-up"), act("done", { answer: "warm" }));
-  const warm = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "bench-warm", text: "warm-up" });
+  const warm = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "bench-warm", text: "warm-up" });
   const warmStream = await openStream(app.url, "bench-warm", 0);
   await warmStream.waitForEnd(warm.json.task_id);
   warmStream.close();
@@ -29,7 +29,7 @@ try {
     await app.system.store.ensureSession(session, "bench");
     const stream = await openStream(app.url, session, 0);
     const t0 = performance.now();
-    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: `start ${i}` });
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: `start ${i}` });
     await stream.waitFor((e) => e.type === "task.started");
     startLatencies.push(performance.now() - t0);
     await stream.waitForEnd(sent.json.task_id);
@@ -52,7 +52,7 @@ try {
   await app.system.store.ensureSession("bench-steps", "bench");
   const stream = await openStream(app.url, "bench-steps", 0);
   const t0 = performance.now();
-  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "bench-steps", text: "steps", start_url: pages.url("form.html") });
+  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "bench-steps", text: "steps", start_url: pages.url("form.html") });
   const end = await stream.waitForEnd(sent.json.task_id, 120_000);
   const total = performance.now() - t0;
   stream.close();

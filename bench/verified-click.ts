@@ -25,7 +25,7 @@ async function measure(label: string, verify: boolean, config: DeepPartial<Confi
     model.route((r) => userText(r).includes("on_target"), ...Array.from({ length: CLICKS }, () => ({ answer: { on_target: true, dx: 0, dy: 0 } })));
     const checksBefore = model.requests.filter((r) => userText(r).includes("on_target")).length;
     const session = `bench-${label.replace(/\W+/g, "-")}`;
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("jumpy.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("jumpy.html") });
     const stream = await openStream(app.url, session, 0);
     const end = await stream.waitForEnd(json.task_id, 120_000);
     stream.close();

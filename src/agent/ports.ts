@@ -11,7 +11,10 @@ export interface FrameOptions {
 }
 
 export interface RunRecorder {
-  /** Persists the task, the message that asked for it and its attachments; creates the session if new. */
+  /**
+   * Persists the task, the message that asked for it and its attachments; creates the session if
+   * new. A message stored before (the chat assistant started the task) is linked to the task.
+   */
   createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void>;
   saveTask(task: Task): Promise<void>;
   saveStep(step: ProgressStep): Promise<void>;
@@ -19,6 +22,15 @@ export interface RunRecorder {
   saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef>;
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
+  emit(sessionId: string, event: AgentEvent): Promise<void>;
+}
+
+/** What the chat assistant records: the person's messages and its own, and the chat events. */
+export interface ChatRecorder {
+  /** Persists a message of the person with its attachments; creates the session if new. */
+  addUserMessage(message: ChatMessage, attachments: Attachment[]): Promise<void>;
+  addMessage(message: ChatMessage): Promise<void>;
+  listMessages(sessionId: string): Promise<ChatMessage[]>;
   emit(sessionId: string, event: AgentEvent): Promise<void>;
 }
 

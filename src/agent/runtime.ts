@@ -16,12 +16,16 @@ export interface Submission {
   startUrl?: string | undefined;
   /** The task's own model; by default the configured one. */
   model?: ModelChoice | undefined;
+  /** The person's message, already stored, that the task answers (a task the chat assistant started). */
+  message?: ChatMessage | undefined;
+  /** The task's step cap, when lower than the configured one. */
+  maxSteps?: number | undefined;
 }
 
 export class Runtime {
   private readonly runs = new Map<string, TaskRun>();
   private readonly busySessions = new Map<string, string>();
-  private readonly finished = new Set<Promise<void>>();
+  private readonly finished = new Set<Promise<Task>>();
 
   constructor(
     private readonly config: Config,
@@ -30,8 +34,11 @@ export class Runtime {
     private readonly log: Logger,
   ) {}
 
-  /** Records the task and starts it; resolves once it is queued, not when it ends. */
-  async submit(submission: Submission): Promise<{ task: Task; done: Promise<void> }> {
+  /**
+   * Records the task and starts it; resolves once it is queued, not when it ends. `done` resolves
+   * with the task as it ended.
+   */
+  async submit(submission: Submission): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     const { sessionId } = submission;
     const active = this.busySessions.get(sessionId);
     if (active) {
@@ -58,35 +65,47 @@ export class Runtime {
     const planner = this.resources.plannerFor(task, submission.model);
     task.model = planner.name;
     this.busySessions.set(sessionId, task.id);
-    const message: ChatMessage = {
-      id: newId("msg"),
-      session_id: sessionId,
-      task_id: task.id,
-      role: "user",
-      kind: "user_text",
-      text: submission.text,
-      attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
-      created_at: now,
-    };
+    const message: ChatMessage = submission.message
+      ? { ...submission.message, task_id: task.id }
+      : {
+          id: newId("msg"),
+          session_id: sessionId,
+          task_id: task.id,
+          role: "user",
+          kind: "user_text",
+          text: submission.text,
+          attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
+          created_at: now,
+        };
     try {
-      await this.recorder.createTask(task, message, submission.attachments);
+      // A message the chat already stored keeps its attachments; it is only linked to the task.
+      await this.recorder.createTask(task, message, submission.message ? [] : submission.attachments);
     } catch (error) {
       this.busySessions.delete(sessionId);
       throw error;
     }
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, planner, this.config, log);
+    const maxSteps = Math.min(submission.maxSteps ?? Infinity, this.config.limits.maxSteps);
+    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, planner, this.config, log, maxSteps);
     this.runs.set(task.id, run);
     const done = run
       .run()
-      .catch((error: unknown) => log.error({ err: error }, "task run crashed"))
+      .catch((error: unknown) => {
+        log.error({ err: error }, "task run crashed");
+        return run.current;
+      })
       .finally(() => {
         this.runs.delete(task.id);
         this.busySessions.delete(sessionId);
         this.finished.delete(done);
       });
     this.finished.add(done);
-    return { task, done };
+    return { task, message, done };
+  }
+
+  /** The task a session is running, if any. */
+  activeTask(sessionId: string): string | undefined {
+    return this.busySessions.get(sessionId);
   }
 
   /** False when the task is not running in this process. */

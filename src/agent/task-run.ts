@@ -20,7 +20,6 @@ import {
   type StepVerification,
   type Usage,
   type Task,
-  type TaskStatus,
 } from "../protocol/index.ts";
 import type { Planner, PlannerTurn } from "../models/planner.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
@@ -56,12 +55,14 @@ export class TaskRun {
     private readonly planner: Planner,
     private readonly config: Config,
     private readonly log: Logger,
+    private readonly maxSteps = config.limits.maxSteps,
   ) {
     this.budgetMs = config.limits.maxDurationMs;
   }
 
-  get status(): TaskStatus {
-    return this.task.status;
+  /** The task as recorded so far. */
+  get current(): Task {
+    return this.task;
   }
 
   stop(reason = "stopped by the user"): void {
@@ -84,7 +85,8 @@ export class TaskRun {
     return true;
   }
 
-  async run(): Promise<void> {
+  /** Runs the task to its end and resolves with it as it ended. */
+  async run(): Promise<Task> {
     const signal = this.controller.signal;
     let live: ReturnType<typeof throttleFrames> | null = null;
     let stopLive = () => {};
@@ -111,13 +113,14 @@ export class TaskRun {
     // Close before the terminal event: once a client sees it, nothing more happens on screen.
     await this.computer?.close().catch(() => undefined);
     await this.finish(outcome);
+    return this.task;
   }
 
   private async loop(computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {
     let shot = first;
     for (;;) {
-      if (this.task.current_step_index >= this.config.limits.maxSteps) {
-        throw new AppError("STEP_LIMIT", `The task reached its limit of ${this.config.limits.maxSteps} steps.`);
+      if (this.task.current_step_index >= this.maxSteps) {
+        throw new AppError("STEP_LIMIT", `The task reached its limit of ${this.maxSteps} steps.`);
       }
       const url = await computer.currentUrl();
       const { model, browser } = this.config;

@@ -3,9 +3,11 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino, type Logger } from "pino";
+import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
 import type { Config } from "../core/config.ts";
+import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { Store } from "../store/store.ts";
 
@@ -17,6 +19,7 @@ export interface System {
   store: Store;
   browsers: BrowserHost;
   runtime: Runtime;
+  chat: ChatAgent;
   close(): Promise<void>;
 }
 
@@ -41,14 +44,16 @@ export async function startSystem(config: Config, options: { recover: boolean },
     },
     log,
   );
+  const chat = new ChatAgent(runtime, store, createChatModel(config), config, log);
   return {
     config,
     log,
     store,
     browsers,
     runtime,
+    chat,
     async close() {
-      await runtime.shutdown();
+      await Promise.all([chat.shutdown(), runtime.shutdown()]);
       await browsers.close();
       await store.close();
     },

@@ -77,6 +77,22 @@ export const configSchema = z.object({
   providers: z
     .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
     .prefault({}),
+  /** The chat assistant (master agent): answers messages and starts computer tasks. */
+  chat: z
+    .object({
+      /** The protocol it speaks: OpenAI-compatible Chat Completions (`qwen`, `openai`) or Anthropic Messages. */
+      provider: z.enum(["qwen", "openai", "anthropic"]).optional(),
+      name: z.string().optional(),
+      baseUrl: z.string().url().optional(),
+      apiKey: z.string().optional(),
+      /** The step cap of a task it starts, unless it asks for more (up to `limits.maxSteps`); seed 001 §7. */
+      taskMaxSteps: int.positive().default(15),
+      /** How many earlier messages of the chat it reads. */
+      historyMessages: int.min(0).max(200).default(20),
+      /** How many computer tasks one answer may start. */
+      maxTasks: int.min(1).max(10).default(3),
+    })
+    .prefault({}),
   /** Effect check after each action (seed 002 §2.5). */
   effect: z
     .object({
@@ -157,6 +173,13 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
       opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
       som: { name: env.SOM_MODEL, baseUrl: env.SOM_BASE_URL, apiKey: env.SOM_API_KEY },
+    },
+    chat: {
+      provider: env.CHAT_PROVIDER,
+      name: env.CHAT_MODEL,
+      baseUrl: env.CHAT_BASE_URL,
+      apiKey: env.CHAT_API_KEY,
+      taskMaxSteps: env.CHAT_TASK_MAX_STEPS,
     },
     effect: {
       pixelThreshold: env.EFFECT_PIXEL_THRESHOLD,

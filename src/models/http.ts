@@ -1,9 +1,11 @@
-// The one HTTP exchange every model adapter uses: JSON in, JSON out, a timeout per attempt,
-// retries with exponential backoff on 429/5xx, timeouts and unreachable endpoints (honouring
-// `retry-after`), and Stop, which ends a request or a backoff wait at once.
+// The one HTTP exchange every model adapter uses: JSON in, JSON (or a server-sent event stream)
+// out, a timeout per attempt, retries with exponential backoff on 429/5xx, timeouts and
+// unreachable endpoints (honouring `retry-after`), and Stop, which ends a request or a backoff
+// wait at once. A stream is retried only until its first byte: what was streamed is not taken back.
 import type { z } from "zod";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
+import { readSse, type SseEvent } from "./sse.ts";
 
 export interface HttpPolicy {
   timeoutMs: number;
@@ -52,36 +54,120 @@ class RetryableHttpError extends Error {
 
 async function postOnce(request: JsonRequest<z.ZodType>, policy: HttpPolicy, signal: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(policy.timeoutMs);
-  let response: Response;
-  let text: string;
+  const text = await guard(request.url, policy, signal, timeout, async () => (await open(request, signal, timeout)).text());
   try {
-    response = await fetch(request.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...request.headers },
-      body: JSON.stringify(request.body),
-      signal: AbortSignal.any([signal, timeout]),
-    });
-    text = await response.text();
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    if (timeout.aborted) {
-      const message = `The model did not answer within ${policy.timeoutMs / 1000} s (${request.url}).`;
-      throw new RetryableHttpError(new AppError("MODEL_TIMEOUT", message, { retryable: true }), null);
-    }
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    const message = `Could not reach the model at ${request.url}: ${cause}`;
-    throw new RetryableHttpError(new AppError("MODEL_UNREACHABLE", message, { retryable: true, cause: error }), null);
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered something that is not JSON: ${text.slice(0, 200)}`);
   }
+}
+
+export interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * Posts a request whose reply is a server-sent event stream and yields its events. The timeout
+ * is per attempt until the reply starts, then the longest silence allowed between two chunks.
+ */
+export async function* postStream(request: StreamRequest, policy: HttpPolicy, signal: AbortSignal): AsyncGenerator<SseEvent> {
+  let body: ReadableStream<Uint8Array>;
+  let idle: IdleTimer;
+  for (let attempt = 0; ; attempt++) {
+    idle = new IdleTimer(policy.timeoutMs);
+    try {
+      const response = await guard(request.url, policy, signal, idle.signal, () => open(request, signal, idle.signal));
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.includes("text/event-stream")) {
+        const text = await response.text();
+        throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered ${type || "no content type"} instead of an event stream: ${text.slice(0, 200)}`);
+      }
+      body = response.body!;
+      break;
+    } catch (error) {
+      idle.clear();
+      if (!(error instanceof RetryableHttpError) || attempt >= policy.retries) {
+        throw error instanceof RetryableHttpError ? error.appError : error;
+      }
+      await delay(backoff(attempt, policy, error.retryAfterMs), signal);
+    }
+  }
+  try {
+    yield* readSse(
+      (async function* () {
+        const reader = body.getReader();
+        for (;;) {
+          idle.restart();
+          const { done, value } = await guard(request.url, policy, signal, idle.signal, () => reader.read()).catch((error: unknown) => {
+            throw error instanceof RetryableHttpError ? error.appError : error;
+          });
+          if (done) return;
+          yield value;
+        }
+      })(),
+    );
+  } finally {
+    idle.clear();
+    await body.cancel().catch(() => undefined);
+  }
+}
+
+/** An AbortSignal that fires after `ms` without a restart. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ms: number) {
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+async function open(request: StreamRequest, signal: AbortSignal, timeout: AbortSignal): Promise<Response> {
+  const response = await fetch(request.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...request.headers },
+    body: JSON.stringify(request.body),
+    signal: AbortSignal.any([signal, timeout]),
+  });
   if (!response.ok) {
+    const text = await response.text();
     const retryable = response.status === 429 || response.status >= 500;
     const error = new AppError("MODEL_HTTP_ERROR", `The model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`, { retryable });
     if (retryable) throw new RetryableHttpError(error, retryAfter(response.headers));
     throw error;
   }
+  return response;
+}
+
+/** Runs one network operation, turning Stop into its reason and a timeout or a dead endpoint into a retryable error. */
+async function guard<T>(url: string, policy: HttpPolicy, signal: AbortSignal, timeout: AbortSignal, operation: () => Promise<T>): Promise<T> {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered something that is not JSON: ${text.slice(0, 200)}`);
+    return await operation();
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    if (error instanceof AppError || error instanceof RetryableHttpError) throw error;
+    if (timeout.aborted) {
+      const message = `The model did not answer within ${policy.timeoutMs / 1000} s (${url}).`;
+      throw new RetryableHttpError(new AppError("MODEL_TIMEOUT", message, { retryable: true }), null);
+    }
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    const message = `Could not reach the model at ${url}: ${cause}`;
+    throw new RetryableHttpError(new AppError("MODEL_UNREACHABLE", message, { retryable: true, cause: error }), null);
   }
 }
 

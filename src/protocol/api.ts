@@ -29,9 +29,15 @@ export const sendBodySchema = z.object({
     .refine((u) => /^(https?:|about:blank$)/.test(u), "must be an http(s) URL")
     .optional(),
   model: modelChoiceSchema.optional(),
+  /**
+   * `auto`: the chat assistant answers, and starts a computer task when the message needs one;
+   * `task`: the message is a computer task, started at once.
+   */
+  mode: z.enum(["auto", "task"]).default("auto"),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
-export const sendReplySchema = z.object({ task_id: z.string(), session_id: z.string() });
+/** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */
+export const sendReplySchema = z.object({ session_id: z.string(), message_id: z.string(), task_id: z.string().nullable() });
 export type SendReply = z.infer<typeof sendReplySchema>;
 
 export const taskActionBodySchema = z.object({ task_id: idSchema });

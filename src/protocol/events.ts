@@ -2,9 +2,11 @@
 // `AgentEvent` is what the runtime emits; `SessionEvent` is what the stream delivers, with the
 // per-session increasing `id` that `Last-Event-ID` refers to.
 import { z } from "zod";
-import { approvalSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
+import { approvalSchema, chatMessageSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
 
 const taskId = { task_id: z.string() };
+/** The assistant message a chat turn writes, and the person's message it answers. */
+const turn = { message_id: z.string(), reply_to: z.string() };
 
 export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.started"), ...taskId, task: taskSchema }),
@@ -22,10 +24,23 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
   z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),
   z.object({ type: z.literal("task.stopped"), ...taskId, reason: z.string() }),
+  // The chat assistant (master agent): a turn starts, streams text, and ends with the stored
+  // message (null when it had nothing to add) or an error.
+  z.object({ type: z.literal("chat.started"), ...turn }),
+  z.object({ type: z.literal("chat.delta"), ...turn, delta: z.string() }),
+  z.object({ type: z.literal("chat.completed"), ...turn, message: chatMessageSchema.nullable() }),
+  z.object({ type: z.literal("chat.failed"), ...turn, error: taskErrorSchema }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent["type"];
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+export type TaskEvent = Extract<AgentEvent, { task_id: string }>;
+export type ChatEvent = Exclude<AgentEvent, TaskEvent>;
+
+/** The task an event belongs to; chat events belong to none. */
+export function eventTaskId(event: AgentEvent): string | null {
+  return "task_id" in event ? event.task_id : null;
+}
 
 export const eventMetaSchema = z.object({
   id: z.number().int().positive(),

@@ -6,6 +6,7 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
+import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { Store } from "../store/store.ts";
 import { errorReply } from "./http-error.ts";
@@ -16,6 +17,7 @@ import { streamRoutes } from "./routes/stream.ts";
 export interface AppDeps {
   store: Store;
   runtime: Runtime;
+  chat: ChatAgent;
   log: Logger;
   /** The built web UI (web/dist); when absent, / explains how to build it. */
   webDir?: string;
@@ -43,7 +45,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, log, webDir }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -55,7 +57,7 @@ export function createApp({ store, runtime, log, webDir }: AppDeps) {
 
   app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }));
   app.get("/api/health", (c) => c.json({ ok: true }));
-  app.route("/api/chat", chatRoutes(store, runtime));
+  app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", readRoutes(store));
   // An unknown API path is a 404, never the UI's index.html.

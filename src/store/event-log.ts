@@ -1,10 +1,11 @@
 // The session event log: gives each event the next id of its session, persists it, and only then
 // delivers it to live subscribers, one session's events strictly in order. A subscriber that
 // reconnects with the last id it saw gets exactly what it missed, then the live stream — except
-// live frames a newer one has replaced: of those, only each task's latest is kept.
-import type { Kysely } from "kysely";
+// what a later event has replaced: of live frames only each task's latest is kept, and a chat
+// turn's text deltas go once its completion (which holds the whole text) is written.
+import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
-import { agentEventSchema, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
+import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
 import type { Database } from "./schema.ts";
 
 export type EventListener = (event: SessionEvent) => void;
@@ -76,22 +77,18 @@ export class EventLog {
   private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     const seq = await this.allocate(sessionId);
     const at = nowIso();
-    const row = { session_id: sessionId, seq, task_id: event.task_id, type: event.type, data: JSON.stringify(event), created_at: at };
-    if (event.type === "screen.live") {
-      // A live frame supersedes the one before: the log keeps only a task's latest, so a replay
-      // shows the current screen instead of every frame since the task began.
-      await this.db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom("events")
-          .where("session_id", "=", sessionId)
-          .where("task_id", "=", event.task_id)
-          .where("type", "=", "screen.live")
-          .execute();
-        await trx.insertInto("events").values(row).execute();
-      });
-    } else {
-      await this.db.insertInto("events").values(row).execute();
-    }
+    const row = { session_id: sessionId, seq, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(event), created_at: at };
+    await this.db.transaction().execute(async (trx) => {
+      const superseded = trx.deleteFrom("events").where("session_id", "=", sessionId);
+      if (event.type === "screen.live") {
+        // A live frame supersedes the one before, so a replay shows the current screen instead
+        // of every frame since the task began.
+        await superseded.where("task_id", "=", event.task_id).where("type", "=", "screen.live").execute();
+      } else if (event.type === "chat.completed" || event.type === "chat.failed") {
+        await superseded.where("type", "=", "chat.delta").where(sql<string>`json_extract(data, '$.message_id')`, "=", event.message_id).execute();
+      }
+      await trx.insertInto("events").values(row).execute();
+    });
     const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
     for (const listener of this.listeners.get(sessionId) ?? []) listener(delivered);
     return delivered;

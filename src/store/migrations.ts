@@ -1,5 +1,5 @@
 // Schema migrations, applied in order at start. Append new ones; never edit an applied one.
-import { type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": {
@@ -104,6 +104,25 @@ const migrations: Record<string, Migration> = {
   },
   "0005_events_by_task": {
     async up(db: Kysely<unknown>) {
+      await db.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
+    },
+  },
+  // Chat events belong to no task: SQLite cannot drop NOT NULL in place, so the table is rebuilt.
+  "0006_events_without_task": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("events_new")
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("task_id", "text")
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("events_new_pk", ["session_id", "seq"])
+        .execute();
+      await sql`INSERT INTO events_new SELECT session_id, seq, task_id, type, data, created_at FROM events`.execute(db);
+      await db.schema.dropTable("events").execute();
+      await db.schema.alterTable("events_new").renameTo("events").execute();
       await db.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
     },
   },

@@ -64,7 +64,8 @@ export interface StepsTable {
 export interface EventsTable {
   session_id: string;
   seq: number;
-  task_id: string;
+  /** Null for chat events. */
+  task_id: string | null;
   type: string;
   data: string;
   created_at: string;

@@ -1,7 +1,7 @@
 // The store: sessions, messages, tasks, steps, events and frame records in one SQLite file, plus
 // frame images and attachments as files. It is the runtime's RunRecorder and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { FrameOptions, RunRecorder } from "../agent/ports.ts";
+import type { ChatRecorder, FrameOptions, RunRecorder } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
@@ -25,7 +25,7 @@ import type { Database, MessagesTable, StepsTable, TasksTable } from "./schema.t
 
 export const INTERRUPTED_MESSAGE = "interrupted: the server stopped while the task was running";
 
-export class Store implements RunRecorder {
+export class Store implements RunRecorder, ChatRecorder {
   readonly events: EventLog;
   readonly files: DataFiles;
 
@@ -54,7 +54,23 @@ export class Store implements RunRecorder {
       await this.emit(task.session_id, { type: "task.failed", task_id: task.id, error });
       recovered.push(task);
     }
+    await this.recoverChatTurns();
     return recovered;
+  }
+
+  /** A chat answer a dead process was writing ends with an event that says it was cut off. */
+  private async recoverChatTurns(): Promise<void> {
+    const { rows } = await sql<{ session_id: string; data: string }>`
+      SELECT session_id, data FROM events AS started
+      WHERE type = 'chat.started' AND NOT EXISTS (
+        SELECT 1 FROM events AS ended
+        WHERE ended.session_id = started.session_id AND ended.type IN ('chat.completed', 'chat.failed')
+          AND json_extract(ended.data, '$.message_id') = json_extract(started.data, '$.message_id'))`.execute(this.db);
+    for (const row of rows) {
+      const { message_id, reply_to } = JSON.parse(row.data) as { message_id: string; reply_to: string };
+      const error = { code: "INTERRUPTED", message: "interrupted: the server stopped while the assistant was answering" };
+      await this.emit(row.session_id, { type: "chat.failed", message_id, reply_to, error });
+    }
   }
 
   // ---- RunRecorder ----
@@ -64,7 +80,11 @@ export class Store implements RunRecorder {
     await this.files.saveAttachments(message, attachments);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto("tasks").values(taskRow(task)).execute();
-      await trx.insertInto("messages").values(messageRow(message)).execute();
+      await trx
+        .insertInto("messages")
+        .values(messageRow(message))
+        .onConflict((oc) => oc.column("id").doUpdateSet({ task_id: task.id }))
+        .execute();
       await trx
         .insertInto("messages")
         .values(messageRow({ ...message, id: newId("msg"), role: "assistant", kind: "assistant_progress", text: "", attachments: [] }))
@@ -103,6 +123,12 @@ export class Store implements RunRecorder {
     const checks = step.verification?.attempts.flatMap((a) => [a.frame?.id, a.annotated?.id]) ?? [];
     const frames = [step.screenshot?.id, ...checks].filter((id): id is string => Boolean(id));
     await this.files.linkStep(frames, step.id);
+  }
+
+  async addUserMessage(message: ChatMessage, attachments: Attachment[]): Promise<void> {
+    await this.ensureSession(message.session_id, titleFrom(message.text));
+    await this.files.saveAttachments(message, attachments);
+    await this.addMessage(message);
   }
 
   async addMessage(message: ChatMessage): Promise<void> {

@@ -1,6 +1,6 @@
 // A task that needs the person: the card becomes the request with "I've done it" (in the
 // person's language), the button resumes the same task, and the same card runs on to the end.
-import { act, planningText } from "../support/scripted-model.ts";
+import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
 const script = (answer: string) => [
@@ -31,7 +31,7 @@ test("I've done it resumes the same card, which then completes", async ({ chat, 
   // The conversation keeps the request and the reply, with the card below them.
   await expect(page.getByTestId("answer-message")).toHaveText("Please log in in the browser, then press the button below.");
   await expect(page.getByTestId("user-message")).toHaveText(["log in for me", "I've done it"]);
-  const resumed = model.requests.filter((r) => planningText(r).includes("log in for me"))[1];
+  const resumed = model.requests.filter((r) => !isChatTurn(r) && planningText(r).includes("log in for me"))[1];
   expect(planningText(resumed!)).toContain("answered: I've done it");
 });
 
@@ -47,7 +47,7 @@ test.describe("in Chinese", () => {
     await page.getByRole("button", { name: "我已经操作" }).click();
     await expect(chat.runCards).toHaveAttribute("data-status", "completed");
     await expect(page.getByTestId("user-message")).toHaveText(["帮我登录", "我已经操作"]);
-    const resumed = model.requests.filter((r) => planningText(r).includes("帮我登录"))[1];
+    const resumed = model.requests.filter((r) => !isChatTurn(r) && planningText(r).includes("帮我登录"))[1];
     expect(planningText(resumed!)).toContain("answered: 我已经操作");
   });
 });

@@ -48,6 +48,11 @@ async function serveInvoices(): Promise<{ url: string; close: () => void }> {
 }
 
 async function answerStates(browser: Browser, app: TestApp, model: ScriptedModel, invoices: string): Promise<void> {
+  model.chat(
+    { chat: { text: "I can open your billing page in a browser and download any month's invoice as a PDF. Which month do you need?" } },
+    { chat: { calls: [{ name: "computer_task", arguments: { task: "Open the invoice page and download the March 2025 invoice as a PDF", start_url: invoices } }] } },
+    { chat: { text: "Done — the PDF is in the browser's downloads. Shall I get April's as well?" } },
+  );
   model.script(
     findMarch,
     clickDownload,
@@ -59,8 +64,10 @@ async function answerStates(browser: Browser, app: TestApp, model: ScriptedModel
     act("needs_user", { answer: "The payment form asks for a **card security code**. Please enter it in the browser yourself, then press the button below." }, "Waiting for the card code"),
   );
   const page = await newPage(browser, DESKTOP, app.url);
-  await send(page, "Open the invoice page and download March's PDF", invoices);
-  await page.getByTestId("run-card").last().and(page.locator("[data-status=completed]")).waitFor();
+  await send(page, "Can you get my invoices?");
+  await page.getByTestId("answer-message").waitFor();
+  await send(page, "March, please");
+  await page.getByTestId("answer-message").nth(1).waitFor();
   await send(page, "Now pay the April invoice", invoices);
   await page.getByRole("button", { name: "I've done it" }).waitFor();
   await shoot(page, "answer-desktop.png");

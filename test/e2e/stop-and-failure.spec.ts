@@ -1,5 +1,5 @@
 // Stop ends a task at any moment, and a failed task says why; both stay on the card.
-import { act } from "../support/scripted-model.ts";
+import { act, isChatTurn } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("Stop ends a task during a slow step and says so", async ({ chat, model, pages }) => {
@@ -8,7 +8,7 @@ test("Stop ends a task during a slow step and says so", async ({ chat, model, pa
   await chat.send("press the button, slowly", pages.url("form.html"));
   const card = chat.card();
   await expect(card.latestProgress).toHaveText("Pressing the button");
-  await expect.poll(() => model.requests.length).toBe(2);
+  await expect.poll(() => model.requests.filter((r) => !isChatTurn(r)).length).toBe(2);
 
   await card.stop.click();
   await expect(card.root).toHaveAttribute("data-status", "stopped", { timeout: 5_000 });

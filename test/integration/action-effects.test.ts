@@ -12,7 +12,7 @@ const { model, pages, app } = useWorld();
 async function run(task: string, ...replies: Reply[]) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
   const session = `s-${task.replace(/\W+/g, "-")}`;
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("effects.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("effects.html") });
   const events = await openStream(app.url, session, 0);
   expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
   events.close();
@@ -69,7 +69,7 @@ describe("an action that closes the page it acted on", () => {
       act("click", { x: 200, y: 130 }, "Confirming"),
       act("done", { answer: "Confirmed." }),
     );
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-popup", text: "confirm in the popup", start_url: pages.url("opener.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-popup", text: "confirm in the popup", start_url: pages.url("opener.html") });
     const events = await openStream(app.url, "s-popup", 0);
     expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
     events.close();

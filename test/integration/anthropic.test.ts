@@ -39,7 +39,7 @@ const taskOf = (task: string) => (r: RecordedRequest) => JSON.stringify(body(r).
 
 async function run(session: string, task: string, startUrl: string, ...replies: Reply[]) {
   model.route(taskOf(task), ...replies);
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: startUrl });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: startUrl });
   const events = await openStream(app.url, session, 0);
   const end = await events.waitForEnd(json.task_id);
   events.close();
@@ -114,7 +114,7 @@ describe("Anthropic computer use", () => {
     const bigApp = await startApp({ modelBaseUrl: model.baseUrl, config: { ...anthropic, browser: { width: 1600, height: 1000 } } });
     try {
       model.route(taskOf("press on a big screen"), toolUse("Pressing.", { action: "left_click", coordinate: [160, 104] }), endTurn("Pressed."));
-      const { json } = await bigApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-claude-big", text: "press on a big screen", start_url: pages.url("form.html") });
+      const { json } = await bigApp.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-big", text: "press on a big screen", start_url: pages.url("form.html") });
       const events = await openStream(bigApp.url, "s-claude-big", 0);
       expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
       events.close();

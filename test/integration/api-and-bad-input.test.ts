@@ -12,7 +12,7 @@ type ErrorJson = { error: { code: string; message: string } };
 
 async function runTask(session: string, task: string, ...replies: Parameters<ScriptedModel["script"]>) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
   const events = await openStream(app.url, session, 0);
   const end = await events.waitForEnd(json.task_id);
   events.close();
@@ -28,6 +28,7 @@ describe("invalid requests", () => {
     ["bad session id", { session_id: "../x", text: "hi" }, "session_id: must contain only letters"],
     ["bad start_url", { session_id: "s1", text: "hi", start_url: "javascript:alert(1)" }, "start_url"],
     ["bad attachment", { session_id: "s1", text: "hi", attachments: [{ name: "a.txt" }] }, "attachments.0.mime_type"],
+    ["unknown mode", { session_id: "s1", text: "hi", mode: "magic" }, "mode:"],
   ])("POST /api/chat/send with %s → 400 naming the field", async (_, body, message) => {
     const reply = await app.api<ErrorJson>("POST", "/api/chat/send", body);
     expect(reply.status).toBe(400);
@@ -123,7 +124,7 @@ describe("SSE reconnect", () => {
       { ...act("keypress", { keys: ["ctrl", "a"] }, "three"), delayMs: 300 },
       { ...act("done", { answer: "all there" }, "four"), delayMs: 300 },
     );
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-reconnect", text: "reconnect" });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-reconnect", text: "reconnect" });
     const first = await openStream(app.url, "s-reconnect", 0);
     await first.waitFor((e) => e.type === "progress.append");
     first.close();
@@ -175,7 +176,7 @@ describe("requests from elsewhere", () => {
   });
 
   it("refuses file: start URLs, bodies over 25 MB and broken data: URLs", async () => {
-    const file = await app.api<ErrorJson>("POST", "/api/chat/send", { session_id: "s-file", text: "x", start_url: "file:///etc/passwd" });
+    const file = await app.api<ErrorJson>("POST", "/api/chat/send", { mode: "task", session_id: "s-file", text: "x", start_url: "file:///etc/passwd" });
     expect(file.status).toBe(400);
     expect(file.json.error.message).toContain("start_url: must be an http(s) URL");
     const huge = await fetch(`${app.url}/api/chat/send`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(26 * 1024 * 1024) });

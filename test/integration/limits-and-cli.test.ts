@@ -21,8 +21,8 @@ describe("limits", () => {
     try {
       model.route((r) => planningText(r).includes("Task: endless"), act("wait", { ms: 10 }), act("wait", { ms: 10 }), act("wait", { ms: 10 }));
       model.route((r) => planningText(r).includes("Task: too slow"), { ...act("done", { answer: "late" }), delayMs: 10_000 });
-      const endless = await stepApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-steps", text: "endless" });
-      const slow = await timeApp.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-time", text: "too slow" });
+      const endless = await stepApp.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-steps", text: "endless" });
+      const slow = await timeApp.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-time", text: "too slow" });
       const [steps, time] = await Promise.all([openStream(stepApp.url, "s-steps", 0), openStream(timeApp.url, "s-time", 0)]);
       expect(await steps.waitForEnd(endless.json.task_id)).toMatchObject({
         type: "task.failed",

@@ -12,7 +12,7 @@ const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 800 } } }
 async function run(task: string, ...replies: Reply[]) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
   const session = `s-${task.replace(/\W+/g, "-")}`;
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
   const events = await openStream(app.url, session, 0);
   const end = await events.waitForEnd(json.task_id);
   events.close();
@@ -55,7 +55,7 @@ describe("the model's HTTP endpoint", () => {
 
   it("stops at once while it waits to retry", async () => {
     model.route((r) => planningText(r).includes("Task: stop while waiting"), { status: 429, headers: { "retry-after": "30" } });
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-stop-wait", text: "stop while waiting" });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-stop-wait", text: "stop while waiting" });
     const events = await openStream(app.url, "s-stop-wait", 0);
     await expect.poll(() => model.requests.filter((r) => planningText(r).includes("Task: stop while waiting")).length).toBe(1);
     await app.api("POST", "/api/chat/stop", { task_id: json.task_id });

@@ -46,7 +46,7 @@ const body = (r: RecordedRequest) => r.body as unknown as ResponsesRequest;
 async function run(target: typeof app, session: string, task: string, ...replies: Reply[]) {
   const start = model.requests.length;
   model.script(...replies);
-  const { json } = await target.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html") });
+  const { json } = await target.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
   const events = await openStream(target.url, session, 0);
   const end = await events.waitForEnd(json.task_id);
   events.close();
@@ -133,7 +133,7 @@ describe("OpenAI computer use", () => {
     const start = model.requests.length;
     const clicksBefore = pages.records.filter((r) => r === "clicked").length;
     model.script(call("Pressing the button.", { type: "click", button: "left", x: 200, y: 130 }, [check]), say("Pressed."));
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-cua-approve", text: "press it", start_url: pages.url("form.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-approve", text: "press it", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-approve", 0);
     const asked = (await events.waitFor((e) => e.type === "task.approval_requested")) as Extract<SessionEvent, { type: "task.approval_requested" }>;
     expect(asked.approval).toMatchObject({ checks: [check], action: { type: "click", args: { x: 200, y: 130 } } });
@@ -156,7 +156,7 @@ describe("OpenAI computer use", () => {
   it("a flagged action the person refuses never runs, and the task stops saying why", async () => {
     const check = { id: "cu_sc_2", code: "irrelevant_domain", message: "The site is unrelated to the task." };
     model.script(call("Typing.", { type: "type", text: "secret" }, [check]));
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-cua-deny", text: "type it", start_url: pages.url("form.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-deny", text: "type it", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-deny", 0);
     const asked = (await events.waitFor((e) => e.type === "task.approval_requested")) as Extract<SessionEvent, { type: "task.approval_requested" }>;
     await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: false });

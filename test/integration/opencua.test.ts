@@ -17,7 +17,7 @@ describe("OpenCUA", () => {
       code("Press the button and type the name.", "pyautogui.click(x=0.15625, y=0.1625)\npyautogui.write(message='Ada')"),
       code("Finish.", "computer.terminate(status='success', answer='Typed **Ada**.')"),
     );
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-cua-code", text: "fill in with code", start_url: pages.url("form.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-code", text: "fill in with code", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-code", 0);
     expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed **Ada**." });
     events.close();

@@ -22,7 +22,7 @@ describe("restart", () => {
       act("done", { answer: "Remembered." }, "Done"),
     );
     const first = await startApp({ modelBaseUrl: model.baseUrl });
-    const { json } = await first.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-restart", text: "remember me", start_url: pages.url("form.html") });
+    const { json } = await first.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-restart", text: "remember me", start_url: pages.url("form.html") });
     const events = await openStream(first.url, "s-restart", 0);
     await events.waitForEnd(json.task_id);
     events.close();
@@ -75,7 +75,7 @@ describe("restart", () => {
     const sent = await fetch(`${url}/api/chat/send`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ session_id: "s-killed", text: "killed midway" }),
+      body: JSON.stringify({ mode: "task", session_id: "s-killed", text: "killed midway" }),
     });
     const { task_id } = (await sent.json()) as { task_id: string };
     const live = await openStream(url, "s-killed", 0);
@@ -103,7 +103,7 @@ describe("a crashed browser", () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl });
     try {
       model.route((r) => planningText(r).includes("Task: crash"), { ...act("click", { x: 200, y: 130 }), delayMs: 800 });
-      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-crash", text: "crash", start_url: pages.url("form.html") });
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-crash", text: "crash", start_url: pages.url("form.html") });
       const events = await openStream(app.url, "s-crash", 0);
       await events.waitFor((e) => e.type === "screen.live");
       killChildChromium();
@@ -113,7 +113,7 @@ describe("a crashed browser", () => {
       expect(end.error).toEqual({ code: "BROWSER_CRASHED", message: "The browser closed unexpectedly." });
 
       model.route((r) => planningText(r).includes("Task: after the crash"), act("click", { x: 200, y: 130 }), act("done", { answer: "fine again" }));
-      const next = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-crash", text: "after the crash", start_url: pages.url("form.html") });
+      const next = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-crash", text: "after the crash", start_url: pages.url("form.html") });
       const again = await openStream(app.url, "s-crash", 0);
       expect(await again.waitForEnd(next.json.task_id)).toMatchObject({ type: "task.completed", answer: "fine again" });
       again.close();

@@ -21,7 +21,7 @@ const anthropicFor = (task: string) => (r: RecordedRequest) => r.path === "/v1/m
 async function runWith(config: DeepPartial<ConfigInput>, session: string, task: string, body: Record<string, unknown> = {}) {
   const app = await startApp({ modelBaseUrl: model.baseUrl, config });
   try {
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html"), ...body });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html"), ...body });
     const events = await openStream(app.url, session, 0);
     const end = await events.waitForEnd(json.task_id);
     events.close();

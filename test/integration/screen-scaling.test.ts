@@ -26,6 +26,7 @@ describe.each([
         act("done", { answer: "ok" }),
       );
       const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", {
+        mode: "task",
         session_id: `s-dpr-${String(dpr).replace(".", "")}`,
         text: task,
         start_url: pages.url("input-lab.html"),

@@ -24,7 +24,7 @@ describe("the Set-of-Mark planner", () => {
         answer({ progress: "Done", action: "done", answer: "Typed it." }),
       );
       const session = `s-som-${dpr}`;
-      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("form.html") });
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
       const events = await openStream(app.url, session, 0);
       expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed it." });
       events.close();
@@ -57,7 +57,7 @@ describe("the Set-of-Mark planner", () => {
         answer({ action: "click", element_id: 42 }),
         answer({ action: "done", answer: "ok" }),
       );
-      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-som-wrong", text: "wrong id", start_url: pages.url("form.html") });
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-som-wrong", text: "wrong id", start_url: pages.url("form.html") });
       const events = await openStream(app.url, "s-som-wrong", 0);
       expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
       events.close();

@@ -10,7 +10,7 @@ import { useWorld } from "../support/world.ts";
 const { model, pages, app } = useWorld();
 
 const send = (session_id: string, text: string, start_url?: string) =>
-  app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id, text, ...(start_url ? { start_url } : {}) });
+  app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id, text, ...(start_url ? { start_url } : {}) });
 
 describe("needs_user", () => {
   it("waits for the person, resumes the same task on ack, and completes", async () => {
@@ -54,7 +54,7 @@ describe("needs_user", () => {
     const early = await app.api<{ error: { code: string } }>("POST", "/api/chat/ack-user-action", { task_id: json.task_id });
     expect(early.status).toBe(409);
     expect(early.json.error.code).toBe("TASK_NOT_AWAITING_USER");
-    const busy = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { session_id: "s-ack", text: "another" });
+    const busy = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-ack", text: "another" });
     expect(busy.status).toBe(409);
     expect(busy.json.error.code).toBe("SESSION_BUSY");
     const events = await openStream(app.url, "s-ack", 0);

@@ -22,7 +22,7 @@ describe("a task on a local page", () => {
     const stream = await openStream(app.url, "s-flow", 0).catch(() => null);
     expect(stream).toBeNull(); // the session does not exist until the first send
 
-    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-flow", text: "Fill in the form" });
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-flow", text: "Fill in the form" });
     expect(sent.status).toBe(202);
     const taskId = sent.json.task_id;
     const events = await openStream(app.url, "s-flow", 0);
@@ -81,8 +81,8 @@ describe("a task on a local page", () => {
     model.route((r) => planningText(r).includes("Task: parallel A"), ...script("A"));
     model.route((r) => planningText(r).includes("Task: parallel B"), ...script("B"));
     const [a, b] = await Promise.all([
-      app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-par-a", text: "parallel A" }),
-      app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-par-b", text: "parallel B" }),
+      app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-par-a", text: "parallel A" }),
+      app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-par-b", text: "parallel B" }),
     ]);
     const [streamA, streamB] = await Promise.all([openStream(app.url, "s-par-a", 0), openStream(app.url, "s-par-b", 0)]);
     const [endA, endB] = await Promise.all([streamA.waitForEnd(a.json.task_id), streamB.waitForEnd(b.json.task_id)]);
@@ -102,6 +102,7 @@ describe("attachments", () => {
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     model.route((r) => planningText(r).includes("Task: use the files"), act("done", { answer: "read them" }));
     const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", {
+      mode: "task",
       session_id: "s-files",
       text: "use the files",
       attachments: [

@@ -18,7 +18,7 @@ describe("UI-TARS", () => {
       say("I will now finish"),
       say("Thought: The form shows the name.\nAction: finished(content='Typed **Ada**.')"),
     );
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: "s-tars", text: "fill the form", start_url: pages.url("form.html") });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-tars", text: "fill the form", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-tars", 0);
     expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed **Ada**." });
     events.close();

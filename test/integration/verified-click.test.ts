@@ -21,7 +21,7 @@ const isCheck = (r: RecordedRequest) => userText(r).includes("on_target");
 
 async function start(task: string) {
   const session = `s-${task.replace(/\W+/g, "-")}`;
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { session_id: session, text: task, start_url: pages.url("jumpy.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("jumpy.html") });
   return { taskId: json.task_id, events: await openStream(app.url, session, 0), session };
 }
 

@@ -3,8 +3,14 @@
 // endpoints on 127.0.0.1 that
 // answer from a script and record every request, so tests can assert on what the project sent.
 // Only the model is scripted, and only here, at the HTTP boundary.
+//
+// The chat assistant's requests (its system prompt names EasyAgentCU's assistant) have a script
+// of their own. When it is empty the model behaves as a plain delegating assistant: it hands the
+// person's message to `computer_task` as it is, and adds nothing once the task has ended — so a
+// test about tasks can send through the chat like a person and script only the planner.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { writeChatStream, type ScriptedChat } from "./scripted-stream.ts";
 
 export interface RecordedRequest {
   path: string;
@@ -17,9 +23,15 @@ export interface RecordedRequest {
 
 export interface ChatBody {
   model: string;
-  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  messages: {
+    role: string;
+    content: string | null | { type: string; text?: string; content?: unknown; image_url?: { url: string } }[];
+    tool_calls?: unknown[];
+  }[];
   response_format?: { type: string };
   stream?: boolean;
+  system?: string | { type: string; text: string }[];
+  tools?: Record<string, unknown>[];
 }
 
 /**
@@ -30,7 +42,11 @@ export type Reply =
   | { answer: unknown; delayMs?: number }
   | { text: string; delayMs?: number }
   | { message: unknown; delayMs?: number }
-  | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
+  | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> }
+  /** A streamed chat reply, in the protocol of the endpoint asked. */
+  | { chat: ScriptedChat; delayMs?: number }
+  /** A raw event stream; with `hang` it never ends. */
+  | { sse: string; hang?: boolean; delayMs?: number };
 
 export type Responder = (request: RecordedRequest) => Reply | undefined;
 
@@ -41,12 +57,15 @@ export interface ScriptedModel {
   script(...replies: Reply[]): void;
   /** Answers requests for which `when` holds from their own queue (for concurrent tasks). */
   route(when: (request: RecordedRequest) => boolean, ...replies: Reply[]): void;
+  /** Queues replies to the chat assistant's requests. */
+  chat(...replies: Reply[]): void;
   close(): Promise<void>;
 }
 
 export async function startScriptedModel(): Promise<ScriptedModel> {
   const requests: RecordedRequest[] = [];
   const queue: Reply[] = [];
+  const chatQueue: Reply[] = [];
   const routes: { when: (r: RecordedRequest) => boolean; replies: Reply[] }[] = [];
 
   const server: Server = createServer((req, res) => {
@@ -69,11 +88,16 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         return;
       }
       const route = routes.find((r) => r.when(request) && r.replies.length > 0);
-      const reply = route ? route.replies.shift() : queue.shift();
+      const reply = route ? route.replies.shift() : isChatTurn(request) ? (chatQueue.shift() ?? delegate(request)) : queue.shift();
       const send = () => {
         if (res.destroyed) return;
         request.answeredAt = Date.now();
-        if (!reply) {
+        if (reply && "chat" in reply) {
+          void writeChatStream(res, request.path, body.model, reply.chat);
+        } else if (reply && "sse" in reply) {
+          res.writeHead(200, { "content-type": "text/event-stream" }).write(reply.sse);
+          if (!reply.hang) res.end();
+        } else if (!reply) {
           res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "script exhausted" } }));
         } else if ("message" in reply) {
           res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply.message));
@@ -99,6 +123,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     requests,
     script: (...replies) => queue.push(...replies),
     route: (when, ...replies) => routes.push({ when, replies }),
+    chat: (...replies) => chatQueue.push(...replies),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -118,10 +143,29 @@ function completion(model: string, content: string): string {
   });
 }
 
+/** A request of the chat assistant rather than of a planner. */
+export function isChatTurn(request: RecordedRequest): boolean {
+  const { system, messages } = request.body;
+  const prompt = typeof system === "string" ? system : Array.isArray(system) ? (system[0]?.text ?? "") : messages?.[0]?.role === "system" ? messages[0].content : "";
+  return typeof prompt === "string" && prompt.startsWith("You are the assistant of EasyAgentCU");
+}
+
+/** The chat assistant's default: the person's message becomes a task; after the task, nothing to add. */
+function delegate(request: RecordedRequest): Reply {
+  const last = request.body.messages.at(-1);
+  const isPerson = last?.role === "user" && (typeof last.content === "string" || last.content?.every((part) => part.type === "text"));
+  if (!isPerson) return { chat: {} };
+  const task = userText(request)
+    .split("\n")
+    .filter((line) => !/^\((Attached|Start URL given): /.test(line))
+    .join("\n");
+  return { chat: { calls: [{ name: "computer_task", arguments: { task } }] } };
+}
+
 /** The text parts of a request's last user message. */
 export function userText(request: RecordedRequest): string {
   const last = [...request.body.messages].reverse().find((m) => m.role === "user");
-  if (!last) return "";
+  if (!last?.content) return "";
   if (typeof last.content === "string") return last.content;
   return last.content.map((p) => p.text ?? "").join("\n");
 }
@@ -129,7 +173,7 @@ export function userText(request: RecordedRequest): string {
 /** The text of the first user message: the task and step of a planning request. */
 export function planningText(request: RecordedRequest): string {
   const first = request.body.messages.find((m) => m.role === "user");
-  if (!first) return "";
+  if (!first?.content) return "";
   return typeof first.content === "string" ? first.content : first.content.map((p) => p.text ?? "").join("\n");
 }
 

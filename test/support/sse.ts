@@ -69,7 +69,7 @@ export async function openStream(baseUrl: string, sessionId: string, lastEventId
     events,
     waitFor,
     waitForEnd: (taskId, timeoutMs) =>
-      waitFor((e) => e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs),
+      waitFor((e) => "task_id" in e && e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs),
     close: () => controller.abort(),
   };
 }

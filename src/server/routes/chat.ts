@@ -1,15 +1,16 @@
-// POST /api/chat/send, /stop and /ack-user-action (seed 000 §7.1).
+// POST /api/chat/send, /stop, /approve and /ack-user-action (seed 000 §7.1).
 import { Hono } from "hono";
 import { z } from "zod";
+import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, isFinished, sendBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, isFinished, sendBodySchema, taskActionBodySchema, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
 const ackBodySchema = taskActionBodySchema.extend({ text: z.string().trim().min(1).max(200).optional() });
 
-export function chatRoutes(store: Store, runtime: Runtime) {
+export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   const requireActive = async (taskId: string): Promise<Task> => {
     const task = await store.getTask(taskId);
     if (!task) throw notFound("task", taskId);
@@ -22,14 +23,14 @@ export function chatRoutes(store: Store, runtime: Runtime) {
   return new Hono()
     .post("/send", async (c) => {
       const body = await parseBody(c, sendBodySchema);
-      const { task } = await runtime.submit({
+      const reply = await chat.send({
         sessionId: body.session_id,
         text: body.text,
         attachments: body.attachments,
         startUrl: body.start_url,
         model: body.model,
+        mode: body.mode,
       });
-      const reply: SendReply = { task_id: task.id, session_id: task.session_id };
       return c.json(reply, 202);
     })
     .post("/stop", async (c) => {

@@ -8,7 +8,7 @@ import type { Attachment } from "../protocol.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
-import { AnswerMessage, UserMessage } from "./Message.tsx";
+import { AnswerMessage, FailedAnswer, StreamingAnswer, UserMessage } from "./Message.tsx";
 import { PromptInput } from "./PromptInput.tsx";
 import { RunCard, type RunCardProps } from "./RunCard.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
@@ -79,7 +79,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   };
 
   const empty = session.loaded && session.items.length === 0 && !sending;
-  const busy = Object.values(session.runs).some((run) => isActive(run.task.status));
+  const taskRunning = Object.values(session.runs).some((run) => isActive(run.task.status));
   return (
     <section
       aria-label={t.chat}
@@ -110,6 +110,10 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
                 return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide }} />;
+              case "reply":
+                return item.reply.text ? <StreamingAnswer key={item.reply.id} text={item.reply.text} /> : <ThinkingBar key={item.reply.id} />;
+              case "failure":
+                return <FailedAnswer key={item.reply.id} text={item.reply.text} error={item.reply.error} />;
             }
           })}
           {sending && <ThinkingBar />}
@@ -123,7 +127,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
           onSend={send}
           sending={sending}
           error={error}
-          blockedBy={busy ? t.busy : null}
+          blockedBy={taskRunning ? t.busy : session.answering ? t.answering : null}
         />
       </div>
       {dragging && (

@@ -1,6 +1,6 @@
-// Chat bubbles: the person's messages (with their attachments) and an assistant answer that
-// an earlier request of a task left in the conversation.
-import type { ChatMessage } from "../protocol.ts";
+// Chat bubbles: the person's messages (with their attachments), the assistant's answers — stored,
+// streaming or failed — and the answers an earlier request of a task left in the conversation.
+import type { ChatMessage, TaskError } from "../protocol.ts";
 import { t } from "../i18n.ts";
 import { Markdown } from "./Markdown.tsx";
 
@@ -27,6 +27,30 @@ export function AnswerMessage({ message }: { message: ChatMessage }) {
   return (
     <div data-testid="answer-message" className="max-w-[92%] rounded-2xl rounded-bl-md border border-zinc-200 bg-white px-4 py-3 shadow-sm">
       <Markdown text={message.text} />
+    </div>
+  );
+}
+
+/** A reply while it streams: its text so far, growing, with a caret. */
+export function StreamingAnswer({ text }: { text: string }) {
+  return (
+    <div data-testid="streaming-answer" aria-live="polite" aria-busy="true" className="max-w-[92%] rounded-2xl rounded-bl-md border border-zinc-200 bg-white px-4 py-3 shadow-sm">
+      <Markdown text={text} />
+      <span aria-hidden="true" className="mt-1 inline-block h-4 w-1.5 animate-pulse rounded-sm bg-zinc-400 align-middle" />
+    </div>
+  );
+}
+
+export function FailedAnswer({ text, error }: { text: string; error: TaskError | null }) {
+  return (
+    <div role="alert" data-testid="failed-answer" className="max-w-[92%] rounded-2xl rounded-bl-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+      {text && <Markdown text={text} />}
+      <p className="font-semibold">{t.answerFailed}</p>
+      {error && (
+        <p className="mt-1">
+          {error.message} <span className="font-mono text-xs text-red-700">({error.code})</span>
+        </p>
+      )}
     </div>
   );
 }

@@ -4,20 +4,33 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "r
 import { api, streamUrl } from "../api.ts";
 import { agentEventSchema, sessionEventSchema, type ChatMessage, type SessionEvent, type Task } from "../protocol.ts";
 import { chatItems, type ChatItem } from "../state/chat-items.ts";
-import { emptyEventState, reduceEvent, selectRuns, type RunState } from "../state/session-state.ts";
+import { emptyEventState, isAnswering, reduceEvent, selectRuns, type RunState } from "../state/session-state.ts";
 import { useCoalesced } from "./useCoalesced.ts";
 
 export type Connection = "connecting" | "open" | "lost";
 
 const EVENT_TYPES = agentEventSchema.options.map((option) => option.shape.type.value);
 /** Events after which the stored messages or the session list have changed. */
-const REFRESHING: ReadonlySet<string> = new Set(["task.started", "task.awaiting_user", "task.approval_requested", "task.resumed", "task.completed", "task.failed", "task.stopped"]);
+const REFRESHING: ReadonlySet<string> = new Set([
+  "task.started",
+  "task.awaiting_user",
+  "task.approval_requested",
+  "task.resumed",
+  "task.completed",
+  "task.failed",
+  "task.stopped",
+  "chat.started",
+  "chat.completed",
+  "chat.failed",
+]);
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 export interface SessionView {
   loaded: boolean;
   items: ChatItem[];
   runs: Record<string, RunState>;
+  /** The assistant is writing a reply. */
+  answering: boolean;
   connection: Connection;
   /** Re-reads the stored messages and tasks. */
   refresh: () => Promise<void>;
@@ -88,8 +101,8 @@ export function useSession(sessionId: string | null, onSessionChanged: () => voi
   }, [sessionId, refresh]);
 
   const runs = useMemo(() => selectRuns(events, tasks), [events, tasks]);
-  const items = useMemo(() => chatItems(messages, runs), [messages, runs]);
-  return { loaded, items, runs, connection, refresh };
+  const items = useMemo(() => chatItems(messages, runs, events.replies), [messages, runs, events.replies]);
+  return { loaded, items, runs, answering: isAnswering(events.replies), connection, refresh };
 }
 
 function parseEvent(data: string): SessionEvent | null {

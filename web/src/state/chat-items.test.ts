@@ -2,12 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { message, task } from "../testing/fixtures.ts";
 import { chatItems } from "./chat-items.ts";
-import type { RunState } from "./session-state.ts";
+import type { ReplyState, RunState } from "./session-state.ts";
 
 const run = (status: RunState["task"]["status"]): Record<string, RunState> => ({
   task_1: { task: task({ status }), steps: [], liveUrl: null, stopReason: null },
 });
-const shape = (items: ReturnType<typeof chatItems>) => items.map((i) => (i.kind === "run" ? `run:${i.taskId}` : `${i.kind}:${i.message.text}`));
+const shape = (items: ReturnType<typeof chatItems>) =>
+  items.map((i) => (i.kind === "run" ? `run:${i.taskId}` : i.kind === "reply" || i.kind === "failure" ? `${i.kind}:${i.reply.text}` : `${i.kind}:${i.message.text}`));
+const reply = (patch: Partial<ReplyState>): ReplyState => ({ id: "msg_r", replyTo: "q", text: "", status: "streaming", message: null, error: null, endedAt: null, ...patch });
 
 describe("chatItems", () => {
   const sent = [message("user_text", "log in for me"), message("assistant_progress", "")];
@@ -36,5 +38,22 @@ describe("chatItems", () => {
   it("orders several tasks as they were sent", () => {
     const second = [message("user_text", "again", "task_2"), message("assistant_progress", "", "task_2", "p2")];
     expect(shape(chatItems([...sent, ...second], run("completed")))).toEqual(["user:log in for me", "run:task_1", "user:again", "run:task_2"]);
+  });
+
+  it("shows the assistant's reply as it streams, then the stored one in its place", () => {
+    const question = [message("user_text", "capital of France?", null, "q")];
+    expect(shape(chatItems(question, {}, [reply({ text: "Paris" })]))).toEqual(["user:capital of France?", "reply:Paris"]);
+    const answer = message("assistant_answer", "Paris.", null, "msg_r");
+    const ended = [reply({ status: "completed", text: "Paris.", message: answer })];
+    expect(shape(chatItems(question, {}, ended))).toEqual(["user:capital of France?", "answer:Paris."]);
+    expect(shape(chatItems([...question, answer], {}, ended))).toEqual(["user:capital of France?", "answer:Paris."]);
+  });
+
+  it("keeps a failed reply before what the person wrote afterwards", () => {
+    const later = { ...message("user_text", "try again", null, "q2"), created_at: "2025-01-01T10:05:00.000Z" };
+    const failed = reply({ status: "failed", text: "Let me", endedAt: "2025-01-01T10:01:00.000Z" });
+    const question = message("user_text", "capital?", null, "q");
+    expect(shape(chatItems([question, later], {}, [failed]))).toEqual(["user:capital?", "failure:Let me", "user:try again"]);
+    expect(shape(chatItems([question], {}, [failed]))).toEqual(["user:capital?", "failure:Let me"]);
   });
 });

@@ -1,7 +1,7 @@
 // The event reducer and the choice between event-built and stored state.
 import { describe, expect, it } from "vitest";
-import { events, liveFrame, step, task } from "../testing/fixtures.ts";
-import { emptyEventState, reduceEvent, selectRun, selectRuns, type EventState } from "./session-state.ts";
+import { events, liveFrame, message, step, task } from "../testing/fixtures.ts";
+import { emptyEventState, isAnswering, reduceEvent, selectRun, selectRuns, type EventState } from "./session-state.ts";
 import type { SessionEvent } from "../protocol.ts";
 
 const reduce = (list: SessionEvent[], from: EventState = emptyEventState) => list.reduce(reduceEvent, from);
@@ -58,7 +58,28 @@ describe("reduceEvent", () => {
 
   it("skips events of a task it never saw start, but still advances", () => {
     const state = reduce(events({ type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
-    expect(state).toEqual({ lastEventId: 1, runs: {} });
+    expect(state).toEqual({ lastEventId: 1, runs: {}, replies: [] });
+  });
+});
+
+describe("the assistant's replies", () => {
+  const started = { type: "chat.started", message_id: "msg_r", reply_to: "msg_q" } as const;
+  const delta = (text: string) => ({ type: "chat.delta", message_id: "msg_r", reply_to: "msg_q", delta: text }) as const;
+
+  it("grow with each delta and end as the stored message", () => {
+    const streaming = reduce(events(started, delta("Paris is "), delta("the capital.")));
+    expect(streaming.replies).toEqual([{ id: "msg_r", replyTo: "msg_q", text: "Paris is the capital.", status: "streaming", message: null, error: null, endedAt: null }]);
+    expect(isAnswering(streaming.replies)).toBe(true);
+    const stored = message("assistant_answer", "Paris is the capital of France.", null, "msg_r");
+    const done = reduce(events(started, delta("Paris is "), { type: "chat.completed", message_id: "msg_r", reply_to: "msg_q", message: stored }));
+    expect(done.replies[0]).toMatchObject({ status: "completed", text: "Paris is the capital of France.", message: stored });
+    expect(isAnswering(done.replies)).toBe(false);
+  });
+
+  it("keep the reason of a failure", () => {
+    const error = { code: "MODEL_TIMEOUT", message: "The model did not answer within 90 s." };
+    const failed = reduce(events(started, delta("Let me"), { type: "chat.failed", message_id: "msg_r", reply_to: "msg_q", error }));
+    expect(failed.replies[0]).toMatchObject({ status: "failed", text: "Let me", error });
   });
 });
 
@@ -78,7 +99,7 @@ describe("selectRun", () => {
   });
 
   it("covers tasks known from either side", () => {
-    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents } }, [task({ id: "task_0", status: "failed" })]);
+    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents }, replies: [] }, [task({ id: "task_0", status: "failed" })]);
     expect(Object.keys(runs).sort()).toEqual(["task_0", "task_1"]);
   });
 });

@@ -1,7 +1,8 @@
-// Owns how a session's runs are known: SessionEvents reduce into one RunState per task, and for
-// each task the view takes the event-built state or the store's snapshot, whichever is further
-// along, so a reload shows the stored state at once and the replayed events never step back.
-import type { ProgressStep, SessionEvent, Task, TaskStatus } from "../protocol.ts";
+// Owns how a session's runs and the assistant's replies are known: SessionEvents reduce into one
+// RunState per task and one ReplyState per reply, and for each task the view takes the
+// event-built state or the store's snapshot, whichever is further along, so a reload shows the
+// stored state at once and the replayed events never step back.
+import type { ChatMessage, ProgressStep, SessionEvent, Task, TaskError, TaskStatus } from "../protocol.ts";
 
 export interface RunState {
   task: Task;
@@ -12,17 +13,34 @@ export interface RunState {
   stopReason: string | null;
 }
 
+/** One answer of the chat assistant, as it streams. */
+export interface ReplyState {
+  id: string;
+  /** The person's message it answers. */
+  replyTo: string;
+  text: string;
+  status: "streaming" | "completed" | "failed";
+  /** The stored message once completed; null when the assistant had nothing to add. */
+  message: ChatMessage | null;
+  error: TaskError | null;
+  /** When it ended (the server's clock). */
+  endedAt: string | null;
+}
+
 export interface EventState {
   /** The id of the last event reduced; the stream resumes after it. */
   lastEventId: number;
   runs: Record<string, RunState>;
+  /** In the order they started. */
+  replies: ReplyState[];
 }
 
-export const emptyEventState: EventState = { lastEventId: 0, runs: {} };
+export const emptyEventState: EventState = { lastEventId: 0, runs: {}, replies: [] };
 
 export function reduceEvent(state: EventState, event: SessionEvent): EventState {
   if (event.id <= state.lastEventId) return state;
   const next: EventState = { ...state, lastEventId: event.id };
+  if (!("task_id" in event)) return { ...next, replies: applyToReplies(state.replies, event) };
   if (event.type === "task.started") {
     return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, stopReason: null } } };
   }
@@ -31,7 +49,10 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
   return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(run, event) } };
 }
 
-function applyToRun(run: RunState, event: Exclude<SessionEvent, { type: "task.started" }>): RunState {
+type TaskSessionEvent = Extract<SessionEvent, { task_id: string }>;
+type ChatSessionEvent = Exclude<SessionEvent, TaskSessionEvent>;
+
+function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "task.started" }>): RunState {
   const task = (patch: Partial<Task>): Task => ({ ...run.task, ...patch, updated_at: event.at });
   switch (event.type) {
     case "screen.live":
@@ -64,6 +85,25 @@ function applyToRun(run: RunState, event: Exclude<SessionEvent, { type: "task.st
       return { ...run, task: task({ status: "failed", error: event.error, finished_at: event.at }) };
     case "task.stopped":
       return { ...run, task: task({ status: "stopped", finished_at: event.at }), stopReason: event.reason };
+    default:
+      return assertNever(event);
+  }
+}
+
+function applyToReplies(replies: ReplyState[], event: ChatSessionEvent): ReplyState[] {
+  if (event.type === "chat.started") {
+    const started: ReplyState = { id: event.message_id, replyTo: event.reply_to, text: "", status: "streaming", message: null, error: null, endedAt: null };
+    return [...replies.filter((r) => r.id !== event.message_id), started];
+  }
+  const update = (patch: (reply: ReplyState) => Partial<ReplyState>) =>
+    replies.map((reply) => (reply.id === event.message_id ? { ...reply, ...patch(reply) } : reply));
+  switch (event.type) {
+    case "chat.delta":
+      return update((reply) => (reply.status === "streaming" ? { text: reply.text + event.delta } : {}));
+    case "chat.completed":
+      return update(() => ({ status: "completed", message: event.message, text: event.message?.text ?? "", endedAt: event.at }));
+    case "chat.failed":
+      return update(() => ({ status: "failed", error: event.error, endedAt: event.at }));
     default:
       return assertNever(event);
   }
@@ -103,6 +143,11 @@ export function selectRuns(events: EventState, stored: readonly Task[]): Record<
     if (run) runs[id] = run;
   }
   return runs;
+}
+
+/** The assistant is answering: the prompt waits for it. */
+export function isAnswering(replies: readonly ReplyState[]): boolean {
+  return replies.some((reply) => reply.status === "streaming");
 }
 
 /** A task that is still under way: the prompt cannot start another in its session. */

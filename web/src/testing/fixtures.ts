@@ -50,9 +50,11 @@ export const liveFrame = (version: number) => ({ id: "live_task_1", url: `/api/f
 
 type Body<E> = E extends SessionEvent ? Omit<E, "id" | "session_id" | "at" | "task_id"> : never;
 
-/** Numbers events 1, 2, 3… as one session's stream does. */
+/** Numbers events 1, 2, 3… as one session's stream does; task events belong to task_1. */
 export function events(...bodies: Body<SessionEvent>[]): SessionEvent[] {
-  return bodies.map((body, index) => ({ ...body, id: index + 1, session_id: "ses_1", at: AT, task_id: "task_1" }) as SessionEvent);
+  return bodies.map(
+    (body, index) => ({ ...body, id: index + 1, session_id: "ses_1", at: AT, ...(body.type.startsWith("chat.") ? {} : { task_id: "task_1" }) }) as SessionEvent,
+  );
 }
 
 export function message(kind: ChatMessage["kind"], text: string, taskId: string | null = "task_1", id = `${kind}-${text}`): ChatMessage {

@@ -1,0 +1,216 @@
+// The chat assistant (master agent, seed 001 §2 and seed 004 §3.1, §5). A message in `auto`
+// mode gets a turn: the chat model's text streams out as chat.delta events; when it calls
+// `computer_task`, a task starts through the runtime (its run card appears as usual) and the
+// turn waits for it to end, then hands the model the result to answer from. A message in `task`
+// mode skips the assistant and starts a task at once. One turn or task per session at a time.
+import type { Logger } from "pino";
+import type { Config } from "../core/config.ts";
+import { raceAbort } from "../core/abort.ts";
+import { AppError, toTaskError } from "../core/errors.ts";
+import { newId, nowIso } from "../core/ids.ts";
+import type { ChatModel, ChatTurn, ToolCall } from "../models/chat/chat-model.ts";
+import type { ChatMessage, SendReply, Task } from "../protocol/index.ts";
+import { COMPUTER_TASK, computerTaskArgs, computerTaskTool, historyText, systemPrompt, userText } from "./chat-prompt.ts";
+import type { ChatRecorder } from "./ports.ts";
+import type { Runtime, Submission } from "./runtime.ts";
+
+export interface ChatSubmission extends Omit<Submission, "message" | "maxSteps"> {
+  mode: "auto" | "task";
+}
+
+/** What a tool call returns to the model (seed 004 §5's tool result). */
+type ToolResult =
+  | { ok: true; result: { task_id: string; status: "completed"; answer: string; steps: number } }
+  | { ok: false; error: { code: string; message: string }; result?: { task_id: string; status: Task["status"]; steps: number } };
+
+/** The turn ends without another reply: the person stopped the task it started. */
+class TurnEnded extends Error {}
+
+export class ChatAgent {
+  private readonly turns = new Map<string, AbortController>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly recorder: ChatRecorder,
+    private readonly model: ChatModel,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
+
+  async send(submission: ChatSubmission): Promise<SendReply> {
+    const { sessionId } = submission;
+    const task = this.runtime.activeTask(sessionId);
+    if (this.turns.has(sessionId) || task) {
+      const what = task ? `running task ${task}` : "still answering the last message";
+      throw new AppError("SESSION_BUSY", `Session ${sessionId} is ${what}; stop it or wait for it.`);
+    }
+    if (submission.mode === "task") {
+      const { task, message } = await this.runtime.submit(submission);
+      return { session_id: sessionId, message_id: message.id, task_id: task.id };
+    }
+    const controller = new AbortController();
+    this.turns.set(sessionId, controller);
+    const message: ChatMessage = {
+      id: newId("msg"),
+      session_id: sessionId,
+      task_id: null,
+      role: "user",
+      kind: "user_text",
+      text: submission.text,
+      attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
+      created_at: nowIso(),
+    };
+    try {
+      const history = await this.recorder.listMessages(sessionId);
+      await this.recorder.addUserMessage(message, submission.attachments);
+      const turn = this.answer(message, history, submission, controller.signal).finally(() => {
+        this.turns.delete(sessionId);
+        this.running.delete(turn);
+      });
+      this.running.add(turn);
+    } catch (error) {
+      this.turns.delete(sessionId);
+      throw error;
+    }
+    return { session_id: sessionId, message_id: message.id, task_id: null };
+  }
+
+  /** Ends every turn (a task a turn started is stopped by the runtime's own shutdown). */
+  async shutdown(): Promise<void> {
+    for (const controller of this.turns.values()) controller.abort(new AppError("INTERRUPTED", "interrupted: the server is shutting down"));
+    await Promise.all(this.running);
+  }
+
+  private async answer(message: ChatMessage, history: ChatMessage[], submission: ChatSubmission, signal: AbortSignal): Promise<void> {
+    const { chat, limits } = this.config;
+    const log = this.log.child({ session_id: message.session_id, message_id: message.id });
+    const earlier = history.filter((m) => m.kind !== "assistant_progress" && m.text.trim()).slice(-chat.historyMessages);
+    // A conversation starts with the person (Anthropic requires it).
+    while (earlier[0]?.role === "assistant") earlier.shift();
+    const turns: ChatTurn[] = [
+      ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
+      { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
+    ];
+    const tool = computerTaskTool(limits.maxSteps, Math.min(chat.taskMaxSteps, limits.maxSteps));
+    const budget = { tasks: chat.maxTasks, repairs: this.config.model.repairRetries };
+    // Each model answer is one reply in the chat; none is open while a task runs.
+    let reply: string | null = null;
+    try {
+      for (;;) {
+        reply = await this.begin(message);
+        // Once the budget is spent the model gets no tools, so it has to answer in words.
+        const tools = budget.tasks > 0 && budget.repairs >= 0 ? [tool] : [];
+        const { text, calls } = await this.stream(reply, message, { system: systemPrompt(today()), turns, tools }, signal, log);
+        turns.push({ role: "assistant", text, toolCalls: calls });
+        await this.complete(reply, message, text);
+        reply = null;
+        if (calls.length === 0) return;
+        for (const call of calls) {
+          const result = await this.runTool(call, message, submission, budget, signal);
+          turns.push({ role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify(result) });
+        }
+      }
+    } catch (error) {
+      if (error instanceof TurnEnded) return;
+      const cause: unknown = signal.aborted ? signal.reason : error;
+      const { code, message: text } = toTaskError(cause);
+      log.warn({ err: cause }, "the chat assistant could not answer");
+      const failed = { type: "chat.failed", message_id: reply ?? newId("msg"), reply_to: message.id, error: { code, message: text } } as const;
+      await this.recorder.emit(message.session_id, failed);
+    }
+  }
+
+  private async stream(
+    reply: string,
+    message: ChatMessage,
+    request: Parameters<ChatModel["stream"]>[0],
+    signal: AbortSignal,
+    log: Logger,
+  ): Promise<{ text: string; calls: ToolCall[] }> {
+    let text = "";
+    const calls: ToolCall[] = [];
+    for await (const event of this.model.stream(request, signal)) {
+      switch (event.type) {
+        case "delta":
+          text += event.text;
+          await this.recorder.emit(message.session_id, { type: "chat.delta", message_id: reply, reply_to: message.id, delta: event.text });
+          break;
+        case "tool_call":
+          calls.push(event.call);
+          break;
+        case "done":
+          log.info({ model: this.model.name, usage: event.usage, tool_calls: calls.length }, "chat model answered");
+          break;
+      }
+    }
+    return { text, calls };
+  }
+
+  /** Validates a call and runs it; a call that cannot run is answered with the reason, never run. */
+  private async runTool(
+    call: ToolCall,
+    message: ChatMessage,
+    submission: ChatSubmission,
+    budget: { tasks: number; repairs: number },
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const refuse = (code: string, text: string): ToolResult => {
+      budget.repairs--;
+      return { ok: false, error: { code, message: text } };
+    };
+    if (call.name !== COMPUTER_TASK) return refuse("UNKNOWN_TOOL", `There is no tool named ${JSON.stringify(call.name)}; the only tool is ${COMPUTER_TASK}.`);
+    let json: unknown;
+    try {
+      json = JSON.parse(call.arguments);
+    } catch {
+      return refuse("INVALID_ARGUMENTS", `The arguments are not JSON: ${call.arguments.slice(0, 200)}`);
+    }
+    const { limits, chat } = this.config;
+    const args = computerTaskArgs(limits.maxSteps).safeParse(json);
+    if (!args.success) {
+      const issue = args.error.issues[0];
+      return refuse("INVALID_ARGUMENTS", `${issue?.path.join(".") || "arguments"}: ${issue?.message}`);
+    }
+    if (budget.tasks <= 0) return refuse("TASK_LIMIT", `One answer may start at most ${chat.maxTasks} tasks; answer with what you have.`);
+    budget.tasks--;
+    const { task, done } = await this.runtime.submit({
+      sessionId: message.session_id,
+      text: args.data.task,
+      attachments: submission.attachments,
+      startUrl: args.data.start_url ?? submission.startUrl,
+      model: submission.model,
+      message,
+      maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
+    });
+    const ended = await raceAbort(done, signal);
+    const result = { task_id: task.id, status: ended.status, steps: ended.current_step_index };
+    switch (ended.status) {
+      case "completed":
+        return { ok: true, result: { ...result, status: "completed", answer: ended.answer ?? "" } };
+      case "stopped":
+        throw new TurnEnded();
+      default:
+        return { ok: false, error: ended.error ?? { code: "INTERNAL", message: `the task ended ${ended.status}` }, result };
+    }
+  }
+
+  private async begin(message: ChatMessage): Promise<string> {
+    const reply = newId("msg");
+    await this.recorder.emit(message.session_id, { type: "chat.started", message_id: reply, reply_to: message.id });
+    return reply;
+  }
+
+  /** Stores the reply (none when it is empty) and ends the turn's stream. */
+  private async complete(reply: string, message: ChatMessage, text: string): Promise<void> {
+    const stored: ChatMessage | null = text.trim()
+      ? { id: reply, session_id: message.session_id, task_id: null, role: "assistant", kind: "assistant_answer", text, attachments: [], created_at: nowIso() }
+      : null;
+    if (stored) await this.recorder.addMessage(stored);
+    await this.recorder.emit(message.session_id, { type: "chat.completed", message_id: reply, reply_to: message.id, message: stored });
+  }
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}

@@ -1,0 +1,69 @@
+// What the chat assistant is told: its system prompt and the one tool it has, `computer_task`,
+// which starts a computer task (the sub-agent of seed 001 §2) and returns when the task ends.
+import { z } from "zod";
+import type { ToolSpec } from "../models/chat/chat-model.ts";
+import type { ChatMessage } from "../protocol/index.ts";
+
+export const COMPUTER_TASK = "computer_task";
+
+export function systemPrompt(today: string): string {
+  return [
+    "You are the assistant of EasyAgentCU, in a chat with a person. Today is " + today + ".",
+    "You can answer directly, or call the computer_task tool, which has a computer-use agent operate a real web browser while the person watches it live in the chat.",
+    "Answer directly when you can from what you know and from this conversation: explanations, advice, writing, arithmetic, questions about earlier results.",
+    "Call computer_task when the message needs a computer: opening or reading a web page, finding current information on a site, clicking, filling in forms, downloading, checking something online.",
+    "Write the task as one complete instruction the agent can follow without this conversation: what to do, where, and what to report back. Give start_url when you know the address.",
+    "The tool returns when the task has ended, with the agent's answer or why it failed. The person has already seen that answer in the task's card, so then reply briefly: answer the person's question from the result, or say what went wrong and what could be tried. Do not invent results the task did not report.",
+    "Answer in the language the person writes in. Use Markdown sparingly.",
+  ].join("\n");
+}
+
+export function computerTaskTool(maxSteps: number, defaultSteps: number): ToolSpec {
+  return {
+    name: COMPUTER_TASK,
+    description:
+      "Runs a task on a real computer (a Chromium browser) with a computer-use agent that looks at the screen, clicks and types. The person sees it live. Returns when the task has ended, with its answer or the reason it failed.",
+    parameters: {
+      type: "object",
+      properties: {
+        task: { type: "string", description: "The complete instruction for the agent: what to do, and what to report back." },
+        start_url: { type: "string", description: "An http(s) address to open before the first step, when known." },
+        max_steps: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxSteps,
+          description: `The most single actions the agent may take; ${defaultSteps} when not given. Ask for more only for long tasks.`,
+        },
+      },
+      required: ["task"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The tool's arguments as the model must write them; anything else goes back to it as an error. */
+export function computerTaskArgs(maxSteps: number) {
+  return z.strictObject({
+    task: z.string().trim().min(1, "must not be empty").max(20_000),
+    start_url: z
+      .string()
+      .url()
+      .refine((u) => /^https?:/.test(u), "must be an http(s) URL")
+      .optional(),
+    max_steps: z.number().int().min(1).max(maxSteps).optional(),
+  });
+}
+
+/** An earlier message as the assistant reads it; a task's answer says that it came from a task. */
+export function historyText(message: ChatMessage): string {
+  return message.task_id && message.role === "assistant" ? `[computer task result]\n${message.text}` : message.text;
+}
+
+/** The person's message, with what came with it. */
+export function userText(text: string, attachments: readonly { name: string }[], startUrl: string | undefined): string {
+  const notes = [
+    ...(attachments.length > 0 ? [`(Attached: ${attachments.map((a) => a.name).join(", ")}; a computer task receives them.)`] : []),
+    ...(startUrl ? [`(Start URL given: ${startUrl})`] : []),
+  ];
+  return [text, ...notes].join("\n");
+}
