@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Session, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText } from "../support/scripted-model.ts";
+import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -58,9 +58,10 @@ describe("restart", () => {
     }
   });
 
-  it("marks a task of a killed server as failed with reason interrupted", async () => {
+  it("marks a task and a chat answer of a killed server as failed with reason interrupted", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-killed-"));
     model.route((r) => planningText(r).includes("Task: killed midway"), { ...act("done", { answer: "never" }), delayMs: 60_000 });
+    model.route((r) => isChatTurn(r) && JSON.stringify(r.body).includes("killed while answering"), { chat: { text: "never" }, delayMs: 60_000 });
     const port = 20000 + Math.floor(Math.random() * 20000);
     const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", String(port), "--data-dir", dataDir], {
       env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent" },
@@ -81,6 +82,14 @@ describe("restart", () => {
     const live = await openStream(url, "s-killed", 0);
     await live.waitFor((e) => e.type === "screen.live");
     live.close();
+    await fetch(`${url}/api/chat/send`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session_id: "s-killed-chat", text: "killed while answering" }),
+    });
+    const answering = await openStream(url, "s-killed-chat", 0);
+    await answering.waitFor((e) => e.type === "chat.started");
+    answering.close();
     process.kill(-server.pid!, "SIGKILL");
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
@@ -92,6 +101,9 @@ describe("restart", () => {
       const failed = await events.waitForEnd(task_id);
       events.close();
       expect(failed).toMatchObject({ type: "task.failed", error: { code: "INTERRUPTED" } });
+      const chat = await openStream(app.url, "s-killed-chat", 0);
+      expect(await chat.waitFor((e) => e.type === "chat.failed")).toMatchObject({ error: { code: "INTERRUPTED" } });
+      chat.close();
     } finally {
       await app.close();
     }
