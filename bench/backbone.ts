@@ -1,6 +1,7 @@
-// Backbone benchmark: the time from POST /api/chat/send to `task.started` on the SSE stream, and
-// the harness time per step (everything between the model's answer and the next model request:
-// parsing, acting, settling, capturing, storing, emitting). Prints figures; asserts nothing.
+// Backbone benchmark: the time from POST /api/chat/send to `task.started` on the SSE stream
+// (directly, and through the chat assistant's tool call), to the assistant's first streamed
+// words, and the harness time per step (everything between the model's answer and the next model
+// request: parsing, acting, settling, capturing, storing, emitting). Prints figures; asserts nothing.
 import { performance } from "node:perf_hooks";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
@@ -36,6 +37,29 @@ try {
     stream.close();
   }
 
+  const firstWords: number[] = [];
+  const delegated: number[] = [];
+  for (let i = 0; i < SENDS; i++) {
+    const session = `bench-chat-${i}`;
+    await app.system.store.ensureSession(session, "bench");
+    const stream = await openStream(app.url, session, 0);
+    model.chat({ chat: { text: "An instant answer, streamed in a few pieces." } });
+    let t0 = performance.now();
+    await app.api("POST", "/api/chat/send", { session_id: session, text: `question ${i}` });
+    await stream.waitFor((e) => e.type === "chat.delta");
+    firstWords.push(performance.now() - t0);
+    await stream.waitFor((e) => e.type === "chat.completed");
+    // No chat script: the assistant hands the message to computer_task as it is.
+    model.route((r) => planningText(r).includes(`Task: delegated ${i}`), act("done", { answer: "ok" }));
+    t0 = performance.now();
+    await app.api("POST", "/api/chat/send", { session_id: session, text: `delegated ${i}` });
+    const started = await stream.waitFor((e) => e.type === "task.started");
+    delegated.push(performance.now() - t0);
+    await stream.waitForEnd("task_id" in started ? started.task_id : "");
+    await stream.waitFor((e) => e.type === "chat.completed" && e.id > started.id);
+    stream.close();
+  }
+
   const actions: Reply[] = [];
   for (let i = 0; i < STEPS; i++) {
     const kinds = [
@@ -62,6 +86,8 @@ try {
 
   console.log("EasyAgentCU backbone benchmark");
   console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(median(startLatencies))} ms, p90 ${fmt(quantile(startLatencies, 0.9))} ms`);
+  console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(median(firstWords))} ms, p90 ${fmt(quantile(firstWords, 0.9))} ms`);
+  console.log(`  POST /send → task.started through the assistant's tool call, instant model (n=${SENDS}): median ${fmt(median(delegated))} ms, p90 ${fmt(quantile(delegated, 0.9))} ms`);
   console.log(`  harness time per step (n=${harness.length}): median ${fmt(median(harness))} ms, p90 ${fmt(quantile(harness, 0.9))} ms, max ${fmt(Math.max(...harness))} ms`);
   const byKind = new Map<string, number[]>();
   harness.forEach((ms, i) => {
