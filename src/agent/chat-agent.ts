@@ -3,10 +3,11 @@
 // `computer_task`, a task starts through the runtime (its run card appears as usual) and the
 // turn waits for it to end, then hands the model the result to answer from. A message in `task`
 // mode skips the assistant and starts a task at once. One turn or task per session at a time.
+// Stop ends a turn at once: what was streamed stays as the reply, and its task is stopped too.
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
-import { AppError, toTaskError } from "../core/errors.ts";
+import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../models/chat/chat-model.ts";
 import type { ChatMessage, SendReply, Task } from "../protocol/index.ts";
@@ -26,8 +27,17 @@ type ToolResult =
 /** The turn ends without another reply: the person stopped the task it started. */
 class TurnEnded extends Error {}
 
+interface Turn {
+  /** The person's message being answered. */
+  messageId: string;
+  controller: AbortController;
+  /** The task the turn is waiting for, if any. */
+  taskId: string | null;
+}
+
 export class ChatAgent {
-  private readonly turns = new Map<string, AbortController>();
+  /** The turn of each session that has one. */
+  private readonly turns = new Map<string, Turn>();
   private readonly running = new Set<Promise<void>>();
 
   constructor(
@@ -49,8 +59,6 @@ export class ChatAgent {
       const { task, message } = await this.runtime.submit(submission);
       return { session_id: sessionId, message_id: message.id, task_id: task.id };
     }
-    const controller = new AbortController();
-    this.turns.set(sessionId, controller);
     const message: ChatMessage = {
       id: newId("msg"),
       session_id: sessionId,
@@ -61,14 +69,16 @@ export class ChatAgent {
       attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
       created_at: nowIso(),
     };
+    const turn: Turn = { messageId: message.id, controller: new AbortController(), taskId: null };
+    this.turns.set(sessionId, turn);
     try {
       const history = await this.recorder.listMessages(sessionId);
       await this.recorder.addUserMessage(message, submission.attachments);
-      const turn = this.answer(message, history, submission, controller.signal).finally(() => {
+      const answering = this.answer(message, history, submission, turn).finally(() => {
         this.turns.delete(sessionId);
-        this.running.delete(turn);
+        this.running.delete(answering);
       });
-      this.running.add(turn);
+      this.running.add(answering);
     } catch (error) {
       this.turns.delete(sessionId);
       throw error;
@@ -76,65 +86,77 @@ export class ChatAgent {
     return { session_id: sessionId, message_id: message.id, task_id: null };
   }
 
+  /** Stops the answer to a message of the person, and the task it is waiting for; false if there is none. */
+  stop(messageId: string): boolean {
+    const turn = [...this.turns.values()].find((t) => t.messageId === messageId);
+    if (!turn || turn.controller.signal.aborted) return false;
+    turn.controller.abort(new StopRequested());
+    if (turn.taskId) this.runtime.stop(turn.taskId);
+    return true;
+  }
+
   /** Ends every turn (a task a turn started is stopped by the runtime's own shutdown). */
   async shutdown(): Promise<void> {
-    for (const controller of this.turns.values()) controller.abort(new AppError("INTERRUPTED", "interrupted: the server is shutting down"));
+    for (const turn of this.turns.values()) turn.controller.abort(new AppError("INTERRUPTED", "interrupted: the server is shutting down"));
     await Promise.all(this.running);
   }
 
-  private async answer(message: ChatMessage, history: ChatMessage[], submission: ChatSubmission, signal: AbortSignal): Promise<void> {
+  private async answer(message: ChatMessage, history: ChatMessage[], submission: ChatSubmission, turn: Turn): Promise<void> {
+    const { signal } = turn.controller;
     const { chat, limits } = this.config;
     const log = this.log.child({ session_id: message.session_id, message_id: message.id });
     const earlier = history.filter((m) => m.kind !== "assistant_progress" && m.text.trim()).slice(-chat.historyMessages);
     // A conversation starts with the person (Anthropic requires it).
     while (earlier[0]?.role === "assistant") earlier.shift();
-    const turns: ChatTurn[] = [
+    const chatTurns: ChatTurn[] = [
       ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
       { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
     ];
     const tool = computerTaskTool(limits.maxSteps, Math.min(chat.taskMaxSteps, limits.maxSteps));
     const budget = { tasks: chat.maxTasks, repairs: this.config.model.repairRetries };
     // Each model answer is one reply in the chat; none is open while a task runs.
-    let reply: string | null = null;
+    let reply: { id: string; text: string } | null = null;
     try {
       for (;;) {
-        reply = await this.begin(message);
+        reply = { id: await this.begin(message), text: "" };
         // Once the budget is spent the model gets no tools, so it has to answer in words.
         const tools = budget.tasks > 0 && budget.repairs >= 0 ? [tool] : [];
-        const { text, calls } = await this.stream(reply, message, { system: systemPrompt(today()), turns, tools }, signal, log);
-        turns.push({ role: "assistant", text, toolCalls: calls });
-        await this.complete(reply, message, text);
+        const calls = await this.stream(reply, message, { system: systemPrompt(today()), turns: chatTurns, tools }, signal, log);
+        chatTurns.push({ role: "assistant", text: reply.text, toolCalls: calls });
+        await this.complete(reply.id, message, reply.text);
         reply = null;
         if (calls.length === 0) return;
         for (const call of calls) {
-          const result = await this.runTool(call, message, submission, budget, signal);
-          turns.push({ role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify(result) });
+          const result = await this.runTool(call, message, submission, budget, turn);
+          chatTurns.push({ role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify(result) });
         }
       }
     } catch (error) {
       if (error instanceof TurnEnded) return;
+      // Stopped: what the person has seen stays as the reply.
+      if (signal.reason instanceof StopRequested) return reply ? this.complete(reply.id, message, reply.text) : undefined;
       const cause: unknown = signal.aborted ? signal.reason : error;
       const { code, message: text } = toTaskError(cause);
       log.warn({ err: cause }, "the chat assistant could not answer");
-      const failed = { type: "chat.failed", message_id: reply ?? newId("msg"), reply_to: message.id, error: { code, message: text } } as const;
+      const failed = { type: "chat.failed", message_id: reply?.id ?? newId("msg"), reply_to: message.id, error: { code, message: text } } as const;
       await this.recorder.emit(message.session_id, failed);
     }
   }
 
+  /** Streams one model answer into `reply.text` (so a stop keeps what was shown) and returns its tool calls. */
   private async stream(
-    reply: string,
+    reply: { id: string; text: string },
     message: ChatMessage,
     request: Parameters<ChatModel["stream"]>[0],
     signal: AbortSignal,
     log: Logger,
-  ): Promise<{ text: string; calls: ToolCall[] }> {
-    let text = "";
+  ): Promise<ToolCall[]> {
     const calls: ToolCall[] = [];
     for await (const event of this.model.stream(request, signal)) {
       switch (event.type) {
         case "delta":
-          text += event.text;
-          await this.recorder.emit(message.session_id, { type: "chat.delta", message_id: reply, reply_to: message.id, delta: event.text });
+          reply.text += event.text;
+          await this.recorder.emit(message.session_id, { type: "chat.delta", message_id: reply.id, reply_to: message.id, delta: event.text });
           break;
         case "tool_call":
           calls.push(event.call);
@@ -144,7 +166,7 @@ export class ChatAgent {
           break;
       }
     }
-    return { text, calls };
+    return calls;
   }
 
   /** Validates a call and runs it; a call that cannot run is answered with the reason, never run. */
@@ -153,7 +175,7 @@ export class ChatAgent {
     message: ChatMessage,
     submission: ChatSubmission,
     budget: { tasks: number; repairs: number },
-    signal: AbortSignal,
+    turn: Turn,
   ): Promise<ToolResult> {
     const refuse = (code: string, text: string): ToolResult => {
       budget.repairs--;
@@ -183,7 +205,9 @@ export class ChatAgent {
       message,
       maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
     });
-    const ended = await raceAbort(done, signal);
+    turn.taskId = task.id;
+    const ended = await raceAbort(done, turn.controller.signal);
+    turn.taskId = null;
     const result = { task_id: task.id, status: ended.status, steps: ended.current_step_index };
     switch (ended.status) {
       case "completed":

@@ -42,6 +42,11 @@ export type SendReply = z.infer<typeof sendReplySchema>;
 
 export const taskActionBodySchema = z.object({ task_id: idSchema });
 
+/** Stop a task, or the assistant's answer to a message (`message_id`: the person's message). */
+export const stopBodySchema = z
+  .object({ task_id: idSchema.optional(), message_id: idSchema.optional() })
+  .refine((body) => (body.task_id === undefined) !== (body.message_id === undefined), "give either task_id or message_id");
+
 export const approveBodySchema = z.object({ task_id: idSchema, approval_id: idSchema, approved: z.boolean() });
 
 export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
@@ -57,6 +62,7 @@ export const ERROR_CODES = [
   "NOT_FOUND",
   "SESSION_BUSY",
   "TASK_FINISHED",
+  "ANSWER_FINISHED",
   "TASK_NOT_AWAITING_USER",
   "NO_SUCH_APPROVAL",
   "PLANNER_INVALID_OUTPUT",

@@ -25,6 +25,21 @@ test("a plain question is answered as the text streams in, without a run card", 
   await expect(page.getByTestId("user-message")).toHaveText(["What does a computer-use agent do?"]);
 });
 
+test("Stop answering keeps what was shown and frees the chat", async ({ chat, model, page }) => {
+  model.chat({ chat: { text: "Counting: one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve.", chunkDelayMs: 200 } });
+  await chat.open();
+  await chat.send("count to twelve, slowly");
+  await expect(page.getByTestId("streaming-answer")).toBeVisible();
+  await page.getByRole("button", { name: "Stop answering" }).click();
+  await expect(page.getByTestId("streaming-answer")).toHaveCount(0);
+  await expect(page.getByTestId("answer-message")).toHaveText(/^Counting:/);
+  const shown = await page.getByTestId("answer-message").innerText();
+  expect(shown.length).toBeLessThan(80);
+  model.chat({ chat: { text: "Ready." } });
+  await chat.send("ready?");
+  await expect(page.getByTestId("answer-message")).toHaveText([shown, "Ready."]);
+});
+
 test("a task message starts a run card, and the assistant answers from its result below it", async ({ chat, model, pages, page }) => {
   model.chat(
     { chat: { text: "I'll press it in the browser.", calls: [{ name: "computer_task", arguments: { task: "Press the button on the page", start_url: pages.url("form.html") } }] } },

@@ -183,6 +183,48 @@ describe("a message that needs a computer", () => {
   });
 });
 
+describe("Stop", () => {
+  it("ends an answer mid-stream, keeping what was shown as the reply", async () => {
+    const long = "One. Two. Three. Four. Five. Six. Seven. Eight. Nine. Ten. Eleven. Twelve.";
+    model.chat({ chat: { text: long, chunkDelayMs: 150 } });
+    const sent = await send("s-stop-answer", "count slowly (s-stop-answer)");
+    const events = await openStream(app.url, "s-stop-answer", 0);
+    await events.waitFor((e) => e.type === "chat.delta");
+    const stop = await app.api("POST", "/api/chat/stop", { message_id: sent.json.message_id });
+    expect(stop.status).toBe(202);
+    const end = (await events.waitFor((e) => e.type === "chat.completed")) as Completed;
+    events.close();
+    const shown = end.message!.text;
+    expect(shown.length).toBeGreaterThan(0);
+    expect(long.startsWith(shown) && shown.length < long.length).toBe(true);
+    expect((await messages("s-stop-answer")).at(-1)).toMatchObject({ role: "assistant", text: shown });
+    const again = await app.api<{ error: { code: string } }>("POST", "/api/chat/stop", { message_id: sent.json.message_id });
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe("ANSWER_FINISHED");
+  });
+
+  it("stops the task an answer is waiting for", async () => {
+    const task = "Wait for the slow planner";
+    model.chat({ chat: { calls: [{ name: "computer_task", arguments: { task } }] } });
+    model.route((r) => planningText(r).includes(`Task: ${task}`), { ...act("done", { answer: "late" }), delayMs: 10_000 });
+    const sent = await send("s-stop-turn-task", "wait (s-stop-turn-task)");
+    const events = await openStream(app.url, "s-stop-turn-task", 0);
+    await events.waitFor((e) => e.type === "task.started");
+    await app.api("POST", "/api/chat/stop", { message_id: sent.json.message_id });
+    expect(await events.waitFor((e) => e.type === "task.stopped")).toMatchObject({ reason: "stopped by the user" });
+    events.close();
+    expect(chatRequests("s-stop-turn-task")).toHaveLength(1);
+  });
+
+  it("wants either a task or a message", async () => {
+    for (const body of [{}, { task_id: "task_1", message_id: "msg_1" }]) {
+      const reply = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/stop", body);
+      expect(reply.status).toBe(400);
+      expect(reply.json.error.message).toContain("give either task_id or message_id");
+    }
+  });
+});
+
 describe("what the model asks for", () => {
   it("answers unknown tools and bad arguments with the reason, never runs them, and ends with words", async () => {
     model.chat(

@@ -50,6 +50,8 @@ export const api = {
     (await request<TasksReply>("GET", `/api/sessions/${encodeURIComponent(sessionId)}/tasks`)).tasks,
   send: (body: SendBody): Promise<SendReply> => request<SendReply>("POST", "/api/chat/send", body),
   stop: (taskId: string): Promise<unknown> => request("POST", "/api/chat/stop", { task_id: taskId }),
+  /** Stops the assistant's answer to the person's message `messageId`. */
+  stopAnswer: (messageId: string): Promise<unknown> => request("POST", "/api/chat/stop", { message_id: messageId }),
   ack: (taskId: string, text: string): Promise<unknown> => request("POST", "/api/chat/ack-user-action", { task_id: taskId, text }),
   decide: (taskId: string, approvalId: string, approved: boolean): Promise<unknown> =>
     request("POST", "/api/chat/approve", { task_id: taskId, approval_id: approvalId, approved }),

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, isFinished, sendBodySchema, taskActionBodySchema, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, isFinished, sendBodySchema, stopBodySchema, taskActionBodySchema, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -34,9 +34,13 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       return c.json(reply, 202);
     })
     .post("/stop", async (c) => {
-      const { task_id } = await parseBody(c, taskActionBodySchema);
-      await requireActive(task_id);
-      runtime.stop(task_id);
+      const { task_id, message_id } = await parseBody(c, stopBodySchema);
+      if (message_id) {
+        if (!chat.stop(message_id)) throw new AppError("ANSWER_FINISHED", `The assistant is not answering message ${message_id}.`);
+        return c.json({ message_id, stopping: true }, 202);
+      }
+      await requireActive(task_id!);
+      runtime.stop(task_id!);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {

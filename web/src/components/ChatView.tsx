@@ -57,6 +57,9 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   const stop = async (taskId: string) => {
     await api.stop(taskId);
   };
+  const stopAnswer = async (messageId: string) => {
+    await api.stopAnswer(messageId);
+  };
   const ack = async (taskId: string, text: string) => {
     await api.ack(taskId, text);
     await session.refresh();
@@ -111,7 +114,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "run":
                 return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide }} />;
               case "reply":
-                return item.reply.text ? <StreamingAnswer key={item.reply.id} text={item.reply.text} /> : <ThinkingBar key={item.reply.id} />;
+                return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
                 return <FailedAnswer key={item.reply.id} text={item.reply.text} error={item.reply.error} />;
             }

@@ -1,8 +1,10 @@
 // Chat bubbles: the person's messages (with their attachments), the assistant's answers — stored,
 // streaming or failed — and the answers an earlier request of a task left in the conversation.
 import type { ChatMessage, TaskError } from "../protocol.ts";
+import { useState } from "react";
 import { t } from "../i18n.ts";
 import { Markdown } from "./Markdown.tsx";
+import { ThinkingBar } from "./ThinkingBar.tsx";
 
 export function UserMessage({ message }: { message: ChatMessage }) {
   return (
@@ -31,12 +33,30 @@ export function AnswerMessage({ message }: { message: ChatMessage }) {
   );
 }
 
-/** A reply while it streams: its text so far, growing, with a caret. */
-export function StreamingAnswer({ text }: { text: string }) {
+/** A reply in progress: thinking, then its text so far, growing, with a caret; it can be stopped. */
+export function StreamingAnswer({ text, onStop }: { text: string; onStop: () => Promise<void> }) {
+  const [stopping, setStopping] = useState(false);
+  const stop = () => {
+    setStopping(true);
+    void onStop().catch(() => setStopping(false));
+  };
   return (
-    <div data-testid="streaming-answer" aria-live="polite" aria-busy="true" className="max-w-[92%] rounded-2xl rounded-bl-md border border-zinc-200 bg-white px-4 py-3 shadow-sm">
-      <Markdown text={text} />
-      <span aria-hidden="true" className="mt-1 inline-block h-4 w-1.5 animate-pulse rounded-sm bg-zinc-400 align-middle" />
+    <div className="flex flex-col items-start gap-1.5">
+      {text ? (
+        <div data-testid="streaming-answer" aria-live="polite" aria-busy="true" className="max-w-[92%] rounded-2xl rounded-bl-md border border-zinc-200 bg-white px-4 py-3 shadow-sm">
+          <Markdown text={text} className="streaming" />
+        </div>
+      ) : (
+        <ThinkingBar />
+      )}
+      <button
+        type="button"
+        onClick={stop}
+        disabled={stopping}
+        className="rounded-md px-2 py-1 text-xs font-medium text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+      >
+        {t.stopAnswer}
+      </button>
     </div>
   );
 }
