@@ -7,6 +7,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/pages");
+// A transparent 1×1 PNG.
+const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 export interface FixtureServer {
   url(page: string): string;
@@ -30,6 +32,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         for (const w of waiters.filter((w) => w.text === text)) w.resolve();
         res.writeHead(204).end();
       });
+      return;
+    }
+    if (url.pathname === "/slow-image") {
+      // Holds back a page's load event for `ms`.
+      setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(PIXEL), Number(url.searchParams.get("ms") ?? 1000));
       return;
     }
     const file = path.join(PAGES, path.normalize(url.pathname).replace(/^([/\\])+/, ""));

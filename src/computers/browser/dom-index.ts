@@ -1,0 +1,150 @@
+// The page's interactive elements as a numbered list (seed 004 §4.2 browser_dom_index and
+// browser_xpath_scan): each with a label, a box, an XPath, and its number written onto the element
+// so a later click can find it by attribute.
+import type { Page } from "playwright-core";
+
+/** Written on each indexed element, like Manus's `data-manus_click_id`. */
+export const CLICK_ID_ATTR = "data-easyagentcu_click_id";
+
+/** "viewport": only elements on screen now; "document": the whole page. */
+export type Scope = "viewport" | "document";
+
+/** CSS pixels relative to the viewport, rounded. */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface DomElement {
+  clickId: number;
+  tag: string;
+  text?: string;
+  /** Null inside a shadow root, where XPath cannot reach. */
+  xpath: string | null;
+  bbox: Box;
+}
+
+export interface ScannedElement {
+  xpath: string;
+  tag: string;
+  text?: string;
+  /** The number {@link domIndex} gave the element, when it gave one. */
+  clickId?: number;
+  bbox: Box;
+}
+
+/**
+ * Numbers the visible interactive elements 1..n in document order, open shadow roots included,
+ * and writes each number into `assignAttr`; numbers from an earlier run are removed first.
+ * Same-origin iframes are left to the ARIA tree: their boxes and XPaths belong to another document.
+ * @example const [first] = await domIndex(page); await page.click(`[${CLICK_ID_ATTR}="${first.clickId}"]`);
+ */
+export async function domIndex(page: Page, options: { scope?: Scope; assignAttr?: string } = {}): Promise<DomElement[]> {
+  const found = await page.evaluate(scanDom, { mode: "index", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
+  return found.map(({ clickId, ...rest }) => ({ clickId: clickId!, ...rest }));
+}
+
+/**
+ * The same elements plus headings and labels, light DOM only, each with an XPath; `clickId` is
+ * read from `assignAttr` where {@link domIndex} wrote one.
+ */
+export async function xpathScan(page: Page, options: { scope?: Scope; assignAttr?: string } = {}): Promise<ScannedElement[]> {
+  const found = await page.evaluate(scanDom, { mode: "scan", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
+  return found.map(({ xpath, ...rest }) => ({ xpath: xpath!, ...rest }));
+}
+
+interface Found {
+  tag: string;
+  text?: string;
+  xpath: string | null;
+  clickId?: number;
+  bbox: Box;
+}
+
+// Runs inside the page, so it must be self-contained. Helpers are object methods rather than
+// named functions or arrow constants: tsx (which runs the product) wraps those in `__name(…)`,
+// a helper that does not exist in the page.
+function scanDom({ mode, scope, attr }: { mode: "index" | "scan"; scope: Scope; attr: string }): Found[] {
+  const INTERACTIVE = [
+    "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
+    ...["button", "link", "checkbox", "radio", "tab", "menuitem", "option", "switch", "textbox", "combobox"].map((r) => `[role=${r}]`),
+    "[onclick]", '[contenteditable="true"]', '[contenteditable=""]', '[tabindex]:not([tabindex="-1"])',
+  ].join(", ");
+  const WANTED = mode === "index" ? INTERACTIVE : `${INTERACTIVE}, h1, h2, h3, h4, h5, h6, label`;
+  const XHTML = "http://www.w3.org/1999/xhtml";
+  const out: Found[] = [];
+
+  const h = {
+    // Document order; an open shadow root's elements follow their host (index mode only).
+    walk(root: Document | ShadowRoot): void {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node as Element;
+        if (mode === "index") el.removeAttribute(attr);
+        if (el.matches(WANTED)) h.consider(el);
+        if (mode === "index" && el.shadowRoot) h.walk(el.shadowRoot);
+      }
+    },
+    consider(el: Element): void {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0) return;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.display === "none") return;
+      if (scope === "viewport" && (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth)) return;
+      const found: Found = {
+        tag: el.localName,
+        xpath: h.xpath(el),
+        bbox: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) },
+      };
+      const text = h.label(el).replace(/\s+/g, " ").trim().slice(0, 80);
+      if (text) found.text = text;
+      if (mode === "index") {
+        found.clickId = out.length + 1;
+        el.setAttribute(attr, String(found.clickId));
+      } else if (el.hasAttribute(attr)) {
+        found.clickId = Number(el.getAttribute(attr));
+      }
+      out.push(found);
+    },
+    label(el: Element): string {
+      const aria = el.getAttribute("aria-label");
+      if (aria?.trim()) return aria;
+      const root = el.getRootNode() as Document | ShadowRoot;
+      const labelledBy = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).map((id) => (id ? root.getElementById(id)?.textContent : ""));
+      if (labelledBy.some((t) => t?.trim())) return labelledBy.join(" ");
+      const labels = (el as HTMLInputElement).labels;
+      if (labels && labels.length > 0) return Array.from(labels, (l) => l.innerText).join(" ");
+      const placeholder = el.getAttribute("placeholder");
+      if (placeholder) return placeholder;
+      if (el instanceof HTMLInputElement && ["button", "submit", "reset"].includes(el.type)) return el.value;
+      if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions, (o) => o.text).join(", ");
+      const inner = el instanceof HTMLElement ? el.innerText : el.textContent;
+      return inner?.trim() ? inner : (el.getAttribute("title") ?? el.getAttribute("alt") ?? "");
+    },
+    // `//*[@id="x"]` for a unique id, else the absolute path; null across a shadow boundary.
+    xpath(el: Element): string | null {
+      if (el.getRootNode() !== document) return null;
+      if (el.id && !el.id.includes('"') && document.querySelectorAll(`#${CSS.escape(el.id)}`).length === 1) return `//*[@id="${el.id}"]`;
+      const steps: string[] = [];
+      for (let node: Element | null = el; node; node = node.parentElement) {
+        // Outside the HTML namespace (SVG, MathML) a bare name does not match in an HTML document.
+        const test = node.namespaceURI === XHTML ? node.localName : `*[local-name()="${node.localName}"]`;
+        if (node === document.documentElement || node === document.body) {
+          steps.unshift(test);
+          continue;
+        }
+        let index = 1;
+        for (let s = node.previousElementSibling; s; s = s.previousElementSibling) {
+          if (s.localName === node.localName && s.namespaceURI === node.namespaceURI) index++;
+        }
+        steps.unshift(`${test}[${index}]`);
+      }
+      return `/${steps.join("/")}`;
+    },
+  };
+
+  h.walk(document);
+  return out;
+}
