@@ -202,6 +202,7 @@ export class ChatAgent {
       attachments: submission.attachments,
       startUrl: args.data.start_url ?? submission.startUrl,
       model: submission.model,
+      agentMode: submission.agentMode,
       message,
       maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
     });

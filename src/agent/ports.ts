@@ -1,6 +1,7 @@
 // What the runtime needs from the outside world, as interfaces: the store implements the
 // recorder, the composition root supplies computers and planners. The runtime imports neither.
 import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
 import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
 
@@ -21,6 +22,8 @@ export interface RunRecorder {
   addMessage(message: ChatMessage): Promise<void>;
   saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef>;
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
+  /** Stores a long text (a page's article) and returns its id. */
+  saveArtifact(task: Task, text: string): Promise<string>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
 }
@@ -38,4 +41,6 @@ export interface TaskResources {
   openComputer(task: Task): Promise<Computer>;
   /** The planner for one task; adapters that hold a conversation give each task its own. */
   plannerFor(task: Pick<Task, "id" | "text">, choice?: ModelChoice): Planner;
+  /** The chat model that drives the browser tool agent. */
+  chatModel(): ChatModel;
 }

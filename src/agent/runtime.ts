@@ -5,9 +5,9 @@ import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { Attachment, ChatMessage, ModelChoice, Task } from "../protocol/index.ts";
+import type { AgentMode, Attachment, ChatMessage, ModelChoice, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
-import { ACK_TEXT, TaskRun } from "./task-run.ts";
+import { ACK_TEXT, TaskRun, type Driver } from "./task-run.ts";
 
 export interface Submission {
   sessionId: string;
@@ -20,6 +20,8 @@ export interface Submission {
   message?: ChatMessage | undefined;
   /** The task's step cap, when lower than the configured one. */
   maxSteps?: number | undefined;
+  /** How the task is driven; by default the configured agent mode. */
+  agentMode?: AgentMode | undefined;
 }
 
 export class Runtime {
@@ -49,6 +51,7 @@ export class Runtime {
       id: newId("task"),
       session_id: sessionId,
       text: submission.text,
+      mode: submission.agentMode ?? this.config.agent.mode,
       start_url: submission.startUrl ?? null,
       status: "queued",
       current_step_index: 0,
@@ -62,8 +65,13 @@ export class Runtime {
       updated_at: now,
       finished_at: null,
     };
-    const planner = this.resources.plannerFor(task, submission.model);
-    task.model = planner.name;
+    // A model without image input cannot use the hybrid tools (seed 001 §10.5).
+    if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
+    const driver: Driver =
+      task.mode === "actions"
+        ? { kind: "planner", planner: this.resources.plannerFor(task, submission.model) }
+        : { kind: "tools", model: this.resources.chatModel(), mode: task.mode };
+    task.model = driver.kind === "planner" ? driver.planner.name : `${driver.model.name} (${driver.mode} tools)`;
     this.busySessions.set(sessionId, task.id);
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
@@ -85,8 +93,9 @@ export class Runtime {
       throw error;
     }
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const maxSteps = Math.min(submission.maxSteps ?? Infinity, this.config.limits.maxSteps);
-    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, planner, this.config, log, maxSteps);
+    const cap = submission.maxSteps ?? (task.mode === "actions" ? Infinity : this.config.agent.maxSteps);
+    const maxSteps = Math.min(cap, this.config.limits.maxSteps);
+    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, driver, this.config, log, maxSteps);
     this.runs.set(task.id, run);
     const done = run
       .run()

@@ -11,6 +11,7 @@ import {
   actionPoint,
   describeAction,
   isFinal,
+  type Action,
   type AgentEvent,
   type Approval,
   type Attachment,
@@ -21,20 +22,23 @@ import {
   type Usage,
   type Task,
 } from "../protocol/index.ts";
+import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner, PlannerTurn } from "../models/planner.ts";
+import type { ToolMode } from "../tools/index.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import { scaleElements } from "../perception/elements.ts";
 import { modelView } from "../perception/model-image.ts";
 import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
+import { runToolLoop, type LoopOutcome, type ToolStep } from "./tool-loop.ts";
 
 export const ACK_TEXT = "I've done it";
 
-type Outcome =
-  | { status: "completed"; answer: string }
-  | { status: "failed"; code: string; message: string }
-  | { status: "stopped"; reason: string };
+/** What drives the task: a planner's screen actions, or the browser tool agent over a chat model. */
+export type Driver = { kind: "planner"; planner: Planner } | { kind: "tools"; model: ChatModel; mode: ToolMode };
+
+type Outcome = LoopOutcome | { status: "stopped"; reason: string };
 
 export class TaskRun {
   private readonly controller = new AbortController();
@@ -52,7 +56,7 @@ export class TaskRun {
     private readonly attachments: Attachment[],
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
-    private readonly planner: Planner,
+    private readonly driver: Driver,
     private readonly config: Config,
     private readonly log: Logger,
     private readonly maxSteps = config.limits.maxSteps,
@@ -102,7 +106,23 @@ export class TaskRun {
       if (this.task.start_url) await raceAbort(computer.navigate(this.task.start_url), signal);
       const first = await raceAbort(computer.screenshot(), signal);
       liveFrames.push(first);
-      outcome = await this.loop(computer, first, signal);
+      outcome =
+        this.driver.kind === "planner"
+          ? await this.loop(this.driver.planner, computer, first, signal)
+          : await runToolLoop({
+              goal: this.task.text,
+              startUrl: this.task.start_url,
+              attachments: this.attachments,
+              mode: this.driver.mode,
+              computer,
+              model: this.driver.model,
+              config: this.config,
+              maxSteps: this.maxSteps,
+              firstShot: first,
+              signal,
+              saveArtifact: (text) => this.recorder.saveArtifact(this.task, text),
+              record: (step) => this.recordToolStep(step),
+            });
     } catch (error) {
       outcome = this.classify(error);
     }
@@ -116,7 +136,7 @@ export class TaskRun {
     return this.task;
   }
 
-  private async loop(computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {
+  private async loop(planner: Planner, computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {
     let shot = first;
     for (;;) {
       if (this.task.current_step_index >= this.maxSteps) {
@@ -124,13 +144,13 @@ export class TaskRun {
       }
       const url = await computer.currentUrl();
       const { model, browser } = this.config;
-      const max = this.planner.imageSize?.(shot) ?? { width: model.imageMaxWidth, height: model.imageMaxHeight };
+      const max = planner.imageSize?.(shot) ?? { width: model.imageMaxWidth, height: model.imageMaxHeight };
       const view = await modelView(shot, computer.logicalSize, max, browser.jpegQuality);
       const elements =
-        this.planner.wantsElements && computer.elements
+        planner.wantsElements && computer.elements
           ? scaleElements(await raceAbort(computer.elements(), signal), view.spaces.screenshot, view.spaces.model)
           : undefined;
-      const turn = await this.planner.next(
+      const turn = await planner.next(
         {
           task: this.task.text,
           attachments: this.attachments,
@@ -145,12 +165,12 @@ export class TaskRun {
       signal.throwIfAborted();
       const { action } = turn;
       if (turn.approval && !isFinal(action)) {
-        const approved = await this.awaitApproval({ id: newId("appr"), checks: turn.approval.checks, action }, signal);
+        const approved = await this.awaitApproval({ id: newId("appr"), checks: turn.approval.checks, action, tool: null }, signal);
         if (!approved) {
           const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
           return { status: "stopped", reason: `the person did not approve: ${why}` };
         }
-        this.planner.acknowledge?.(turn.approval.checks);
+        planner.acknowledge?.(turn.approval.checks);
       }
       const point = actionPoint(action);
       const aimed = point ? convert(point, view.spaces, "model", "screenshot") : null;
@@ -164,7 +184,7 @@ export class TaskRun {
       try {
         acted = await act(action, view.spaces, shot, {
           computer,
-          planner: this.planner,
+          planner: planner,
           config: this.config,
           saveFrame: (image, options) => this.recorder.saveStepFrame(this.task, this.task.current_step_index + 1, image, options),
           signal,
@@ -207,21 +227,16 @@ export class TaskRun {
   }
 
   private async recordStep(turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome): Promise<void> {
-    const index = this.task.current_step_index + 1;
-    const frame = await this.recorder.saveStepFrame(this.task, index, shot);
     const usage = {
       input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
       output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),
     };
     const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? "not clicked: the pointer could not be placed on it" : null;
-    const step: ProgressStep = {
-      id: newId("step"),
-      task_id: this.task.id,
-      index,
+    const step = await this.commitStep(shot, {
       text: note ? `${turn.progress} (${note})` : turn.progress,
       thought: turn.thought,
       action: turn.action,
-      screenshot: frame,
+      tool: null,
       cursor_x: outcome.at?.x ?? null,
       cursor_y: outcome.at?.y ?? null,
       url,
@@ -229,16 +244,40 @@ export class TaskRun {
       verification: outcome.verification ?? null,
       planner: turn.planner,
       usage,
-      created_at: nowIso(),
-    };
+    });
+    this.history.push(historyLine(step, turn.action, turn.progress, outcome));
+  }
+
+  private async recordToolStep(step: ToolStep): Promise<void> {
+    await this.commitStep(step.shot, {
+      text: step.text,
+      thought: step.thought,
+      action: step.action,
+      tool: step.tool,
+      cursor_x: step.at?.x ?? null,
+      cursor_y: step.at?.y ?? null,
+      url: step.url,
+      effect: null,
+      verification: null,
+      planner: this.task.model,
+      usage: step.usage,
+    });
+  }
+
+  /** Saves the step's screenshot and the step, adds its tokens to the task's, and emits it. */
+  private async commitStep(shot: Screenshot, fields: Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">): Promise<ProgressStep> {
+    const index = this.task.current_step_index + 1;
+    const frame = await this.recorder.saveStepFrame(this.task, index, shot);
+    const step: ProgressStep = { id: newId("step"), task_id: this.task.id, index, screenshot: frame, created_at: nowIso(), ...fields };
     await this.recorder.saveStep(step);
+    const { usage } = step;
     const total = {
       input_tokens: this.task.usage.input_tokens + usage.input_tokens,
       output_tokens: this.task.usage.output_tokens + usage.output_tokens,
     };
     await this.update({ current_step_index: index, usage: total });
     await this.emit({ type: "progress.append", task_id: this.task.id, step });
-    this.history.push(historyLine(step, turn.progress, outcome));
+    return step;
   }
 
   private async awaitUser(answer: string, signal: AbortSignal): Promise<string> {
@@ -380,8 +419,8 @@ interface StepOutcome {
 }
 
 /** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (…)`. */
-export function historyLine(step: ProgressStep, progress: string, outcome: StepOutcome): string {
-  const what = `Step ${step.index}: ${describeAction(step.action)} "${step.action.intent || progress}"`;
+export function historyLine(step: ProgressStep, action: Action, progress: string, outcome: StepOutcome): string {
+  const what = `Step ${step.index}: ${describeAction(action)} "${action.intent || progress}"`;
   if (outcome.failure) return `${what} → failed: ${outcome.failure}`;
   if (outcome.unverified) return `${what} → not clicked: the pointer could not be placed on it`;
   const { effect, verification } = step;

@@ -35,16 +35,18 @@ export async function startSystem(config: Config, options: { recover: boolean },
   }
   const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
+  const chatModel = createChatModel(config);
   const runtime = new Runtime(
     config,
     store,
     {
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
+      chatModel: () => chatModel,
       openComputer: () => browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
     },
     log,
   );
-  const chat = new ChatAgent(runtime, store, createChatModel(config), config, log);
+  const chat = new ChatAgent(runtime, store, chatModel, config, log);
   return {
     config,
     log,

@@ -27,8 +27,60 @@ export interface StructuralEffect {
 /** A frame of the live view: cheaper and smaller than a step screenshot. */
 export type LiveFrameListener = (frame: Screenshot) => void;
 
+/** How an element can be found again, for recording and replay; the box in screenshot pixels. */
+export interface ElementTarget {
+  /** A resilient locator (`getByRole('button', { name: 'Save' })`), when one can be made. */
+  locator: string | null;
+  xpath: string | null;
+  box: { x: number; y: number; width: number; height: number } | null;
+}
+
+/** What the tool agent does to an element it names by ARIA ref. */
+export type RefAction =
+  | { kind: "click" }
+  | { kind: "fill"; value: string }
+  | { kind: "press"; key: string }
+  | { kind: "select"; value: string }
+  | { kind: "check"; checked: boolean }
+  | { kind: "hover" };
+
+export interface ReadabilityResult {
+  title?: string;
+  /** Absent when the text was too long to return inline: it is stored as `artifactId`. */
+  text?: string;
+  contentLengthBytes: number;
+  truncated: boolean;
+  artifactId?: string;
+}
+
+/**
+ * What only a browser can do: read the page's structure and act on elements by reference (the
+ * tool agent of seed 001 §12, the page actions of seed 004 §4.2). Points are screenshot pixels.
+ */
+export interface BrowserPage {
+  /** The ARIA tree with element refs (`[ref=e5]`), iframes and open shadow roots included. */
+  ariaTree(): Promise<{ content: string; url: string }>;
+  /** Acts on the element a ref of the latest ARIA tree names. */
+  actOnRef(ref: string, action: RefAction): Promise<ElementTarget>;
+  /** The article text of the page (Readability); long texts are stored through `saveArtifact`. */
+  readability(saveArtifact: (text: string) => Promise<string>): Promise<ReadabilityResult>;
+  /** False when the page had not finished loading within the time. */
+  waitForLoad(timeoutMs: number): Promise<boolean>;
+  /** False when the text did not appear within the time. */
+  waitForText(text: string, timeoutMs: number): Promise<boolean>;
+  goBack(): Promise<void>;
+  /** Scrolls the page by a share of the viewport; says how far it moved. */
+  scrollBy(direction: "up" | "down" | "left" | "right", percentage: number): Promise<{ scrolledPixels: number }>;
+  /** Presses at a point, holds, and releases. */
+  holdAt(x: number, y: number, ms: number): Promise<void>;
+  /** The element under a point, as a target that replay can find again. */
+  targetAt(x: number, y: number): Promise<ElementTarget | null>;
+}
+
 export interface Computer {
   readonly kind: "browser" | "desktop" | "extension";
+  /** Browser computers only: the page's structure and element actions. */
+  readonly web?: BrowserPage;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;

@@ -2,7 +2,7 @@
 // command line, then passed down (STYLE habit 9). Nothing else reads process.env.
 import path from "node:path";
 import { z } from "zod";
-import { MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
+import { AGENT_MODES, MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
 
 export const PROVIDERS = MODEL_PROVIDERS;
 export type Provider = ModelProvider;
@@ -76,6 +76,19 @@ export const configSchema = z.object({
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
   providers: z
     .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
+    .prefault({}),
+  /** How tasks are driven: a planner's screen actions, or the browser tool agent (seed 001) over the chat model. */
+  agent: z
+    .object({
+      mode: z.enum(AGENT_MODES).default("actions"),
+      /** Whether the chat model takes images; without, the tool agent runs in `dom` mode and takes no screenshots. */
+      vision: bool.default(true),
+      /** The tool agent's step cap (one tool call a step), seed 001 §7. */
+      maxSteps: int.positive().default(15),
+      /** Brave Search, for the `search` tool; without a key the tool is not offered. */
+      searchApiKey: z.string().default(""),
+      searchBaseUrl: z.string().url().default("https://api.search.brave.com/res/v1"),
+    })
     .prefault({}),
   /** The chat assistant (master agent): answers messages and starts computer tasks. */
   chat: z
@@ -173,6 +186,13 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
       opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
       som: { name: env.SOM_MODEL, baseUrl: env.SOM_BASE_URL, apiKey: env.SOM_API_KEY },
+    },
+    agent: {
+      mode: env.AGENT_MODE,
+      vision: env.AGENT_VISION,
+      maxSteps: env.AGENT_MAX_STEPS,
+      searchApiKey: env.BRAVE_API_KEY,
+      searchBaseUrl: env.BRAVE_BASE_URL,
     },
     chat: {
       provider: env.CHAT_PROVIDER,

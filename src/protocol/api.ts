@@ -1,7 +1,7 @@
 // REST bodies and replies of seed 000 §7. The server validates bodies with these schemas, so a
 // 400 names the field that is wrong; the UI imports the same types.
 import { z } from "zod";
-import { attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
+import { AGENT_MODES, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
 
 export const idSchema = z
   .string()
@@ -34,6 +34,8 @@ export const sendBodySchema = z.object({
    * `task`: the message is a computer task, started at once.
    */
   mode: z.enum(["auto", "task"]).default("auto"),
+  /** How the task is driven; by default the configured AGENT_MODE. */
+  agent_mode: z.enum(AGENT_MODES).optional(),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */
@@ -75,6 +77,7 @@ export const ERROR_CODES = [
   "PAGE_PREP_FAILED",
   "READABILITY_TOO_LARGE",
   "INVALID_TARGET",
+  "TASK_INCOMPLETE",
   "STEP_LIMIT",
   "TIME_LIMIT",
   "INTERRUPTED",

@@ -103,13 +103,27 @@ export const stepVerificationSchema = z.object({
 export type StepVerification = z.infer<typeof stepVerificationSchema>;
 export type VerificationAttempt = z.infer<typeof verificationAttemptSchema>;
 
+/** One call of the browser tool agent (seed 001 §12): what it asked for and what it got back. */
+export const toolCallSchema = z.object({
+  name: z.string(),
+  input: z.unknown(),
+  ok: z.boolean(),
+  /** What the tool returned to the model; null when it failed. */
+  output: z.unknown(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallSchema>;
+
 export const progressStepSchema = z.object({
   id: z.string(),
   task_id: z.string(),
   index: z.number().int(),
   text: z.string(),
   thought: z.string(),
-  action: actionSchema,
+  /** The computer action; null for a tool call that is not one (ariaTree, extract, think…). */
+  action: actionSchema.nullable(),
+  /** The tool call of a tool-agent step; null for a planner's step. */
+  tool: toolCallSchema.nullable().default(null),
   screenshot: frameRefSchema.nullable(),
   /** Where the action happened, in the screenshot's pixels. */
   cursor_x: z.number().int().nullable(),
@@ -128,18 +142,27 @@ export type ProgressStep = z.infer<typeof progressStepSchema>;
 export const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
-/** An action the model flagged (OpenAI's pending safety checks): it runs only if the person approves. */
+/**
+ * An action the model flagged (OpenAI's pending safety checks), or a risky tool call of the tool
+ * agent (seed 001 §3.3): it runs only if the person approves.
+ */
 export const approvalSchema = z.object({
   id: z.string(),
   checks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })),
-  action: actionSchema,
+  action: actionSchema.nullable(),
+  tool: z.object({ name: z.string(), input: z.unknown() }).nullable().default(null),
 });
 export type Approval = z.infer<typeof approvalSchema>;
+
+/** How a task is driven: a planner's actions on the screen, or the browser tool agent (seed 001) in one of its modes. */
+export const AGENT_MODES = ["actions", "dom", "hybrid"] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
 
 export const taskSchema = z.object({
   id: z.string(),
   session_id: z.string(),
   text: z.string(),
+  mode: z.enum(AGENT_MODES).default("actions"),
   start_url: z.string().nullable(),
   status: taskStatusSchema,
   current_step_index: z.number().int(),

@@ -1,7 +1,8 @@
 // The files under the data directory, laid out as seed 000 §8: frame images in
 // sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them, plus live.jpg,
-// which each live frame replaces), and attachments in sessions/{session}/attachments/. The
-// frames table knows where each frame is and its size.
+// which each live frame replaces), long page texts in sessions/{session}/tasks/{task}/artifacts/,
+// and attachments in sessions/{session}/attachments/. The frames table knows where each frame is
+// and its size.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -50,6 +51,13 @@ export class DataFiles {
       .onConflict((oc) => oc.column("id").doUpdateSet(row))
       .execute();
     return toRef({ id, width: shot.width, height: shot.height, kind: "live", version });
+  }
+
+  /** A text too long to hand around (a page's article text): stored as artifacts/{id}.txt, named by its id. */
+  async saveArtifact(task: Task, text: string): Promise<string> {
+    const id = newId("art");
+    await this.write(path.join(path.dirname(this.framesDir(task)), "artifacts", `${id}.txt`), Buffer.from(text, "utf8"));
+    return id;
   }
 
   /** Keeps attached files beside the session: sessions/{session}/attachments/{message}/{n}-{name}. */

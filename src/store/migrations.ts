@@ -126,6 +126,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
     },
   },
+  "0007_tool_agent": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("tasks").addColumn("mode", "text", (c) => c.notNull().defaultTo("actions")).execute();
+      await db.schema.alterTable("steps").addColumn("tool", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

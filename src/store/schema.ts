@@ -23,6 +23,7 @@ export interface TasksTable {
   id: string;
   session_id: string;
   text: string;
+  mode: string;
   start_url: string | null;
   status: string;
   current_step_index: number;
@@ -55,6 +56,8 @@ export interface StepsTable {
   effect: string | null;
   /** JSON StepVerification, or null. */
   verification: string | null;
+  /** JSON ToolCallRecord, or null. */
+  tool: string | null;
   planner: string;
   input_tokens: number;
   output_tokens: number;

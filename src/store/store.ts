@@ -9,7 +9,9 @@ import {
   approvalSchema,
   stepEffectSchema,
   stepVerificationSchema,
+  toolCallSchema,
   type AgentEvent,
+  type AgentMode,
   type Attachment,
   type ChatMessage,
   type FrameRef,
@@ -108,6 +110,7 @@ export class Store implements RunRecorder, ChatRecorder {
         text: step.text,
         thought: step.thought,
         action: JSON.stringify(step.action),
+        tool: step.tool ? JSON.stringify(step.tool) : null,
         frame_id: step.screenshot?.id ?? null,
         cursor_x: step.cursor_x,
         cursor_y: step.cursor_y,
@@ -141,6 +144,10 @@ export class Store implements RunRecorder, ChatRecorder {
 
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
     return this.files.saveLiveFrame(task, shot);
+  }
+
+  saveArtifact(task: Task, text: string): Promise<string> {
+    return this.files.saveArtifact(task, text);
   }
 
   async emit(sessionId: string, event: AgentEvent): Promise<void> {
@@ -204,6 +211,7 @@ export class Store implements RunRecorder, ChatRecorder {
       id: row.id,
       session_id: row.session_id,
       text: row.text,
+      mode: row.mode as AgentMode,
       start_url: row.start_url,
       status: row.status as TaskStatus,
       current_step_index: row.current_step_index,
@@ -226,7 +234,8 @@ export class Store implements RunRecorder, ChatRecorder {
       index: row.idx,
       text: row.text,
       thought: row.thought,
-      action: actionSchema.parse(JSON.parse(row.action)),
+      action: actionSchema.nullable().parse(JSON.parse(row.action)),
+      tool: row.tool ? toolCallSchema.parse(JSON.parse(row.tool)) : null,
       screenshot: await this.files.ref(row.frame_id),
       cursor_x: row.cursor_x,
       cursor_y: row.cursor_y,
@@ -245,6 +254,7 @@ function taskRow(task: Task): TasksTable {
     id: task.id,
     session_id: task.session_id,
     text: task.text,
+    mode: task.mode,
     start_url: task.start_url,
     status: task.status,
     current_step_index: task.current_step_index,

@@ -61,7 +61,7 @@ describe("Anthropic computer use", () => {
     expect(end).toMatchObject({ type: "task.completed", answer: "The form says **Typed Ada**." });
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");
-    expect(stored.steps.map((s) => [s.action.type, s.text, s.planner])).toEqual([
+    expect(stored.steps.map((s) => [s.action?.type, s.text, s.planner])).toEqual([
       ["click", "I'll press the button.", "anthropic:claude-test"],
       ["type", "Typing the name.", "anthropic:claude-test"],
       ["done", "The form says **Typed Ada**.", "anthropic:claude-test"],

@@ -94,7 +94,7 @@ describe("malformed planner output", () => {
     expect(userText(run.requests[2]!)).toContain("(5000, 130) is outside the screenshot, which is 1280×800 pixels");
     expect(pages.records.filter((r) => r === "clicked")).toHaveLength(1); // only the repair test's click
     const { json } = await app.api<TaskReply>("GET", `/api/tasks/${run.taskId}`);
-    expect(json.steps.map((s) => s.action.type)).toEqual(["done"]);
+    expect(json.steps.map((s) => s.action?.type)).toEqual(["done"]);
   });
 
   it("does not open file: URLs a model asks for, and tells the model why", async () => {

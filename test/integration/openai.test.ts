@@ -67,7 +67,7 @@ describe("OpenAI computer use", () => {
     );
     expect(end).toMatchObject({ type: "task.completed", answer: "Done: the form says **Typed Ada**." });
     await pages.waitForRecord("typed:Ada");
-    expect(stored.steps.map((s) => [s.action.type, s.text, s.planner])).toEqual([
+    expect(stored.steps.map((s) => [s.action?.type, s.text, s.planner])).toEqual([
       ["click", "Pressing the button.", "openai:computer-use-preview"],
       ["type", "Typing the name.", "openai:computer-use-preview"],
       ["done", "Done: the form says **Typed Ada**.", "openai:computer-use-preview"],
@@ -122,7 +122,7 @@ describe("OpenAI computer use", () => {
       expect(requests).toHaveLength(2);
       expect(body(requests[0]!).tools).toEqual([{ type: "computer" }]);
       expect(body(requests[0]!).reasoning).toBeUndefined();
-      expect(stored.steps.map((s) => s.action.type)).toEqual(["click", "type", "keypress", "done"]);
+      expect(stored.steps.map((s) => s.action?.type)).toEqual(["click", "type", "keypress", "done"]);
     } finally {
       await ga.close();
     }

@@ -23,7 +23,7 @@ describe("OpenCUA", () => {
     events.close();
     await pages.waitForRecord("typed:Ada");
     const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
-    expect(stored.steps.map((s) => [s.action.type, s.text, s.planner])).toEqual([
+    expect(stored.steps.map((s) => [s.action?.type, s.text, s.planner])).toEqual([
       ["click", "Press the button and type the name.", "opencua:opencua-test"],
       ["type", "Press the button and type the name.", "opencua:opencua-test"],
       ["done", "Finish.", "opencua:opencua-test"],

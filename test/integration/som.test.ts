@@ -37,7 +37,7 @@ describe("the Set-of-Mark planner", () => {
       const parts = first.body.messages[1]!.content as { type: string; image_url?: { url: string } }[];
       expect(imageSize(Buffer.from(parts.find((p) => p.type === "image_url")!.image_url!.url.split(",")[1]!, "base64"))).toEqual({ width: 1280, height: 800 });
       const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
-      expect(stored.steps.map((s) => [s.action.type, s.planner])).toEqual([
+      expect(stored.steps.map((s) => [s.action?.type, s.planner])).toEqual([
         ["click", "som:scripted-vl"],
         ["click", "som:scripted-vl"],
         ["type", "som:scripted-vl"],

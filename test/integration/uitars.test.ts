@@ -25,7 +25,7 @@ describe("UI-TARS", () => {
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");
     const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
-    expect(stored.steps.map((s) => [s.action.type, s.text, s.planner])).toEqual([
+    expect(stored.steps.map((s) => [s.action?.type, s.text, s.planner])).toEqual([
       ["click", "Press the button first.", "uitars:ui-tars-test"],
       ["type", "Now the name.", "uitars:ui-tars-test"],
       ["done", "The form shows the name.", "uitars:ui-tars-test"],

@@ -48,7 +48,8 @@ export type Reply =
   /** A raw event stream; with `hang` it never ends. */
   | { sse: string; hang?: boolean; delayMs?: number };
 
-export type Responder = (request: RecordedRequest) => Reply | undefined;
+/** A reply made from the request, as a model reads what it was sent (an ARIA tree's refs). */
+export type Responder = (request: RecordedRequest) => Reply;
 
 export interface ScriptedModel {
   baseUrl: string;
@@ -56,7 +57,7 @@ export interface ScriptedModel {
   /** Queues replies, answered in order. */
   script(...replies: Reply[]): void;
   /** Answers requests for which `when` holds from their own queue (for concurrent tasks). */
-  route(when: (request: RecordedRequest) => boolean, ...replies: Reply[]): void;
+  route(when: (request: RecordedRequest) => boolean, ...replies: (Reply | Responder)[]): void;
   /** Queues replies to the chat assistant's requests. */
   chat(...replies: Reply[]): void;
   close(): Promise<void>;
@@ -66,7 +67,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   const requests: RecordedRequest[] = [];
   const queue: Reply[] = [];
   const chatQueue: Reply[] = [];
-  const routes: { when: (r: RecordedRequest) => boolean; replies: Reply[] }[] = [];
+  const routes: { when: (r: RecordedRequest) => boolean; replies: (Reply | Responder)[] }[] = [];
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -88,7 +89,8 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         return;
       }
       const route = routes.find((r) => r.when(request) && r.replies.length > 0);
-      const reply = route ? route.replies.shift() : isChatTurn(request) ? (chatQueue.shift() ?? delegate(request)) : queue.shift();
+      const next = route ? route.replies.shift() : isChatTurn(request) ? (chatQueue.shift() ?? delegate(request)) : queue.shift();
+      const reply = typeof next === "function" ? next(request) : next;
       const send = () => {
         if (res.destroyed) return;
         request.answeredAt = Date.now();
@@ -105,7 +107,9 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
           res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body ?? "{}");
         } else {
           const content = "text" in reply ? reply.text : JSON.stringify(reply.answer);
-          res.writeHead(200, { "content-type": "application/json" }).end(completion(body.model, content));
+          // A request that asks for a stream gets the same answer streamed, as a real server sends it.
+          if (body.stream) void writeChatStream(res, request.path, body.model, { text: content });
+          else res.writeHead(200, { "content-type": "application/json" }).end(completion(body.model, content));
         }
       };
       const delayMs = reply?.delayMs ?? 0;
@@ -143,11 +147,18 @@ function completion(model: string, content: string): string {
   });
 }
 
+/** The system prompt of a request, in any of the three protocols. */
+export function systemText(request: RecordedRequest): string {
+  const { system, messages } = request.body;
+  if (typeof system === "string") return system;
+  if (Array.isArray(system)) return system.map((b) => b.text).join("\n");
+  const first = messages?.[0];
+  return first?.role === "system" && typeof first.content === "string" ? first.content : "";
+}
+
 /** A request of the chat assistant rather than of a planner. */
 export function isChatTurn(request: RecordedRequest): boolean {
-  const { system, messages } = request.body;
-  const prompt = typeof system === "string" ? system : Array.isArray(system) ? (system[0]?.text ?? "") : messages?.[0]?.role === "system" ? messages[0].content : "";
-  return typeof prompt === "string" && prompt.startsWith("You are the assistant of EasyAgentCU");
+  return systemText(request).startsWith("You are the assistant of EasyAgentCU");
 }
 
 /** The chat assistant's default: the person's message becomes a task; after the task, nothing to add. */

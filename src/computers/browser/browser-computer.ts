@@ -9,6 +9,7 @@ import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEf
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { compare, holdElementAt, interactiveElements, PageActivity } from "./page-activity.ts";
+import { WebPage } from "./web-page.ts";
 
 export interface BrowserComputerOptions {
   width: number;
@@ -31,13 +32,17 @@ export class BrowserComputer implements Computer {
   private closed = false;
   private lastInputAt = 0;
 
+  readonly web: WebPage;
+
   private constructor(
     private readonly browser: Browser,
     private readonly context: BrowserContext,
     private page: Page,
     private readonly options: BrowserComputerOptions,
     private readonly activity: PageActivity,
-  ) {}
+  ) {
+    this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs);
+  }
 
   static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
     const context = await browser.newContext({

@@ -128,7 +128,15 @@ function toMessages(turns: ChatTurn[]) {
         ]);
         break;
       case "tool":
-        push("user", [{ type: "tool_result", tool_use_id: turn.toolCallId, content: turn.content }]);
+        push("user", [
+          {
+            type: "tool_result",
+            tool_use_id: turn.toolCallId,
+            content: turn.image
+              ? [{ type: "text", text: turn.content }, { type: "image", source: { type: "base64", media_type: turn.image.mimeType, data: turn.image.data } }]
+              : turn.content,
+          },
+        ]);
         break;
     }
   }

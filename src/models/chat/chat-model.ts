@@ -17,10 +17,17 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** An image a tool returns to the model (a screenshot). */
+export interface ToolImage {
+  mimeType: "image/jpeg" | "image/png";
+  /** Base64, without a data: prefix. */
+  data: string;
+}
+
 export type ChatTurn =
   | { role: "user"; text: string }
   | { role: "assistant"; text: string; toolCalls: ToolCall[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string };
+  | { role: "tool"; toolCallId: string; name: string; content: string; image?: ToolImage };
 
 export type ChatStreamEvent = { type: "delta"; text: string } | { type: "tool_call"; call: ToolCall } | { type: "done"; usage: Usage };
 

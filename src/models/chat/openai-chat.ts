@@ -53,7 +53,7 @@ export class OpenAIChat implements ChatModel {
       model,
       stream: true,
       stream_options: { include_usage: true },
-      messages: [{ role: "system", content: request.system }, ...request.turns.map(toMessage)],
+      messages: [{ role: "system", content: request.system }, ...toMessages(request.turns)],
       ...(request.tools.length > 0
         ? { tools: request.tools.map((tool) => ({ type: "function", function: tool })), tool_choice: "auto" }
         : {}),
@@ -91,7 +91,32 @@ export class OpenAIChat implements ChatModel {
   }
 }
 
-function toMessage(turn: ChatTurn) {
+/**
+ * Chat Completions takes no images in tool messages: a tool's image follows, after all the tool
+ * messages of that assistant turn, as a user message that names the call it came from.
+ */
+function toMessages(turns: ChatTurn[]) {
+  const messages: Record<string, unknown>[] = [];
+  let images: { type: string; text?: string; image_url?: { url: string } }[] = [];
+  const flush = () => {
+    if (images.length > 0) messages.push({ role: "user", content: images });
+    images = [];
+  };
+  for (const turn of turns) {
+    if (turn.role !== "tool") flush();
+    messages.push(toMessage(turn));
+    if (turn.role === "tool" && turn.image) {
+      images.push(
+        { type: "text", text: `The image returned by ${turn.name} (${turn.toolCallId}):` },
+        { type: "image_url", image_url: { url: `data:${turn.image.mimeType};base64,${turn.image.data}` } },
+      );
+    }
+  }
+  flush();
+  return messages;
+}
+
+function toMessage(turn: ChatTurn): Record<string, unknown> {
   switch (turn.role) {
     case "user":
       return { role: "user", content: turn.text };

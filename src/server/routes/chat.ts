@@ -30,6 +30,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         startUrl: body.start_url,
         model: body.model,
         mode: body.mode,
+        agentMode: body.agent_mode,
       });
       return c.json(reply, 202);
     })

@@ -132,6 +132,7 @@ describe("RunCard with a flagged action", () => {
       id: "appr_1",
       checks: [{ id: "sc_1", code: "malicious_instructions", message: "The page asks to ignore your instructions." }],
       action: step(1).action,
+      tool: null,
     };
     const flagged = { ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } };
     const { onDecide } = renderCard(flagged);

@@ -12,6 +12,7 @@ import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
 import { ScreenWindow } from "./ScreenWindow.tsx";
 import { Scrubber } from "./Scrubber.tsx";
 import { StepChecks } from "./StepChecks.tsx";
+import { ToolCall } from "./ToolCall.tsx";
 import { Timeline } from "./Timeline.tsx";
 
 export interface RunCardProps {
@@ -196,6 +197,7 @@ function Player({ run, position, onPosition, showTimeline, timelineId, finished 
           valueText={view.step ? `${label}: ${view.step.text}` : label}
         />
         {view.step && <StepChecks step={view.step} />}
+        {view.step?.tool && <ToolCall call={view.step.tool} />}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 // The progress timeline: one item per step on a vertical line, the selected one highlighted;
 // choosing an item selects its step. Presentational: the run card owns the selection.
 import { useEffect, useRef } from "react";
-import { describeAction, type ProgressStep } from "../protocol.ts";
+import { describeStep, type ProgressStep } from "../protocol.ts";
 import { formatTime, t } from "../i18n.ts";
 
 export interface TimelineProps {
@@ -50,11 +50,11 @@ export function Timeline({ id, steps, selected, onSelect }: TimelineProps) {
             >
               <span className="block text-sm text-zinc-900">
                 <span className="mr-1.5 font-medium text-zinc-500">{step.index}.</span>
-                {step.text || describeAction(step.action)}
+                {step.text || describeStep(step)}
               </span>
               <span className="mt-0.5 flex flex-wrap gap-x-2 text-xs text-zinc-500">
                 <time dateTime={step.created_at}>{formatTime(step.created_at)}</time>
-                <span className="font-mono">{describeAction(step.action)}</span>
+                <span className="font-mono">{describeStep(step)}</span>
               </span>
             </button>
           </li>

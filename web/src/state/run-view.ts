@@ -1,6 +1,6 @@
 // Owns the sync logic of a run card: one position (a step, or the live screen) that the
 // timeline, the scrubber and the screen window all read and all set.
-import { describeAction, type FrameRef, type ProgressStep } from "../protocol.ts";
+import { describeStep, type FrameRef, type ProgressStep } from "../protocol.ts";
 import type { RunState } from "./session-state.ts";
 
 /** An index into the run's steps, or the final "live" node. */
@@ -71,7 +71,7 @@ export function screenView(run: RunState, position: Position): ScreenView {
       actionLabel: null,
     };
   }
-  return { frame: step.screenshot, url: step.url, marker: markerOf(step), step, actionLabel: describeAction(step.action) };
+  return { frame: step.screenshot, url: step.url, marker: markerOf(step), step, actionLabel: describeStep(step) };
 }
 
 function markerOf(step: ProgressStep): ScreenView["marker"] {

@@ -1,0 +1,163 @@
+// The browser tool agent's loop (seed 001 §2, §7): the chat model calls tools — one step each —
+// until it calls close or reaches the step cap. Each call is validated and run by tools/index.ts,
+// recorded as a step with its input, output and a screenshot, and answered to the model, whose
+// context is compressed before every request (agent/tool-context.ts).
+import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { Config } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../models/chat/chat-model.ts";
+import { fitWithin, type Point, type Spaces } from "../perception/coordinates.ts";
+import type { Action, Attachment, ToolCallRecord, Usage } from "../protocol/index.ts";
+import { runTool, toolSet, toolSpecs, type ToolContext, type ToolMode, type ToolOutcome } from "../tools/index.ts";
+import { braveSearch } from "../tools/brave-search.ts";
+import { compressContext } from "./tool-context.ts";
+import { toolAgentPrompt } from "./tool-prompt.ts";
+
+export type LoopOutcome = { status: "completed"; answer: string } | { status: "failed"; code: string; message: string };
+
+export interface ToolStep {
+  text: string;
+  thought: string;
+  tool: ToolCallRecord;
+  action: Action | null;
+  /** Where it acted, in screenshot pixels. */
+  at: Point | null;
+  /** The screen after the call. */
+  shot: Screenshot;
+  url: string | null;
+  usage: Usage;
+}
+
+export interface ToolLoopOptions {
+  goal: string;
+  startUrl: string | null;
+  attachments: Attachment[];
+  mode: ToolMode;
+  computer: Computer;
+  model: ChatModel;
+  config: Config;
+  maxSteps: number;
+  /** The screen before the first step. */
+  firstShot: Screenshot;
+  signal: AbortSignal;
+  saveArtifact(text: string): Promise<string>;
+  record(step: ToolStep): Promise<void>;
+}
+
+export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome> {
+  const { computer, model, config, signal } = options;
+  const web = computer.web;
+  if (!web) throw new AppError("ACTION_FAILED", "The tool agent needs a browser; this computer has no web page.");
+  const { agent } = config;
+  const tools = toolSet({ mode: options.mode, vision: agent.vision, search: agent.searchApiKey !== "" });
+  const specs = toolSpecs(tools);
+  const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
+  const ctx: ToolContext = {
+    computer,
+    web,
+    model,
+    signal,
+    spaces: spacesOf(options.firstShot, computer, imageMax),
+    jpegQuality: config.browser.jpegQuality,
+    imageMax,
+    saveArtifact: options.saveArtifact,
+    ...(agent.searchApiKey ? { search: braveSearch(agent.searchApiKey, agent.searchBaseUrl, config.model.timeoutMs) } : {}),
+  };
+  const system = toolAgentPrompt({ goal: options.goal, today: new Date().toISOString().slice(0, 10), startUrl: options.startUrl, mode: options.mode, tools });
+  const turns: ChatTurn[] = [{ role: "user", text: goalText(options) }];
+  const toolTimeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
+  let steps = 0;
+  let nudges = 0;
+  for (;;) {
+    const answer = await ask(model, system, compressContext(turns), specs, signal);
+    turns.push({ role: "assistant", text: answer.text, toolCalls: answer.calls });
+    if (answer.calls.length === 0) {
+      if (nudges++ >= config.model.repairRetries) {
+        throw new AppError("PLANNER_INVALID_OUTPUT", "The model stopped calling tools without calling close.");
+      }
+      turns.push({ role: "user", text: "Go on with a tool call. When the goal is reached, or cannot be reached, call close." });
+      continue;
+    }
+    let usage = answer.usage;
+    for (const call of answer.calls) {
+      if (steps >= options.maxSteps) throw new AppError("STEP_LIMIT", `The task reached its limit of ${options.maxSteps} steps.`);
+      steps++;
+      const outcome = await runTool(tools, call.name, call.arguments, ctx, toolTimeoutMs);
+      if (outcome.image) ctx.spaces = outcome.image.spaces;
+      await options.record(await stepOf(call, outcome, answer.text, usage, computer));
+      usage = { input_tokens: 0, output_tokens: 0 };
+      turns.push(toolTurn(call, outcome));
+      if (outcome.close) {
+        const { reasoning, taskComplete } = outcome.close;
+        return taskComplete ? { status: "completed", answer: reasoning } : { status: "failed", code: "TASK_INCOMPLETE", message: reasoning };
+      }
+    }
+  }
+}
+
+async function ask(model: ChatModel, system: string, turns: ChatTurn[], tools: ToolSpec[], signal: AbortSignal) {
+  let text = "";
+  const calls: ToolCall[] = [];
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  for await (const event of model.stream({ system, turns, tools }, signal)) {
+    if (event.type === "delta") text += event.text;
+    else if (event.type === "tool_call") calls.push(event.call);
+    else usage = event.usage;
+  }
+  return { text: text.trim(), calls, usage };
+}
+
+async function stepOf(call: ToolCall, outcome: ToolOutcome, thought: string, usage: Usage, computer: Computer): Promise<ToolStep> {
+  const tool: ToolCallRecord = {
+    name: call.name,
+    input: parsedArguments(call.arguments),
+    ok: outcome.ok,
+    output: outcome.ok ? (outcome.data ?? null) : null,
+    error: outcome.error ?? null,
+  };
+  return {
+    text: thought.split("\n")[0] ?? "",
+    thought,
+    tool,
+    action: outcome.action ?? null,
+    at: outcome.at ?? null,
+    shot: await computer.screenshot(),
+    url: await computer.currentUrl(),
+    usage,
+  };
+}
+
+/** What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an image if any. */
+function toolTurn(call: ToolCall, outcome: ToolOutcome): ChatTurn {
+  const body = outcome.ok ? { ok: true, data: outcome.data ?? null } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}) };
+  const image = outcome.image?.shot;
+  return {
+    role: "tool",
+    toolCallId: call.id,
+    name: call.name,
+    content: JSON.stringify(body),
+    ...(image ? { image: { mimeType: image.mimeType, data: image.data.toString("base64") } } : {}),
+  };
+}
+
+function goalText(options: ToolLoopOptions): string {
+  return [
+    `Goal: ${options.goal}`,
+    ...(options.startUrl ? [`Start page: ${options.startUrl}`] : []),
+    ...(options.attachments.length > 0 ? [`The person attached: ${options.attachments.map((a) => a.name).join(", ")}`] : []),
+  ].join("\n");
+}
+
+function spacesOf(shot: Screenshot, computer: Computer, max: { width: number; height: number }): Spaces {
+  const screenshot = { width: shot.width, height: shot.height };
+  return { model: fitWithin(screenshot, max), screenshot, logical: computer.logicalSize };
+}
+
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+

@@ -1,0 +1,129 @@
+// The browser's BrowserPage (computers/computer.ts): the page's ARIA tree and reader text, and
+// actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
+// screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
+import type { Locator, Page } from "playwright-core";
+import { AppError } from "../../core/errors.ts";
+import type { BrowserPage, ElementTarget, ReadabilityResult, RefAction } from "../computer.ts";
+import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
+
+const ACTION_TIMEOUT_MS = 10_000;
+
+export class WebPage implements BrowserPage {
+  constructor(
+    private readonly page: () => Page,
+    /** devicePixelRatio: screenshot pixels per CSS pixel. */
+    private readonly scale: number,
+    private readonly navigationTimeoutMs: number,
+  ) {}
+
+  ariaTree(): Promise<{ content: string; url: string }> {
+    return ariaTree(this.page());
+  }
+
+  async actOnRef(ref: string, action: RefAction): Promise<ElementTarget> {
+    const locator = locateRef(this.page(), ref);
+    // Found before acting: a click may take the element away.
+    const target = await this.targetOf(locator).catch((error: unknown) => {
+      throw new AppError("INVALID_TARGET", `The element ${ref} is not on the page any more (${firstLine(error)}); take a new ARIA tree.`);
+    });
+    const timeout = { timeout: ACTION_TIMEOUT_MS };
+    try {
+      switch (action.kind) {
+        case "click":
+          await locator.click(timeout);
+          break;
+        case "fill":
+          await locator.fill(action.value, timeout);
+          break;
+        case "press":
+          await locator.press(action.key, timeout);
+          break;
+        case "select":
+          await locator.selectOption([{ label: action.value }, { value: action.value }], timeout).catch(() => locator.selectOption(action.value, timeout));
+          break;
+        case "check":
+          await locator.setChecked(action.checked, timeout);
+          break;
+        case "hover":
+          await locator.hover(timeout);
+          break;
+      }
+    } catch (error) {
+      throw new AppError("ACTION_FAILED", `${action.kind} on ${ref} failed: ${firstLine(error)}`, { cause: error });
+    }
+    return target;
+  }
+
+  readability(saveArtifact: (text: string) => Promise<string>): Promise<ReadabilityResult> {
+    return readability(this.page(), { saveArtifact });
+  }
+
+  async waitForLoad(timeoutMs: number): Promise<boolean> {
+    return (await waitForLoaded(this.page(), timeoutMs)).loaded;
+  }
+
+  async waitForText(text: string, timeoutMs: number): Promise<boolean> {
+    try {
+      await this.page().waitForFunction((wanted) => document.body?.innerText.includes(wanted) ?? false, text, { timeout: timeoutMs, polling: 100 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async goBack(): Promise<void> {
+    const response = await this.page().goBack({ waitUntil: "load", timeout: this.navigationTimeoutMs });
+    if (response === null && this.page().url() === "about:blank") throw new AppError("ACTION_FAILED", "There is no page to go back to.");
+  }
+
+  scrollBy(direction: "up" | "down" | "left" | "right", percentage: number): Promise<{ scrolledPixels: number }> {
+    return this.page().evaluate(
+      ({ direction, percentage }) => {
+        const vertical = direction === "up" || direction === "down";
+        const sign = direction === "up" || direction === "left" ? -1 : 1;
+        const amount = (sign * (vertical ? innerHeight : innerWidth) * percentage) / 100;
+        const before = vertical ? scrollY : scrollX;
+        window.scrollBy({ left: vertical ? 0 : amount, top: vertical ? amount : 0, behavior: "instant" });
+        return { scrolledPixels: Math.round(Math.abs((vertical ? scrollY : scrollX) - before)) };
+      },
+      { direction, percentage },
+    );
+  }
+
+  async holdAt(x: number, y: number, ms: number): Promise<void> {
+    const { mouse } = this.page();
+    await mouse.move(x / this.scale, y / this.scale);
+    await mouse.down();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await mouse.up();
+  }
+
+  async targetAt(x: number, y: number): Promise<ElementTarget | null> {
+    const xpath = await this.page().evaluate(({ x, y }) => {
+      const element = document.elementFromPoint(x, y);
+      if (!element) return null;
+      const steps: string[] = [];
+      for (let node: Element | null = element; node && node.nodeType === Node.ELEMENT_NODE; node = node.parentElement) {
+        const same = node.parentElement ? [...node.parentElement.children].filter((c) => c.tagName === node!.tagName) : [node];
+        steps.unshift(`${node.tagName.toLowerCase()}[${same.indexOf(node) + 1}]`);
+      }
+      return `/${steps.join("/")}`;
+    }, { x: x / this.scale, y: y / this.scale });
+    return xpath ? this.targetOf(this.page().locator(`xpath=${xpath}`), xpath) : null;
+  }
+
+  private async targetOf(locator: Locator, xpath: string | null = null): Promise<ElementTarget> {
+    const box = await locator.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    const s = this.scale;
+    return {
+      locator: await describeLocator(locator),
+      xpath,
+      box: box ? { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) } : null,
+    };
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}

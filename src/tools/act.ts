@@ -1,0 +1,67 @@
+// act: one natural-language action on the page ("click the Save button", "type Ada into First
+// name"). The model picks the element from a fresh ARIA tree; the browser acts on it by ref.
+import { z } from "zod";
+import type { RefAction } from "../computers/computer.ts";
+import { askJson, withSchema } from "./ask-model.ts";
+import { centerOf } from "./points.ts";
+import { BOTH, defineTool, failed } from "./tool.ts";
+
+const TREE_LIMIT = 60_000;
+
+export const choiceSchema = z.object({
+  ref: z.string().regex(/^[a-z]*\d*e\d+$/, "must be a ref from the tree, like e12"),
+  method: z.enum(["click", "fill", "press", "select", "check", "uncheck", "hover"]),
+  value: z.string().optional(),
+});
+export type Choice = z.infer<typeof choiceSchema>;
+
+export const CHOOSER_SYSTEM = [
+  "You choose elements of a web page for a browser agent, from the page's ARIA tree, where each element has a ref like [ref=e12].",
+  'Answer with one JSON object: {"ref": "e12", "method": "click" | "fill" | "press" | "select" | "check" | "uncheck" | "hover", "value": "…"}.',
+  "fill types the value into a field (replacing what is there); press presses the key in value (Enter, Tab…) in the element; select picks the option named in value.",
+  "Pick the ref that is written in the tree; never invent one.",
+].join("\n");
+
+export function refAction(choice: Choice): RefAction | string {
+  switch (choice.method) {
+    case "click":
+      return { kind: "click" };
+    case "hover":
+      return { kind: "hover" };
+    case "check":
+    case "uncheck":
+      return { kind: "check", checked: choice.method === "check" };
+    case "fill":
+    case "press":
+    case "select":
+      if (choice.value === undefined) return `${choice.method} needs a value`;
+      return choice.method === "fill"
+        ? { kind: "fill", value: choice.value }
+        : choice.method === "press"
+          ? { kind: "press", key: choice.value }
+          : { kind: "select", value: choice.value };
+  }
+}
+
+export const act = defineTool({
+  name: "act",
+  description:
+    "Do one action on the page, described in words: click a button or link, type into a field, pick an option, press a key in a field. One atomic action per call, e.g. \"click the 'Sign in' button\" or \"type 'Ada' into the First name field\".",
+  input: z.object({ action: z.string().min(1).describe("the action, naming its target as a person sees it") }),
+  modes: BOTH,
+  async run({ action }, ctx) {
+    const tree = await ctx.web.ariaTree();
+    const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nInstruction: ${action}`;
+    const choice = await askJson(ctx.model, CHOOSER_SYSTEM, question, withSchema(choiceSchema), ctx.signal);
+    if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);
+    const what = refAction(choice.value);
+    if (typeof what === "string") return failed("INVALID_TARGET", what);
+    const target = await ctx.web.actOnRef(choice.value.ref, what);
+    return {
+      ok: true,
+      data: { success: true, action, ref: choice.value.ref, method: choice.value.method, locator: target.locator },
+      targets: [target],
+      ...(centerOf(target) ? { at: centerOf(target) } : {}),
+    };
+  },
+});

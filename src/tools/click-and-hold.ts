@@ -1,0 +1,20 @@
+// clickAndHold: press at a point, hold for a while, release — long-press menus and hold-to-confirm
+// buttons (seed 001 §12.2).
+import { z } from "zod";
+import { pointSchema, toScreen } from "./points.ts";
+import { defineTool, failed } from "./tool.ts";
+
+export const clickAndHold = defineTool({
+  name: "clickAndHold",
+  description: "Press at a point of the latest screenshot and hold for a number of milliseconds before releasing.",
+  input: z.object({ describe: z.string(), duration: z.number().int().min(1).max(10_000).describe("milliseconds"), coordinates: pointSchema }),
+  modes: ["hybrid"],
+  needsVision: true,
+  async run({ describe, duration, coordinates }, ctx) {
+    const at = toScreen(ctx, coordinates);
+    if (typeof at === "string") return failed("INVALID_TARGET", at);
+    const target = await ctx.web.targetAt(at.x, at.y);
+    await ctx.web.holdAt(at.x, at.y, duration);
+    return { ok: true, data: { success: true, describe }, at, targets: target ? [target] : [] };
+  },
+});

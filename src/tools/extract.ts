@@ -1,0 +1,54 @@
+// extract: structured data from the page for an instruction, shaped by a JSON Schema (seed 001
+// §12.2). The schema is data, read with zod's JSON Schema reader — never code to evaluate.
+import { z } from "zod";
+import { askJson } from "./ask-model.ts";
+import { BOTH, defineTool, failed } from "./tool.ts";
+
+const PAGE_LIMIT = 40_000;
+
+const SYSTEM = [
+  "You extract data from a web page for a browser agent, from the page's text and its accessibility tree.",
+  'Answer with one JSON object {"result": …} where result follows the JSON Schema given, using only what the page says.',
+].join("\n");
+
+export const extract = defineTool({
+  name: "extract",
+  description:
+    "Extract structured data from the current page: an instruction, and optionally a JSON Schema the result must follow (e.g. {\"type\":\"object\",\"properties\":{\"price\":{\"type\":\"number\"}}}). Use it only when you need structured data, not to read the page.",
+  input: z.object({
+    instruction: z.string().min(1),
+    schema: z.record(z.string(), z.unknown()).optional().describe("a JSON Schema object for the result"),
+  }),
+  modes: BOTH,
+  async run({ instruction, schema }, ctx) {
+    let shape: z.ZodType = z.unknown();
+    if (schema) {
+      try {
+        shape = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      } catch (error) {
+        return failed("INVALID_ARGUMENTS", `schema is not a JSON Schema this tool can read: ${(error as Error).message}`);
+      }
+    }
+    const [article, tree] = await Promise.all([ctx.web.readability(ctx.saveArtifact), ctx.web.ariaTree()]);
+    const page = [
+      `Page: ${tree.url}`,
+      article.text ? `Text${article.title ? ` of "${article.title}"` : ""}:\n${article.text.slice(0, PAGE_LIMIT)}` : "",
+      `Accessibility tree:\n${tree.content.slice(0, PAGE_LIMIT)}`,
+    ].join("\n\n");
+    const question = `${page}\n\nInstruction: ${instruction}${schema ? `\n\nJSON Schema of result:\n${JSON.stringify(schema)}` : ""}`;
+    const answer = await askJson(
+      ctx.model,
+      SYSTEM,
+      question,
+      (value) => {
+        const result = z.object({ result: shape }).safeParse(value);
+        if (result.success) return { ok: true, value: result.data.result };
+        const issue = result.error.issues[0];
+        return { ok: false, error: `${issue?.path.join(".") || "result"}: ${issue?.message}` };
+      },
+      ctx.signal,
+    );
+    if (!answer.ok) return failed("SCHEMA_VALIDATION_FAILED", `The extracted data does not follow the schema: ${answer.error}`);
+    return { ok: true, data: { success: true, result: answer.value } };
+  },
+});

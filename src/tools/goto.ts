@@ -1,0 +1,26 @@
+// goto: open an address (seed 001 §12.2); http(s) only.
+import { z } from "zod";
+import { BOTH, defineTool, failed } from "./tool.ts";
+
+export const goto = defineTool({
+  name: "goto",
+  description: "Open a web address in the current tab. Use it when you know the address.",
+  input: z.object({ url: z.string().min(1) }),
+  modes: BOTH,
+  async run({ url }, ctx) {
+    let parsed: URL;
+    try {
+      parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
+    } catch {
+      return failed("INVALID_ARGUMENTS", `${JSON.stringify(url)} is not a web address`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
+    await ctx.computer.navigate(parsed.href);
+    const now = await ctx.computer.currentUrl();
+    return {
+      ok: true,
+      data: { success: true, url: now },
+      action: { type: "navigate", args: { url: parsed.href }, intent: `open ${parsed.href}`, requires_verification: false },
+    };
+  },
+});

@@ -1,0 +1,99 @@
+// Builds the tool agent's tool set (seed 001 §12.1): filtered by mode (`dom` drops the coordinate
+// tools, `hybrid` drops fillForm and the DOM scroll), by whether the model takes images, and by
+// whether a search provider is configured. Runs a call: validates its input, bounds its time, and
+// turns any failure into an outcome the model reads.
+import { z } from "zod";
+import { raceAbort } from "../core/abort.ts";
+import { AppError, StopRequested } from "../core/errors.ts";
+import type { ToolSpec } from "../models/chat/chat-model.ts";
+import { act } from "./act.ts";
+import { ariaTree } from "./aria-tree.ts";
+import { clickAndHold } from "./click-and-hold.ts";
+import { click } from "./click.ts";
+import { close } from "./close.ts";
+import { dragAndDrop } from "./drag-and-drop.ts";
+import { extract } from "./extract.ts";
+import { fillFormVision } from "./fill-form-vision.ts";
+import { fillForm } from "./fill-form.ts";
+import { goto } from "./goto.ts";
+import { keys } from "./keys.ts";
+import { navback } from "./navback.ts";
+import { screenshot } from "./screenshot.ts";
+import { scrollVision } from "./scroll-vision.ts";
+import { scroll } from "./scroll.ts";
+import { search } from "./search.ts";
+import { think } from "./think.ts";
+import type { AgentTool, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+import { type } from "./type.ts";
+import { wait } from "./wait.ts";
+
+export type { AgentTool, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+
+const ALL: AgentTool[] = [
+  act,
+  ariaTree,
+  click,
+  clickAndHold,
+  close,
+  dragAndDrop,
+  extract,
+  fillForm,
+  fillFormVision,
+  goto,
+  keys,
+  navback,
+  screenshot,
+  scroll,
+  scrollVision,
+  search,
+  think,
+  type,
+  wait,
+] as AgentTool[];
+
+export interface ToolSetOptions {
+  mode: ToolMode;
+  vision: boolean;
+  search: boolean;
+}
+
+export function toolSet({ mode, vision, search: withSearch }: ToolSetOptions): AgentTool[] {
+  return ALL.filter((tool) => tool.modes.includes(mode) && (vision || !tool.needsVision) && (withSearch || tool.name !== "search"));
+}
+
+/** The tools as the chat model is told about them: JSON Schemas made from their zod inputs. */
+export function toolSpecs(tools: AgentTool[]): ToolSpec[] {
+  return tools.map((tool) => {
+    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
+    return { name: tool.name, description: tool.description, parameters };
+  });
+}
+
+/** Runs one call as the model wrote it; never throws but for Stop. */
+export async function runTool(tools: AgentTool[], name: string, args: string, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return { ok: false, error: { code: "UNKNOWN_TOOL", message: `There is no tool ${JSON.stringify(name)}; the tools are ${tools.map((t) => t.name).join(", ")}.` } };
+  let json: unknown;
+  try {
+    json = args.trim() ? JSON.parse(args) : {};
+  } catch {
+    return { ok: false, error: { code: "INVALID_ARGUMENTS", message: `The arguments are not JSON: ${args.slice(0, 200)}` } };
+  }
+  const input = tool.input.safeParse(json);
+  if (!input.success) {
+    const issue = input.error.issues[0];
+    return { ok: false, error: { code: "INVALID_ARGUMENTS", message: `${issue?.path.join(".") || "arguments"}: ${issue?.message}` } };
+  }
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`)), timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, deadline.signal]);
+  try {
+    return await raceAbort(tool.run(input.data, { ...ctx, signal }), signal);
+  } catch (error) {
+    if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
+    const code = error instanceof AppError ? error.code : "ACTION_FAILED";
+    return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error) } };
+  } finally {
+    clearTimeout(timer);
+  }
+}

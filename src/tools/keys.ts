@@ -1,0 +1,27 @@
+// keys: keyboard input to whatever has focus (seed 001 §12.2): a key or chord pressed, or text
+// typed, optionally repeated.
+import { z } from "zod";
+import { BOTH, defineTool } from "./tool.ts";
+
+export const keys = defineTool({
+  name: "keys",
+  description:
+    'Send keyboard input to the focused element. method "press": a key or chord like "Enter", "Tab", "Control+A", "Escape"; method "type": text typed as is. repeat presses it several times.',
+  input: z.object({ method: z.enum(["press", "type"]), value: z.string().min(1), repeat: z.number().int().min(1).max(50).optional() }),
+  modes: BOTH,
+  async run({ method, value, repeat = 1 }, ctx) {
+    const chord = value.split("+").map((k) => k.trim()).filter(Boolean);
+    for (let i = 0; i < repeat; i++) {
+      if (method === "press") await ctx.computer.keypress(chord);
+      else await ctx.computer.type(value);
+    }
+    return {
+      ok: true,
+      data: { success: true, method, value, times: repeat },
+      action:
+        method === "press"
+          ? { type: "keypress", args: { keys: chord }, intent: `press ${value}`, requires_verification: false }
+          : { type: "type", args: { text: value }, intent: "type", requires_verification: false },
+    };
+  },
+});

@@ -1,0 +1,16 @@
+// scroll (dom mode): the page by a share of the viewport (seed 001 §12.2); in dom mode the ARIA
+// tree already covers the whole page, so this is for what must be seen or loaded.
+import { z } from "zod";
+import { defineTool } from "./tool.ts";
+
+export const scroll = defineTool({
+  name: "scroll",
+  description: "Scroll the page up or down by a percentage of the viewport (80 by default). The ARIA tree covers the whole page without scrolling; scroll to load more or to look.",
+  input: z.object({ direction: z.enum(["up", "down"]), percentage: z.number().min(1).max(200).optional() }),
+  modes: ["dom"],
+  async run({ direction, percentage = 80 }, ctx) {
+    const { scrolledPixels } = await ctx.web.scrollBy(direction, percentage);
+    const message = scrolledPixels === 0 ? `The page cannot scroll further ${direction}.` : `Scrolled ${direction} by ${scrolledPixels} px.`;
+    return { ok: true, data: { success: true, message, scrolledPixels } };
+  },
+});

@@ -1,0 +1,13 @@
+// think: room to reason without acting (seed 001 §12.2).
+import { z } from "zod";
+import { BOTH, defineTool } from "./tool.ts";
+
+export const think = defineTool({
+  name: "think",
+  description: "Think a plan through without acting on the page.",
+  input: z.object({ reasoning: z.string().min(1) }),
+  modes: BOTH,
+  async run() {
+    return { ok: true, data: { acknowledged: true, message: "Noted. Go on with the next step." } };
+  },
+});

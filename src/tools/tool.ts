@@ -1,0 +1,66 @@
+// What a tool of the browser tool agent is (seed 001 §3, §12): a name, a description, a zod input
+// and a run function over the task's computer. A tool reports failure in its outcome — the model
+// sees it and may try otherwise — instead of throwing; tools/index.ts builds and wraps the set.
+import type { z } from "zod";
+import type { BrowserPage, Computer, ElementTarget } from "../computers/computer.ts";
+import type { ChatModel } from "../models/chat/chat-model.ts";
+import type { Point, Spaces } from "../perception/coordinates.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
+import type { Action, AgentMode } from "../protocol/index.ts";
+
+export type ToolMode = Exclude<AgentMode, "actions">;
+
+export interface ToolContext {
+  computer: Computer;
+  web: BrowserPage;
+  /** The model that resolves natural-language targets (act, fillForm) and extracts data. */
+  model: ChatModel;
+  signal: AbortSignal;
+  /** The spaces of the screenshot the model saw last: its points are mapped back through them. */
+  spaces: Spaces;
+  jpegQuality: number;
+  /** The largest image the model is sent. */
+  imageMax: { width: number; height: number };
+  saveArtifact(text: string): Promise<string>;
+  /** Web search, when a provider is configured. */
+  search?: (query: string, signal: AbortSignal) => Promise<unknown>;
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** What the model gets back (JSON). */
+  data?: unknown;
+  error?: { code: string; message: string };
+  /** An image for the model (the screenshot tool), with the spaces it was made in. */
+  image?: { shot: Screenshot; spaces: Spaces };
+  /** The computer action the call amounts to, for the step record. */
+  action?: Action;
+  /** Where it acted, in screenshot pixels. */
+  at?: Point;
+  /** The elements it acted on, as replay finds them again. */
+  targets?: ElementTarget[];
+  /** `close`: the task ends. */
+  close?: { reasoning: string; taskComplete: boolean };
+}
+
+export interface AgentTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  /** The modes that offer it (seed 001 §12.1). */
+  modes: readonly ToolMode[];
+  /** Offered only to models that take images. */
+  needsVision?: boolean;
+  run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Keeps a tool's input type attached to its run function. */
+export function defineTool<S extends z.ZodType>(tool: AgentTool<S>): AgentTool<S> {
+  return tool;
+}
+
+export const BOTH: readonly ToolMode[] = ["dom", "hybrid"];
+
+export function failed(code: string, message: string): ToolOutcome {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,32 @@
+// wait: for a time, for the page to finish loading, or for a text to appear (seed 001 §9).
+import { z } from "zod";
+import { delay } from "../core/abort.ts";
+import { BOTH, defineTool } from "./tool.ts";
+
+const MAX_MS = 30_000;
+
+export const wait = defineTool({
+  name: "wait",
+  description:
+    "Wait: for timeMs milliseconds; with load: true, until the page has finished loading; with textIncludes, until that text appears on the page. timeMs is then the longest wait (10 s by default).",
+  input: z.object({
+    timeMs: z.number().int().min(0).max(MAX_MS).optional(),
+    load: z.boolean().optional(),
+    textIncludes: z.string().min(1).optional(),
+  }),
+  modes: BOTH,
+  async run({ timeMs, load, textIncludes }, ctx) {
+    const started = Date.now();
+    if (!load && !textIncludes) {
+      await delay(timeMs ?? 1000, ctx.signal);
+      return { ok: true, data: { success: true, waited: Date.now() - started } };
+    }
+    const limit = timeMs ?? 10_000;
+    const loaded = load ? await ctx.web.waitForLoad(limit) : true;
+    const found = textIncludes ? await ctx.web.waitForText(textIncludes, Math.max(0, limit - (Date.now() - started))) : true;
+    const waited = Date.now() - started;
+    if (loaded && found) return { ok: true, data: { success: true, waited } };
+    const what = !loaded ? "the page had not finished loading" : `"${textIncludes}" did not appear`;
+    return { ok: false, error: { code: "WAIT_TIMEOUT", message: `After ${waited} ms ${what}.` }, data: { waited } };
+  },
+});
