@@ -138,8 +138,8 @@ describe("the DOM index", () => {
     await page.goto(pages.url("shadow.html"));
     const elements = await domIndex(page);
     expect(elements).toEqual([
-      { clickId: 1, tag: "input", text: "Comment", xpath: null, bbox: expect.any(Object) },
-      { clickId: 2, tag: "button", text: "Rate 5 stars", xpath: null, bbox: expect.any(Object) },
+      { clickId: 1, tag: "input", role: "textbox", text: "Comment", xpath: null, bbox: expect.any(Object) },
+      { clickId: 2, tag: "button", role: "button", text: "Rate 5 stars", xpath: null, bbox: expect.any(Object) },
     ]);
     await page.locator(`[${CLICK_ID_ATTR}="1"]`).fill("found by number");
     await pages.waitForRecord("shadow-typed:found by number");

@@ -8,7 +8,8 @@ import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
-import { compare, holdElementAt, interactiveElements, PageActivity } from "./page-activity.ts";
+import { domIndex } from "./dom-index.ts";
+import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { WebPage } from "./web-page.ts";
 
 export interface BrowserComputerOptions {
@@ -23,6 +24,8 @@ const SETTLE_CAP_MS = 5_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
 const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
+/** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
+const MAX_ELEMENTS = 150;
 
 export class BrowserComputer implements Computer {
   readonly kind = "browser" as const;
@@ -223,12 +226,12 @@ export class BrowserComputer implements Computer {
 
   async elements(): Promise<UiElement[]> {
     const scale = this.options.deviceScaleFactor ?? 1;
-    const found = await this.guard(() => interactiveElements(this.page));
-    return found.map((e, i) => ({
-      id: i + 1,
-      kind: e.kind,
-      label: e.label,
-      box: { x: Math.round(e.x * scale), y: Math.round(e.y * scale), width: Math.round(e.width * scale), height: Math.round(e.height * scale) },
+    const found = await this.guard(() => domIndex(this.page, { scope: "viewport" }));
+    return found.slice(0, MAX_ELEMENTS).map((e) => ({
+      id: e.clickId,
+      kind: e.role,
+      label: e.text ?? "",
+      box: { x: Math.round(e.bbox.x * scale), y: Math.round(e.bbox.y * scale), width: Math.round(e.bbox.w * scale), height: Math.round(e.bbox.h * scale) },
     }));
   }
 

@@ -20,6 +20,8 @@ export interface Box {
 export interface DomElement {
   clickId: number;
   tag: string;
+  /** The ARIA role, or what the tag amounts to: button, link, textbox, checkbox… */
+  role: string;
   text?: string;
   /** Null inside a shadow root, where XPath cannot reach. */
   xpath: string | null;
@@ -29,6 +31,7 @@ export interface DomElement {
 export interface ScannedElement {
   xpath: string;
   tag: string;
+  role: string;
   text?: string;
   /** The number {@link domIndex} gave the element, when it gave one. */
   clickId?: number;
@@ -37,7 +40,8 @@ export interface ScannedElement {
 
 /**
  * Numbers the visible interactive elements 1..n in document order, open shadow roots included,
- * and writes each number into `assignAttr`; numbers from an earlier run are removed first.
+ * and writes each number into `assignAttr`; numbers from an earlier run are removed first. With
+ * the viewport scope, an element covered by another (a dialog's backdrop) is left out.
  * Same-origin iframes are left to the ARIA tree: their boxes and XPaths belong to another document.
  * @example const [first] = await domIndex(page); await page.click(`[${CLICK_ID_ATTR}="${first.clickId}"]`);
  */
@@ -57,16 +61,25 @@ export async function xpathScan(page: Page, options: { scope?: Scope; assignAttr
 
 interface Found {
   tag: string;
+  role: string;
   text?: string;
   xpath: string | null;
   clickId?: number;
   bbox: Box;
 }
 
+/** The element under a point (CSS pixels), with its XPath and box: what a click there acted on. */
+export async function elementAt(page: Page, x: number, y: number): Promise<Omit<ScannedElement, "xpath"> & { xpath: string | null } | null> {
+  const [found] = await page.evaluate(scanDom, { mode: "at", scope: "viewport", attr: CLICK_ID_ATTR, x, y } as const);
+  return found ?? null;
+}
+
+type ScanArgs = { mode: "index" | "scan" | "at"; scope: Scope; attr: string; x?: number; y?: number };
+
 // Runs inside the page, so it must be self-contained. Helpers are object methods rather than
 // named functions or arrow constants: tsx (which runs the product) wraps those in `__name(…)`,
 // a helper that does not exist in the page.
-function scanDom({ mode, scope, attr }: { mode: "index" | "scan"; scope: Scope; attr: string }): Found[] {
+function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
   const INTERACTIVE = [
     "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
     ...["button", "link", "checkbox", "radio", "tab", "menuitem", "option", "switch", "textbox", "combobox"].map((r) => `[role=${r}]`),
@@ -93,8 +106,10 @@ function scanDom({ mode, scope, attr }: { mode: "index" | "scan"; scope: Scope; 
       const style = getComputedStyle(el);
       if (style.visibility === "hidden" || style.display === "none") return;
       if (scope === "viewport" && (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth)) return;
+      if (mode === "index" && scope === "viewport" && h.covered(el, r)) return;
       const found: Found = {
         tag: el.localName,
+        role: h.role(el),
         xpath: h.xpath(el),
         bbox: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) },
       };
@@ -107,6 +122,28 @@ function scanDom({ mode, scope, attr }: { mode: "index" | "scan"; scope: Scope; 
         found.clickId = Number(el.getAttribute(attr));
       }
       out.push(found);
+    },
+    // Something else is on top of the element's centre (not a child of it, not its container).
+    covered(el: Element, r: DOMRect): boolean {
+      const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+      const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+      const root = el.getRootNode() as Document | ShadowRoot;
+      const hit = root.elementFromPoint(cx, cy);
+      return Boolean(hit && hit !== el && !el.contains(hit) && !hit.contains(el));
+    },
+    role(el: Element): string {
+      const explicit = el.getAttribute("role");
+      if (explicit) return explicit;
+      const tag = el.localName;
+      if (tag === "a") return "link";
+      if (tag === "select") return "combobox";
+      if (tag === "textarea") return "textbox";
+      if (tag === "input") {
+        const type = (el as HTMLInputElement).type;
+        if (type === "checkbox" || type === "radio") return type;
+        return ["button", "submit", "reset"].includes(type) ? "button" : "textbox";
+      }
+      return tag;
     },
     label(el: Element): string {
       const aria = el.getAttribute("aria-label");
@@ -145,6 +182,15 @@ function scanDom({ mode, scope, attr }: { mode: "index" | "scan"; scope: Scope; 
     },
   };
 
+  if (mode === "at") {
+    const el = document.elementFromPoint(x ?? 0, y ?? 0);
+    if (el) {
+      const r = el.getBoundingClientRect();
+      const text = h.label(el).replace(/\s+/g, " ").trim().slice(0, 80);
+      out.push({ tag: el.localName, role: h.role(el), xpath: h.xpath(el), bbox: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) }, ...(text ? { text } : {}) });
+    }
+    return out;
+  }
   h.walk(document);
   return out;
 }

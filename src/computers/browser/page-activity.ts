@@ -112,30 +112,3 @@ export async function holdElementAt(page: Page, point: { x: number; y: number })
     }
   };
 }
-
-const MAX_ELEMENTS = 150;
-
-/** The visible interactive elements of the page, in document order, boxes in CSS pixels. */
-export function interactiveElements(page: Page): Promise<{ kind: string; label: string; x: number; y: number; width: number; height: number }[]> {
-  return page.evaluate((max) => {
-    const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [contenteditable=true], [onclick]";
-    const out: { kind: string; label: string; x: number; y: number; width: number; height: number }[] = [];
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
-      const r = el.getBoundingClientRect();
-      if (r.width < 2 || r.height < 2 || r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === "hidden" || style.display === "none" || Number(style.opacity) === 0) continue;
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (hit && hit !== el && !el.contains(hit) && !hit.contains(el)) continue;
-      const input = el as HTMLInputElement;
-      const role = el.getAttribute("role");
-      const kind = role ?? (el.tagName === "A" ? "link" : el.tagName === "INPUT" ? (input.type === "checkbox" || input.type === "radio" ? input.type : "textbox") : el.tagName === "TEXTAREA" ? "textbox" : el.tagName.toLowerCase());
-      const label = (el.getAttribute("aria-label") ?? el.innerText ?? "").trim() || input.placeholder || input.value || el.getAttribute("title") || el.getAttribute("alt") || "";
-      const x = Math.max(0, r.left);
-      const y = Math.max(0, r.top);
-      out.push({ kind, label: label.replace(/\s+/g, " ").slice(0, 80), x, y, width: Math.min(innerWidth, r.right) - x, height: Math.min(innerHeight, r.bottom) - y });
-      if (out.length >= max) break;
-    }
-    return out;
-  }, MAX_ELEMENTS);
-}

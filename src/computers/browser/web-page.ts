@@ -4,6 +4,7 @@
 import type { Locator, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
 import type { BrowserPage, ElementTarget, ReadabilityResult, RefAction } from "../computer.ts";
+import { elementAt } from "./dom-index.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
@@ -99,27 +100,23 @@ export class WebPage implements BrowserPage {
   }
 
   async targetAt(x: number, y: number): Promise<ElementTarget | null> {
-    const xpath = await this.page().evaluate(({ x, y }) => {
-      const element = document.elementFromPoint(x, y);
-      if (!element) return null;
-      const steps: string[] = [];
-      for (let node: Element | null = element; node && node.nodeType === Node.ELEMENT_NODE; node = node.parentElement) {
-        const same = node.parentElement ? [...node.parentElement.children].filter((c) => c.tagName === node!.tagName) : [node];
-        steps.unshift(`${node.tagName.toLowerCase()}[${same.indexOf(node) + 1}]`);
-      }
-      return `/${steps.join("/")}`;
-    }, { x: x / this.scale, y: y / this.scale });
-    return xpath ? this.targetOf(this.page().locator(`xpath=${xpath}`), xpath) : null;
+    const found = await elementAt(this.page(), x / this.scale, y / this.scale);
+    if (!found) return null;
+    const locator = found.xpath ? await describeLocator(this.page().locator(`xpath=${found.xpath}`)) : null;
+    const { x: bx, y: by, w, h } = found.bbox;
+    return { locator, xpath: found.xpath, box: this.toScreenshot({ x: bx, y: by, width: w, height: h }) };
   }
 
-  private async targetOf(locator: Locator, xpath: string | null = null): Promise<ElementTarget> {
+  /** Where the element is and how to find it again: its locator code, and the XPath of what is at its centre. */
+  private async targetOf(locator: Locator): Promise<ElementTarget> {
     const box = await locator.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    const at = box ? await elementAt(this.page(), box.x + box.width / 2, box.y + box.height / 2) : null;
+    return { locator: await describeLocator(locator), xpath: at?.xpath ?? null, box: box ? this.toScreenshot(box) : null };
+  }
+
+  private toScreenshot(box: { x: number; y: number; width: number; height: number }): ElementTarget["box"] {
     const s = this.scale;
-    return {
-      locator: await describeLocator(locator),
-      xpath,
-      box: box ? { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) } : null,
-    };
+    return { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) };
   }
 }
 
