@@ -1,8 +1,10 @@
-// The browser tool agent's loop (seed 001 §2, §7): the chat model calls tools — one step each —
-// until it calls close or reaches the step cap. Each call is validated and run by tools/index.ts,
+// The browser tool agent's loop (seed 001 §2, §7). The page is prepared first (seed 004 §4.5:
+// loaded, then screenshot and reader text), and the model starts from that text. Then the chat
+// model calls tools — one step each — until it calls close or reaches the step cap. Each call is validated and run by tools/index.ts,
 // recorded as a step with its input, output and a screenshot, and answered to the model, whose
 // context is compressed before every request (agent/tool-context.ts).
-import type { Computer, Screenshot } from "../computers/computer.ts";
+import { preparePage, type PreparedPage } from "../perception/page-prep.ts";
+import type { Computer, ReadabilityResult, Screenshot } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../models/chat/chat-model.ts";
@@ -64,7 +66,16 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
     ...(agent.searchApiKey ? { search: braveSearch(agent.searchApiKey, agent.searchBaseUrl, config.model.timeoutMs) } : {}),
   };
   const system = toolAgentPrompt({ goal: options.goal, today: new Date().toISOString().slice(0, 10), startUrl: options.startUrl, mode: options.mode, tools });
-  const turns: ChatTurn[] = [{ role: "user", text: goalText(options) }];
+  const prepared = await preparePage(
+    {
+      loaded: async () => ({ loaded: await web.waitForLoad(config.browser.navigationTimeoutMs) }),
+      screenshot: () => computer.screenshot(),
+      readability: () => web.readability(options.saveArtifact),
+    },
+    signal,
+  );
+  if (prepared.screenshot) ctx.spaces = spacesOf(prepared.screenshot, computer, imageMax);
+  const turns: ChatTurn[] = [{ role: "user", text: [goalText(options), pageText(prepared)].join("\n\n") }];
   const toolTimeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
   let steps = 0;
   let nudges = 0;
@@ -138,6 +149,20 @@ function toolTurn(call: ToolCall, outcome: ToolOutcome): ChatTurn {
     content: JSON.stringify(body),
     ...(image ? { image: { mimeType: image.mimeType, data: image.data.toString("base64") } } : {}),
   };
+}
+
+const READER_TEXT_LIMIT = 4_000;
+
+/** What page preparation found, for the model's first look: the reader text and any warnings. */
+function pageText({ readability, warnings }: PreparedPage<Screenshot, ReadabilityResult>): string {
+  const lines = warnings.map((w) => `Note: ${w}.`);
+  if (readability?.text?.trim()) {
+    const text = readability.text.length > READER_TEXT_LIMIT ? `${readability.text.slice(0, READER_TEXT_LIMIT)}… [cut]` : readability.text;
+    lines.unshift(`Reader view of the page${readability.title ? ` "${readability.title}"` : ""}:\n${text}`);
+  } else if (readability?.artifactId) {
+    lines.unshift(`The page's text is long (${readability.contentLengthBytes} bytes); use ariaTree or extract to read it.`);
+  }
+  return lines.join("\n");
 }
 
 function goalText(options: ToolLoopOptions): string {

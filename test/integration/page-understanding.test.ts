@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
-import { preparePage } from "../../src/computers/browser/page-prep.ts";
+import { preparePage } from "../../src/perception/page-prep.ts";
 import {
   ariaTree,
   CLICK_ID_ATTR,

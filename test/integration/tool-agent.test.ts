@@ -193,6 +193,18 @@ describe("waiting and extracting", () => {
     expect(stored.steps[2]!.tool!.output).toEqual({ success: true, result: { ready: true } });
   });
 
+  it("starts from the prepared page: the model first reads the page's reader text", async () => {
+    const goal = "Summarise the article";
+    model.route(agentOf(goal), calls(["close", { reasoning: "It is about night trains.", taskComplete: true }]));
+    const { end, requests } = await run("s-tools-prep", goal, "article.html", "dom");
+    expect(end).toMatchObject({ type: "task.completed" });
+    const first = userText(requests[0]!);
+    expect(first).toContain("Goal: Summarise the article");
+    expect(first).toMatch(/Reader view of the page "[^"]+":\n/);
+    expect(first).toContain("Oberhafen station");
+    expect(first).not.toContain("Subscribe for");
+  });
+
   it("stops at the step cap", async () => {
     const goal = "Think forever";
     const think = calls(["think", { reasoning: "hmm" }]);

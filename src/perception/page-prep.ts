@@ -1,7 +1,7 @@
 // Page preparation before the model looks at a page (seed 004 §4.5): wait for load, then take the
 // screenshot and the reader text, retrying each once; one of them missing is a warning, both an error.
-import { delay, raceAbort } from "../../core/abort.ts";
-import { AppError } from "../../core/errors.ts";
+import { delay, raceAbort } from "../core/abort.ts";
+import { AppError } from "../core/errors.ts";
 
 export type PrepItem = "screenshot" | "readability";
 
