@@ -2,7 +2,7 @@
 // STOPPED. Observe → plan → act → capture, one step at a time, with one AbortSignal threaded
 // through the planner, the computer and every wait, so Stop takes effect at once.
 import type { Logger } from "pino";
-import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { Computer, Risk, Screenshot } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
@@ -10,6 +10,7 @@ import { newId, nowIso } from "../core/ids.ts";
 import {
   actionPoint,
   describeAction,
+  describeStep,
   isFinal,
   type Action,
   type AgentEvent,
@@ -122,6 +123,7 @@ export class TaskRun {
               signal,
               saveArtifact: (text) => this.recorder.saveArtifact(this.task, text),
               record: (step) => this.recordToolStep(step),
+              approve: (tool, risks) => this.approveTool(tool, risks, signal),
             });
     } catch (error) {
       outcome = this.classify(error);
@@ -294,7 +296,8 @@ export class TaskRun {
   }
 
   /** AWAITING_USER for a flagged action: the person approves it or refuses it. */
-  private async awaitApproval(approval: Approval, signal: AbortSignal): Promise<boolean> {
+  /** `goesOnWhenDenied`: a refusal is an answer the agent continues from (the tool agent), not the end of the task. */
+  private async awaitApproval(approval: Approval, signal: AbortSignal, goesOnWhenDenied = false): Promise<boolean> {
     this.stopBudget();
     const why = approval.checks.map((c) => c.message || c.code).join("\n");
     await this.update({ status: "awaiting_user", approval, answer: why });
@@ -304,11 +307,18 @@ export class TaskRun {
       signal,
     );
     await this.update({ status: "running", approval: null, answer: null });
-    if (approved) {
+    if (approved || goesOnWhenDenied) {
       await this.emit({ type: "task.resumed", task_id: this.task.id });
       this.startBudget();
     }
     return approved;
+  }
+
+  /** A risky tool call (seed 001 §3.3) waits for the person; each risk is one check they read. */
+  private approveTool(tool: { name: string; input: unknown }, risks: Risk[], signal: AbortSignal): Promise<boolean> {
+    const what = describeStep({ action: null, tool });
+    const checks = risks.map((risk, i) => ({ id: `risk_${i + 1}`, code: risk.kind, message: `${what} ${risk.message}.` }));
+    return this.awaitApproval({ id: newId("appr"), checks, action: null, tool }, signal, true);
   }
 
   private classify(error: unknown): Outcome {

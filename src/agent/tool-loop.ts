@@ -4,7 +4,7 @@
 // recorded as a step with its input, output and a screenshot, and answered to the model, whose
 // context is compressed before every request (agent/tool-context.ts).
 import { preparePage, type PreparedPage } from "../perception/page-prep.ts";
-import type { Computer, ReadabilityResult, Screenshot } from "../computers/computer.ts";
+import type { Computer, ReadabilityResult, Risk, Screenshot } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../models/chat/chat-model.ts";
@@ -44,6 +44,8 @@ export interface ToolLoopOptions {
   signal: AbortSignal;
   saveArtifact(text: string): Promise<string>;
   record(step: ToolStep): Promise<void>;
+  /** Asks the person to approve a tool call with these risks. */
+  approve(tool: { name: string; input: unknown }, risks: Risk[]): Promise<boolean>;
 }
 
 export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome> {
@@ -54,7 +56,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
   const tools = toolSet({ mode: options.mode, vision: agent.vision, search: agent.searchApiKey !== "" });
   const specs = toolSpecs(tools);
   const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
-  const ctx: ToolContext = {
+  const ctx: Omit<ToolContext, "approve"> = {
     computer,
     web,
     model,
@@ -93,7 +95,11 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
     for (const call of answer.calls) {
       if (steps >= options.maxSteps) throw new AppError("STEP_LIMIT", `The task reached its limit of ${options.maxSteps} steps.`);
       steps++;
-      const outcome = await runTool(tools, call.name, call.arguments, ctx, toolTimeoutMs);
+      const approve = (risks: Risk[]) => {
+        const needed = risks.filter((risk) => agent.approvals.includes(risk.kind));
+        return needed.length === 0 ? Promise.resolve(true) : options.approve({ name: call.name, input: parsedArguments(call.arguments) }, needed);
+      };
+      const outcome = await runTool(tools, call.name, call.arguments, { ...ctx, approve }, toolTimeoutMs);
       if (outcome.image) ctx.spaces = outcome.image.spaces;
       await options.record(await stepOf(call, outcome, answer.text, usage, computer));
       usage = { input_tokens: 0, output_tokens: 0 };

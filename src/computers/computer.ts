@@ -44,6 +44,15 @@ export type RefAction =
   | { kind: "check"; checked: boolean }
   | { kind: "hover" };
 
+/** Why an action on an element may need the person's approval (seed 001 §3.3). */
+export interface Risk {
+  kind: "submit" | "download" | "external";
+  message: string;
+}
+
+/** An element named by ARIA ref, by point (screenshot pixels), or the one that has focus. */
+export type ElementQuery = { ref: string } | { x: number; y: number } | "focused";
+
 export interface ReadabilityResult {
   title?: string;
   /** Absent when the text was too long to return inline: it is stored as `artifactId`. */
@@ -75,6 +84,10 @@ export interface BrowserPage {
   holdAt(x: number, y: number, ms: number): Promise<void>;
   /** The element under a point, as a target that replay can find again. */
   targetAt(x: number, y: number): Promise<ElementTarget | null>;
+  /** What a click on the element, or Enter in it, would risk: submitting a form, a download, leaving the site. */
+  risksOf(element: ElementQuery, how: "click" | "enter"): Promise<Risk[]>;
+  /** A download or another site, for an address about to be opened. */
+  risksOfUrl(url: string): Promise<Risk[]>;
 }
 
 export interface Computer {

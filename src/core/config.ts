@@ -85,6 +85,13 @@ export const configSchema = z.object({
       vision: bool.default(true),
       /** The tool agent's step cap (one tool call a step), seed 001 §7. */
       maxSteps: int.positive().default(15),
+      /** What needs the person's approval before the tool agent does it (seed 001 §3.3); `none` for nothing. */
+      approvals: z
+        .preprocess(
+          (v) => (typeof v === "string" ? (v.trim() === "none" ? [] : v.split(",").map((p) => p.trim()).filter(Boolean)) : v),
+          z.array(z.enum(["submit", "download", "external"])),
+        )
+        .default(["submit", "download", "external"]),
       /** Brave Search, for the `search` tool; without a key the tool is not offered. */
       searchApiKey: z.string().default(""),
       searchBaseUrl: z.string().url().default("https://api.search.brave.com/res/v1"),
@@ -191,6 +198,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       mode: env.AGENT_MODE,
       vision: env.AGENT_VISION,
       maxSteps: env.AGENT_MAX_STEPS,
+      approvals: env.APPROVALS,
       searchApiKey: env.BRAVE_API_KEY,
       searchBaseUrl: env.BRAVE_BASE_URL,
     },

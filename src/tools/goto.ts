@@ -1,6 +1,6 @@
 // goto: open an address (seed 001 §12.2); http(s) only.
 import { z } from "zod";
-import { BOTH, defineTool, failed } from "./tool.ts";
+import { BOTH, defineTool, failed, refused } from "./tool.ts";
 
 export const goto = defineTool({
   name: "goto",
@@ -15,6 +15,8 @@ export const goto = defineTool({
       return failed("INVALID_ARGUMENTS", `${JSON.stringify(url)} is not a web address`);
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
+    const denied = await refused(ctx, await ctx.web.risksOfUrl(parsed.href));
+    if (denied) return denied;
     await ctx.computer.navigate(parsed.href);
     const now = await ctx.computer.currentUrl();
     return {

@@ -1,7 +1,7 @@
 // keys: keyboard input to whatever has focus (seed 001 §12.2): a key or chord pressed, or text
 // typed, optionally repeated.
 import { z } from "zod";
-import { BOTH, defineTool } from "./tool.ts";
+import { BOTH, defineTool, refused } from "./tool.ts";
 
 export const keys = defineTool({
   name: "keys",
@@ -11,6 +11,10 @@ export const keys = defineTool({
   modes: BOTH,
   async run({ method, value, repeat = 1 }, ctx) {
     const chord = value.split("+").map((k) => k.trim()).filter(Boolean);
+    if (method === "press" && /^(enter|return)$/i.test(value)) {
+      const denied = await refused(ctx, await ctx.web.risksOf("focused", "enter"));
+      if (denied) return denied;
+    }
     for (let i = 0; i < repeat; i++) {
       if (method === "press") await ctx.computer.keypress(chord);
       else await ctx.computer.type(value);

@@ -2,7 +2,7 @@
 // and a run function over the task's computer. A tool reports failure in its outcome — the model
 // sees it and may try otherwise — instead of throwing; tools/index.ts builds and wraps the set.
 import type { z } from "zod";
-import type { BrowserPage, Computer, ElementTarget } from "../computers/computer.ts";
+import type { BrowserPage, Computer, ElementTarget, Risk } from "../computers/computer.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
@@ -22,6 +22,8 @@ export interface ToolContext {
   /** The largest image the model is sent. */
   imageMax: { width: number; height: number };
   saveArtifact(text: string): Promise<string>;
+  /** Asks the person to approve an action with these risks; true when none needs approval. */
+  approve(risks: Risk[]): Promise<boolean>;
   /** Web search, when a provider is configured. */
   search?: (query: string, signal: AbortSignal) => Promise<unknown>;
 }
@@ -63,4 +65,10 @@ export const BOTH: readonly ToolMode[] = ["dom", "hybrid"];
 
 export function failed(code: string, message: string): ToolOutcome {
   return { ok: false, error: { code, message } };
+}
+
+/** Asks the person when an action risks something (seed 001 §3.3); a refusal is the tool's result. */
+export async function refused(ctx: ToolContext, risks: Risk[]): Promise<ToolOutcome | null> {
+  if (risks.length === 0 || (await ctx.approve(risks))) return null;
+  return failed("DENIED", `The person did not allow this: it ${risks.map((r) => r.message).join(" and ")}.`);
 }

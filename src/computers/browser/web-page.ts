@@ -3,11 +3,13 @@
 // screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
 import type { Locator, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
-import type { BrowserPage, ElementTarget, ReadabilityResult, RefAction } from "../computer.ts";
+import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { elementAt } from "./dom-index.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
+/** Addresses that are files to save rather than pages to show. */
+const DOWNLOADS = /\.(pdf|zip|exe|dmg|msi|csv|xlsx?|docx?|pptx?|tar|gz|7z|rar|apk|iso)$/i;
 
 export class WebPage implements BrowserPage {
   constructor(
@@ -99,6 +101,31 @@ export class WebPage implements BrowserPage {
     await mouse.up();
   }
 
+  async risksOf(element: ElementQuery, how: "click" | "enter"): Promise<Risk[]> {
+    const args = { downloads: DOWNLOADS.source, enter: how === "enter" };
+    const page = this.page();
+    if (element !== "focused" && "ref" in element) {
+      return locateRef(page, element.ref).evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS });
+    }
+    const point = element === "focused" ? null : { x: element.x / this.scale, y: element.y / this.scale };
+    const handle = await page.evaluateHandle((p) => (p ? document.elementFromPoint(p.x, p.y) : document.activeElement), point);
+    try {
+      const found = handle.asElement();
+      return found ? await found.evaluate(risksInPage, args) : [];
+    } finally {
+      await handle.dispose();
+    }
+  }
+
+  async risksOfUrl(url: string): Promise<Risk[]> {
+    const risks: Risk[] = [];
+    const from = safeUrl(this.page().url());
+    const to = safeUrl(url);
+    if (to && DOWNLOADS.test(to.pathname)) risks.push({ kind: "download", message: `downloads ${to.pathname.split("/").pop()}` });
+    if (from && to && /^https?:$/.test(from.protocol) && from.hostname !== to.hostname) risks.push({ kind: "external", message: `leaves ${from.hostname} for ${to.hostname}` });
+    return risks;
+  }
+
   async targetAt(x: number, y: number): Promise<ElementTarget | null> {
     const found = await elementAt(this.page(), x / this.scale, y / this.scale);
     if (!found) return null;
@@ -117,6 +144,40 @@ export class WebPage implements BrowserPage {
   private toScreenshot(box: { x: number; y: number; width: number; height: number }): ElementTarget["box"] {
     const s = this.scale;
     return { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) };
+  }
+}
+
+// Runs in the page on the element itself (or its nearest link or button), so it is one
+// self-contained function: tsx would wrap inner named helpers in a `__name` the page lacks.
+// `enter`: the key is Enter in the element (which submits a form from a text field), not a click.
+function risksInPage(element: Element, { downloads, enter }: { downloads: string; enter: boolean }): Risk[] {
+  const risks: Risk[] = [];
+  const control = element.closest("button, input, a[href]") ?? element;
+  const form = (control as HTMLButtonElement).form ?? control.closest("form");
+  const tag = control.localName;
+  const type = (control.getAttribute("type") ?? (tag === "button" ? "submit" : "text")).toLowerCase();
+  const button = (tag === "button" && type === "submit") || (tag === "input" && (type === "submit" || type === "image"));
+  const field = tag === "input" && !["button", "checkbox", "radio", "reset", "file", "submit", "image"].includes(type);
+  const submits = button || (enter && field);
+  if (submits && form) risks.push({ kind: "submit", message: `submits the form${form.getAttribute("name") ? ` "${form.getAttribute("name")}"` : ""}` });
+  if (tag === "a") {
+    const link = control as HTMLAnchorElement;
+    const target = new URL(link.href, location.href);
+    if (link.hasAttribute("download") || new RegExp(downloads, "i").test(target.pathname)) {
+      risks.push({ kind: "download", message: `downloads ${link.getAttribute("download") || target.pathname.split("/").pop()}` });
+    }
+    if (/^https?:$/.test(target.protocol) && /^https?:$/.test(location.protocol) && target.hostname !== location.hostname) {
+      risks.push({ kind: "external", message: `leaves ${location.hostname} for ${target.hostname}` });
+    }
+  }
+  return risks;
+}
+
+function safeUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
   }
 }
 
