@@ -52,6 +52,7 @@ export class Runtime {
       session_id: sessionId,
       text: submission.text,
       mode: submission.agentMode ?? this.config.agent.mode,
+      replay_of: null,
       start_url: submission.startUrl ?? null,
       status: "queued",
       current_step_index: 0,

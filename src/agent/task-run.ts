@@ -32,7 +32,8 @@ import { modelView } from "../perception/model-image.ts";
 import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
-import { runToolLoop, type LoopOutcome, type ToolStep } from "./tool-loop.ts";
+import { runToolLoop, type LoopOutcome } from "./tool-loop.ts";
+import type { ToolStep } from "./tool-runner.ts";
 
 export const ACK_TEXT = "I've done it";
 

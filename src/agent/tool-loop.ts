@@ -1,72 +1,36 @@
 // The browser tool agent's loop (seed 001 §2, §7). The page is prepared first (seed 004 §4.5:
 // loaded, then screenshot and reader text), and the model starts from that text. Then the chat
-// model calls tools — one step each — until it calls close or reaches the step cap. Each call is validated and run by tools/index.ts,
-// recorded as a step with its input, output and a screenshot, and answered to the model, whose
-// context is compressed before every request (agent/tool-context.ts).
-import { preparePage, type PreparedPage } from "../perception/page-prep.ts";
-import type { Computer, ReadabilityResult, Risk, Screenshot } from "../computers/computer.ts";
-import type { Config } from "../core/config.ts";
+// model calls tools — one step each — until it calls close or reaches the step cap. Each call is
+// validated and run by tools/index.ts, recorded as a step (agent/tool-runner.ts) and answered to
+// the model, whose context is compressed before every request (agent/tool-context.ts).
+import type { ReadabilityResult, Screenshot } from "../computers/computer.ts";
 import { AppError } from "../core/errors.ts";
 import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../models/chat/chat-model.ts";
-import { fitWithin, type Point, type Spaces } from "../perception/coordinates.ts";
-import type { Action, Attachment, ToolCallRecord, Usage } from "../protocol/index.ts";
-import { runTool, toolSet, toolSpecs, type ToolContext, type ToolMode, type ToolOutcome } from "../tools/index.ts";
-import { braveSearch } from "../tools/brave-search.ts";
+import { preparePage, type PreparedPage } from "../perception/page-prep.ts";
+import type { Attachment, Usage } from "../protocol/index.ts";
+import { toolSet, toolSpecs, type ToolMode, type ToolOutcome } from "../tools/index.ts";
 import { compressContext } from "./tool-context.ts";
 import { toolAgentPrompt } from "./tool-prompt.ts";
+import { ToolRunner, type ToolRunnerOptions, type ToolStep } from "./tool-runner.ts";
 
 export type LoopOutcome = { status: "completed"; answer: string } | { status: "failed"; code: string; message: string };
 
-export interface ToolStep {
-  text: string;
-  thought: string;
-  tool: ToolCallRecord;
-  action: Action | null;
-  /** Where it acted, in screenshot pixels. */
-  at: Point | null;
-  /** The screen after the call. */
-  shot: Screenshot;
-  url: string | null;
-  usage: Usage;
-}
-
-export interface ToolLoopOptions {
+export interface ToolLoopOptions extends ToolRunnerOptions {
   goal: string;
   startUrl: string | null;
   attachments: Attachment[];
   mode: ToolMode;
-  computer: Computer;
-  model: ChatModel;
-  config: Config;
   maxSteps: number;
-  /** The screen before the first step. */
-  firstShot: Screenshot;
-  signal: AbortSignal;
-  saveArtifact(text: string): Promise<string>;
   record(step: ToolStep): Promise<void>;
-  /** Asks the person to approve a tool call with these risks. */
-  approve(tool: { name: string; input: unknown }, risks: Risk[]): Promise<boolean>;
 }
 
 export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome> {
   const { computer, model, config, signal } = options;
-  const web = computer.web;
-  if (!web) throw new AppError("ACTION_FAILED", "The tool agent needs a browser; this computer has no web page.");
+  const runner = new ToolRunner(options);
+  const { web } = runner.context;
   const { agent } = config;
   const tools = toolSet({ mode: options.mode, vision: agent.vision, search: agent.searchApiKey !== "" });
   const specs = toolSpecs(tools);
-  const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
-  const ctx: Omit<ToolContext, "approve"> = {
-    computer,
-    web,
-    model,
-    signal,
-    spaces: spacesOf(options.firstShot, computer, imageMax),
-    jpegQuality: config.browser.jpegQuality,
-    imageMax,
-    saveArtifact: options.saveArtifact,
-    ...(agent.searchApiKey ? { search: braveSearch(agent.searchApiKey, agent.searchBaseUrl, config.model.timeoutMs) } : {}),
-  };
   const system = toolAgentPrompt({ goal: options.goal, today: new Date().toISOString().slice(0, 10), startUrl: options.startUrl, mode: options.mode, tools });
   const prepared = await preparePage(
     {
@@ -76,9 +40,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
     },
     signal,
   );
-  if (prepared.screenshot) ctx.spaces = spacesOf(prepared.screenshot, computer, imageMax);
+  if (prepared.screenshot) runner.look(prepared.screenshot);
   const turns: ChatTurn[] = [{ role: "user", text: [goalText(options), pageText(prepared)].join("\n\n") }];
-  const toolTimeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
   let steps = 0;
   let nudges = 0;
   for (;;) {
@@ -95,13 +58,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
     for (const call of answer.calls) {
       if (steps >= options.maxSteps) throw new AppError("STEP_LIMIT", `The task reached its limit of ${options.maxSteps} steps.`);
       steps++;
-      const approve = (risks: Risk[]) => {
-        const needed = risks.filter((risk) => agent.approvals.includes(risk.kind));
-        return needed.length === 0 ? Promise.resolve(true) : options.approve({ name: call.name, input: parsedArguments(call.arguments) }, needed);
-      };
-      const outcome = await runTool(tools, call.name, call.arguments, { ...ctx, approve }, toolTimeoutMs);
-      if (outcome.image) ctx.spaces = outcome.image.spaces;
-      await options.record(await stepOf(call, outcome, answer.text, usage, computer));
+      const { outcome, spent } = await runner.call(tools, call.name, call.arguments, usage);
+      await options.record(await runner.step(call.name, call.arguments, outcome, answer.text.split("\n")[0] ?? "", answer.text, spent));
       usage = { input_tokens: 0, output_tokens: 0 };
       turns.push(toolTurn(call, outcome));
       if (outcome.close) {
@@ -122,26 +80,6 @@ async function ask(model: ChatModel, system: string, turns: ChatTurn[], tools: T
     else usage = event.usage;
   }
   return { text: text.trim(), calls, usage };
-}
-
-async function stepOf(call: ToolCall, outcome: ToolOutcome, thought: string, usage: Usage, computer: Computer): Promise<ToolStep> {
-  const tool: ToolCallRecord = {
-    name: call.name,
-    input: parsedArguments(call.arguments),
-    ok: outcome.ok,
-    output: outcome.ok ? (outcome.data ?? null) : null,
-    error: outcome.error ?? null,
-  };
-  return {
-    text: thought.split("\n")[0] ?? "",
-    thought,
-    tool,
-    action: outcome.action ?? null,
-    at: outcome.at ?? null,
-    shot: await computer.screenshot(),
-    url: await computer.currentUrl(),
-    usage,
-  };
 }
 
 /** What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an image if any. */
@@ -177,18 +115,5 @@ function goalText(options: ToolLoopOptions): string {
     ...(options.startUrl ? [`Start page: ${options.startUrl}`] : []),
     ...(options.attachments.length > 0 ? [`The person attached: ${options.attachments.map((a) => a.name).join(", ")}`] : []),
   ].join("\n");
-}
-
-function spacesOf(shot: Screenshot, computer: Computer, max: { width: number; height: number }): Spaces {
-  const screenshot = { width: shot.width, height: shot.height };
-  return { model: fitWithin(screenshot, max), screenshot, logical: computer.logicalSize };
-}
-
-function parsedArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 

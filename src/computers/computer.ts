@@ -6,7 +6,7 @@ import type { UiElement } from "../perception/elements.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export type { Screenshot };
-import type { MOUSE_BUTTONS } from "../protocol/index.ts";
+import type { ElementTarget, MOUSE_BUTTONS, RefAction } from "../protocol/index.ts";
 
 export type MouseButton = (typeof MOUSE_BUTTONS)[number];
 
@@ -27,22 +27,7 @@ export interface StructuralEffect {
 /** A frame of the live view: cheaper and smaller than a step screenshot. */
 export type LiveFrameListener = (frame: Screenshot) => void;
 
-/** How an element can be found again, for recording and replay; the box in screenshot pixels. */
-export interface ElementTarget {
-  /** A resilient locator (`getByRole('button', { name: 'Save' })`), when one can be made. */
-  locator: string | null;
-  xpath: string | null;
-  box: { x: number; y: number; width: number; height: number } | null;
-}
-
-/** What the tool agent does to an element it names by ARIA ref. */
-export type RefAction =
-  | { kind: "click" }
-  | { kind: "fill"; value: string }
-  | { kind: "press"; key: string }
-  | { kind: "select"; value: string }
-  | { kind: "check"; checked: boolean }
-  | { kind: "hover" };
+export type { ElementTarget, RefAction };
 
 /** Why an action on an element may need the person's approval (seed 001 §3.3). */
 export interface Risk {
@@ -50,8 +35,8 @@ export interface Risk {
   message: string;
 }
 
-/** An element named by ARIA ref, by point (screenshot pixels), or the one that has focus. */
-export type ElementQuery = { ref: string } | { x: number; y: number } | "focused";
+/** An element named by ARIA ref, by a recorded target, by point (screenshot pixels), or the one that has focus. */
+export type ElementQuery = { ref: string } | { target: ElementTarget } | { x: number; y: number } | "focused";
 
 export interface ReadabilityResult {
   title?: string;
@@ -71,6 +56,10 @@ export interface BrowserPage {
   ariaTree(): Promise<{ content: string; url: string }>;
   /** Acts on the element a ref of the latest ARIA tree names. */
   actOnRef(ref: string, action: RefAction): Promise<ElementTarget>;
+  /** A recorded element as it is now (by its locator code, else its XPath); null when it is gone. */
+  findTarget(target: ElementTarget): Promise<ElementTarget | null>;
+  /** Acts on a recorded element found by {@link findTarget}. */
+  actOnTarget(target: ElementTarget, action: RefAction): Promise<void>;
   /** The article text of the page (Readability); long texts are stored through `saveArtifact`. */
   readability(saveArtifact: (text: string) => Promise<string>): Promise<ReadabilityResult>;
   /** False when the page had not finished loading within the time. */

@@ -103,6 +103,25 @@ export const stepVerificationSchema = z.object({
 export type StepVerification = z.infer<typeof stepVerificationSchema>;
 export type VerificationAttempt = z.infer<typeof verificationAttemptSchema>;
 
+/** How an element can be found again (replay): its locator code, its XPath, and its box in screenshot pixels. */
+export const elementTargetSchema = z.object({
+  locator: z.string().nullable(),
+  xpath: z.string().nullable(),
+  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable(),
+});
+export type ElementTarget = z.infer<typeof elementTargetSchema>;
+
+/** What the tool agent did to an element it named. */
+export const refActionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("click") }),
+  z.object({ kind: z.literal("fill"), value: z.string() }),
+  z.object({ kind: z.literal("press"), key: z.string() }),
+  z.object({ kind: z.literal("select"), value: z.string() }),
+  z.object({ kind: z.literal("check"), checked: z.boolean() }),
+  z.object({ kind: z.literal("hover") }),
+]);
+export type RefAction = z.infer<typeof refActionSchema>;
+
 /** One call of the browser tool agent (seed 001 §12): what it asked for and what it got back. */
 export const toolCallSchema = z.object({
   name: z.string(),
@@ -111,6 +130,12 @@ export const toolCallSchema = z.object({
   /** What the tool returned to the model; null when it failed. */
   output: z.unknown(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The elements it acted on, as replay finds them again, with what was done to each (null: a click or drag at a point). */
+  targets: z.array(z.object({ target: elementTargetSchema, action: refActionSchema.nullable() })).default([]),
+  /** A hash of the screen before the call. */
+  before_hash: z.string().nullable().default(null),
+  /** On a replay: done again from the recording, or healed by asking the model because the element was gone. */
+  replay: z.enum(["replayed", "healed"]).nullable().default(null),
 });
 export type ToolCallRecord = z.infer<typeof toolCallSchema>;
 
@@ -163,6 +188,8 @@ export const taskSchema = z.object({
   session_id: z.string(),
   text: z.string(),
   mode: z.enum(AGENT_MODES).default("actions"),
+  /** The task this one replays ("Run again"), if any. */
+  replay_of: z.string().nullable().default(null),
   start_url: z.string().nullable(),
   status: taskStatusSchema,
   current_step_index: z.number().int(),

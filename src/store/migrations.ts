@@ -129,6 +129,7 @@ const migrations: Record<string, Migration> = {
   "0007_tool_agent": {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("tasks").addColumn("mode", "text", (c) => c.notNull().defaultTo("actions")).execute();
+      await db.schema.alterTable("tasks").addColumn("replay_of", "text").execute();
       await db.schema.alterTable("steps").addColumn("tool", "text").execute();
     },
   },

@@ -24,6 +24,7 @@ export interface TasksTable {
   session_id: string;
   text: string;
   mode: string;
+  replay_of: string | null;
   start_url: string | null;
   status: string;
   current_step_index: number;

@@ -52,7 +52,7 @@ export const act = defineTool({
   async run({ action }, ctx) {
     const tree = await ctx.web.ariaTree();
     const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nInstruction: ${action}`;
-    const choice = await askJson(ctx.model, CHOOSER_SYSTEM, question, withSchema(choiceSchema), ctx.signal);
+    const choice = await askJson(ctx, CHOOSER_SYSTEM, question, withSchema(choiceSchema));
     if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);
     const what = refAction(choice.value);
     if (typeof what === "string") return failed("INVALID_TARGET", what);
@@ -65,7 +65,7 @@ export const act = defineTool({
     return {
       ok: true,
       data: { success: true, action, ref: choice.value.ref, method: choice.value.method, locator: target.locator },
-      targets: [target],
+      targets: [{ target, action: what }],
       ...(centerOf(target) ? { at: centerOf(target) } : {}),
     };
   },

@@ -15,6 +15,6 @@ export const clickAndHold = defineTool({
     if (typeof at === "string") return failed("INVALID_TARGET", at);
     const target = await ctx.web.targetAt(at.x, at.y);
     await ctx.web.holdAt(at.x, at.y, duration);
-    return { ok: true, data: { success: true, describe }, at, targets: target ? [target] : [] };
+    return { ok: true, data: { success: true, describe }, at, targets: target ? [{ target, action: null }] : [] };
   },
 });

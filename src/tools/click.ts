@@ -22,7 +22,7 @@ export const click = defineTool({
       data: { success: true, describe, coordinates },
       action: { type: "click", args: { x: at.x, y: at.y, button: "left" }, intent: describe, requires_verification: false },
       at,
-      targets: target ? [target] : [],
+      targets: target ? [{ target, action: null }] : [],
     };
   },
 });

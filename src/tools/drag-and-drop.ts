@@ -13,7 +13,8 @@ export const dragAndDrop = defineTool({
     const from = toScreen(ctx, startCoordinates);
     const to = toScreen(ctx, endCoordinates);
     if (typeof from === "string" || typeof to === "string") return failed("INVALID_TARGET", typeof from === "string" ? from : (to as string));
-    const targets = (await Promise.all([ctx.web.targetAt(from.x, from.y), ctx.web.targetAt(to.x, to.y)])).filter((t) => t !== null);
+    const [start, end] = await Promise.all([ctx.web.targetAt(from.x, from.y), ctx.web.targetAt(to.x, to.y)]);
+    const targets = start && end ? [{ target: start, action: null }, { target: end, action: null }] : [];
     await ctx.computer.drag(from, to);
     return {
       ok: true,

@@ -37,7 +37,7 @@ export const extract = defineTool({
     ].join("\n\n");
     const question = `${page}\n\nInstruction: ${instruction}${schema ? `\n\nJSON Schema of result:\n${JSON.stringify(schema)}` : ""}`;
     const answer = await askJson(
-      ctx.model,
+      ctx,
       SYSTEM,
       question,
       (value) => {
@@ -46,7 +46,6 @@ export const extract = defineTool({
         const issue = result.error.issues[0];
         return { ok: false, error: `${issue?.path.join(".") || "result"}: ${issue?.message}` };
       },
-      ctx.signal,
     );
     if (!answer.ok) return failed("SCHEMA_VALIDATION_FAILED", `The extracted data does not follow the schema: ${answer.error}`);
     return { ok: true, data: { success: true, result: answer.value } };

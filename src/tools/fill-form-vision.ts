@@ -17,12 +17,12 @@ export const fillFormVision = defineTool({
   modes: ["hybrid"],
   needsVision: true,
   async run({ fields }, ctx) {
-    const targets: ElementTarget[] = [];
+    const targets: { target: ElementTarget; action: null }[] = [];
     for (const field of fields) {
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
       const target = await ctx.web.targetAt(at.x, at.y);
-      if (target) targets.push(target);
+      if (target) targets.push({ target, action: null });
       await ctx.computer.click(at.x, at.y);
       await ctx.computer.keypress(["Control", "a"]);
       await ctx.computer.type(field.value);

@@ -1,7 +1,7 @@
 // fillForm: several fields of a form in one call (dom mode, seed 001 §12.2, §13.2). The model maps
 // every field to an element of one fresh ARIA tree, then each is filled in order.
 import { z } from "zod";
-import type { ElementTarget } from "../computers/computer.ts";
+import type { ElementTarget, RefAction } from "../computers/computer.ts";
 import { CHOOSER_SYSTEM, choiceSchema, refAction } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
 import { defineTool, failed } from "./tool.ts";
@@ -19,20 +19,19 @@ export const fillForm = defineTool({
     const list = fields.map((f, i) => `${i + 1}. ${f.action} = ${JSON.stringify(f.value)}`).join("\n");
     const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nFields to fill, in order:\n${list}\n\nAnswer {"fields": [one choice per field, in the same order]}; use "fill" for text fields, "select" for selects, "check"/"uncheck" for checkboxes and "click" for radio buttons.`;
     const answer = await askJson(
-      ctx.model,
+      ctx,
       CHOOSER_SYSTEM,
       question,
       withSchema(z.object({ fields: z.array(choiceSchema).length(fields.length, `must have ${fields.length} choices, one per field`) })),
-      ctx.signal,
     );
     if (!answer.ok) return failed("INVALID_TARGET", `The fields could not be matched to elements: ${answer.error}`);
-    const targets: ElementTarget[] = [];
+    const targets: { target: ElementTarget; action: RefAction }[] = [];
     const actions: { action: string; ref: string; method: string; locator: string | null }[] = [];
     for (const [i, choice] of answer.value.fields.entries()) {
       const what = refAction(choice);
       if (typeof what === "string") return { ...failed("INVALID_TARGET", `${fields[i]!.action}: ${what}`), data: { actions }, targets };
       const target = await ctx.web.actOnRef(choice.ref, what);
-      targets.push(target);
+      targets.push({ target, action: what });
       actions.push({ action: fields[i]!.action, ref: choice.ref, method: choice.method, locator: target.locator });
     }
     return { ok: true, data: { success: true, actions }, targets };

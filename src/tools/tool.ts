@@ -2,11 +2,11 @@
 // and a run function over the task's computer. A tool reports failure in its outcome — the model
 // sees it and may try otherwise — instead of throwing; tools/index.ts builds and wraps the set.
 import type { z } from "zod";
-import type { BrowserPage, Computer, ElementTarget, Risk } from "../computers/computer.ts";
+import type { BrowserPage, Computer, ElementTarget, RefAction, Risk } from "../computers/computer.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { Action, AgentMode } from "../protocol/index.ts";
+import type { Action, AgentMode, Usage } from "../protocol/index.ts";
 
 export type ToolMode = Exclude<AgentMode, "actions">;
 
@@ -22,6 +22,8 @@ export interface ToolContext {
   /** The largest image the model is sent. */
   imageMax: { width: number; height: number };
   saveArtifact(text: string): Promise<string>;
+  /** Counts the tokens of a model call the tool made (act's and fillForm's choice, extract). */
+  spend(usage: Usage): void;
   /** Asks the person to approve an action with these risks; true when none needs approval. */
   approve(risks: Risk[]): Promise<boolean>;
   /** Web search, when a provider is configured. */
@@ -39,8 +41,8 @@ export interface ToolOutcome {
   action?: Action;
   /** Where it acted, in screenshot pixels. */
   at?: Point;
-  /** The elements it acted on, as replay finds them again. */
-  targets?: ElementTarget[];
+  /** The elements it acted on, as replay finds them again, and what it did to each (null: at a point). */
+  targets?: { target: ElementTarget; action: RefAction | null }[];
   /** `close`: the task ends. */
   close?: { reasoning: string; taskComplete: boolean };
 }

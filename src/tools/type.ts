@@ -20,7 +20,7 @@ export const type = defineTool({
       data: { success: true, describe, text },
       action: { type: "type", args: { text }, intent: describe, requires_verification: false },
       at,
-      targets: target ? [target] : [],
+      targets: target ? [{ target, action: null }] : [],
     };
   },
 });

@@ -5,6 +5,7 @@ import type { Locator, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { elementAt } from "./dom-index.ts";
+import { locatorFromCode } from "./locator-code.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
@@ -29,6 +30,38 @@ export class WebPage implements BrowserPage {
     const target = await this.targetOf(locator).catch((error: unknown) => {
       throw new AppError("INVALID_TARGET", `The element ${ref} is not on the page any more (${firstLine(error)}); take a new ARIA tree.`);
     });
+    await this.act(locator, action, ref);
+    return target;
+  }
+
+  async findTarget(target: ElementTarget): Promise<ElementTarget | null> {
+    const locator = await this.locatorOf(target);
+    return locator ? this.targetOf(locator) : null;
+  }
+
+  async actOnTarget(target: ElementTarget, action: RefAction): Promise<void> {
+    const locator = await this.locatorOf(target);
+    if (!locator) throw new AppError("INVALID_TARGET", `The recorded element ${target.locator ?? target.xpath} is not on the page.`);
+    await this.act(locator, action, target.locator ?? target.xpath ?? "the element");
+  }
+
+  /** The one visible element a recording names: by its locator code first, then by its XPath. */
+  private async locatorOf(target: ElementTarget): Promise<Locator | null> {
+    const page = this.page();
+    const candidates = [target.locator ? () => locatorFromCode(page, target.locator!) : null, target.xpath ? () => page.locator(`xpath=${target.xpath}`) : null];
+    for (const make of candidates) {
+      if (!make) continue;
+      try {
+        const locator = make();
+        if ((await locator.count()) === 1 && (await locator.isVisible())) return locator;
+      } catch {
+        // Code this reader does not take, or a frame that is gone: try the next way.
+      }
+    }
+    return null;
+  }
+
+  private async act(locator: Locator, action: RefAction, what: string): Promise<void> {
     const timeout = { timeout: ACTION_TIMEOUT_MS };
     try {
       switch (action.kind) {
@@ -52,9 +85,8 @@ export class WebPage implements BrowserPage {
           break;
       }
     } catch (error) {
-      throw new AppError("ACTION_FAILED", `${action.kind} on ${ref} failed: ${firstLine(error)}`, { cause: error });
+      throw new AppError("ACTION_FAILED", `${action.kind} on ${what} failed: ${firstLine(error)}`, { cause: error });
     }
-    return target;
   }
 
   readability(saveArtifact: (text: string) => Promise<string>): Promise<ReadabilityResult> {
@@ -106,6 +138,10 @@ export class WebPage implements BrowserPage {
     const page = this.page();
     if (element !== "focused" && "ref" in element) {
       return locateRef(page, element.ref).evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS });
+    }
+    if (element !== "focused" && "target" in element) {
+      const locator = await this.locatorOf(element.target);
+      return locator ? locator.evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS }) : [];
     }
     const point = element === "focused" ? null : { x: element.x / this.scale, y: element.y / this.scale };
     const handle = await page.evaluateHandle((p) => (p ? document.elementFromPoint(p.x, p.y) : document.activeElement), point);

@@ -2,13 +2,16 @@
 // the ARIA tree as text — or the error the model got back.
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ToolCallRecord } from "../protocol.ts";
 import { ToolCall } from "./ToolCall.tsx";
+
+const call = (fields: Pick<ToolCallRecord, "name" | "input" | "ok" | "output" | "error">): ToolCallRecord => ({ targets: [], before_hash: null, replay: null, ...fields });
 
 afterEach(cleanup);
 
 describe("ToolCall", () => {
   it("shows extracted data as formatted JSON, open", () => {
-    render(<ToolCall call={{ name: "extract", input: { instruction: "the prices" }, ok: true, output: { success: true, result: { basic: 5, pro: 12 } }, error: null }} />);
+    render(<ToolCall call={call({ name: "extract", input: { instruction: "the prices" }, ok: true, output: { success: true, result: { basic: 5, pro: 12 } }, error: null })} />);
     const extracted = screen.getByTestId("extracted");
     expect(extracted.textContent).toBe('{\n  "basic": 5,\n  "pro": 12\n}');
     expect(extracted.closest("details")?.open).toBe(true);
@@ -17,13 +20,13 @@ describe("ToolCall", () => {
   });
 
   it("shows the ARIA tree as the text it is", () => {
-    render(<ToolCall call={{ name: "ariaTree", input: {}, ok: true, output: { content: '- button "Save" [ref=e2]', pageUrl: "http://x/" }, error: null }} />);
+    render(<ToolCall call={call({ name: "ariaTree", input: {}, ok: true, output: { content: '- button "Save" [ref=e2]', pageUrl: "http://x/" }, error: null })} />);
     expect(screen.getByTestId("tool-output").textContent).toBe('- button "Save" [ref=e2]');
     expect(screen.queryByTestId("tool-input")).toBeNull();
   });
 
   it("shows a failed call's error", () => {
-    render(<ToolCall call={{ name: "act", input: { action: "click Save" }, ok: false, output: null, error: { code: "INVALID_TARGET", message: "No element could be chosen." } }} />);
+    render(<ToolCall call={call({ name: "act", input: { action: "click Save" }, ok: false, output: null, error: { code: "INVALID_TARGET", message: "No element could be chosen." } })} />);
     expect(screen.getByRole("alert").textContent).toBe("No element could be chosen. (INVALID_TARGET)");
     expect(screen.getByTestId("tool-call").textContent).toContain("act ✗ failed");
   });

@@ -10,6 +10,7 @@ export function task(patch: Partial<Task> = {}): Task {
     session_id: "ses_1",
     text: "press the button",
     mode: "actions",
+    replay_of: null,
     start_url: "http://127.0.0.1:9/form.html",
     status: "running",
     current_step_index: 0,
