@@ -10,7 +10,7 @@ import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../models/chat/chat-model.ts";
-import type { ChatMessage, SendReply, Task } from "../protocol/index.ts";
+import type { ChatMessage, ProgressStep, SendReply, Task } from "../protocol/index.ts";
 import { COMPUTER_TASK, computerTaskArgs, computerTaskTool, historyText, systemPrompt, userText } from "./chat-prompt.ts";
 import type { ChatRecorder } from "./ports.ts";
 import type { Runtime, Submission } from "./runtime.ts";
@@ -50,11 +50,7 @@ export class ChatAgent {
 
   async send(submission: ChatSubmission): Promise<SendReply> {
     const { sessionId } = submission;
-    const task = this.runtime.activeTask(sessionId);
-    if (this.turns.has(sessionId) || task) {
-      const what = task ? `running task ${task}` : "still answering the last message";
-      throw new AppError("SESSION_BUSY", `Session ${sessionId} is ${what}; stop it or wait for it.`);
-    }
+    this.assertIdle(sessionId);
     if (submission.mode === "task") {
       const { task, message } = await this.runtime.submit(submission);
       return { session_id: sessionId, message_id: message.id, task_id: task.id };
@@ -84,6 +80,34 @@ export class ChatAgent {
       throw error;
     }
     return { session_id: sessionId, message_id: message.id, task_id: null };
+  }
+
+  /**
+   * "Run again": replays a completed tool-agent task in its session from its recording, without
+   * the model but for elements that are gone.
+   */
+  async runAgain(task: Task, steps: ProgressStep[]): Promise<SendReply> {
+    if (task.status !== "completed" || task.mode === "actions") {
+      const why = task.mode === "actions" ? "only tasks of the browser tool agent (dom or hybrid mode) are recorded" : `it is ${task.status}, not completed`;
+      throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: ${why}.`);
+    }
+    this.assertIdle(task.session_id);
+    const { task: again, message } = await this.runtime.submit({
+      sessionId: task.session_id,
+      text: task.text,
+      attachments: [],
+      startUrl: task.start_url ?? undefined,
+      replay: { of: task, steps },
+    });
+    return { session_id: task.session_id, message_id: message.id, task_id: again.id };
+  }
+
+  private assertIdle(sessionId: string): void {
+    const task = this.runtime.activeTask(sessionId);
+    if (this.turns.has(sessionId) || task) {
+      const what = task ? `running task ${task}` : "still answering the last message";
+      throw new AppError("SESSION_BUSY", `Session ${sessionId} is ${what}; stop it or wait for it.`);
+    }
   }
 
   /** Stops the answer to a message of the person, and the task it is waiting for; false if there is none. */

@@ -5,7 +5,10 @@ import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { AgentMode, Attachment, ChatMessage, ModelChoice, Task } from "../protocol/index.ts";
+import type { AgentMode, Attachment, ChatMessage, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
+
+/** The person's message of a replay: they pressed "Run again". */
+export const RUN_AGAIN_TEXT = "Run again";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import { ACK_TEXT, TaskRun, type Driver } from "./task-run.ts";
 
@@ -22,6 +25,8 @@ export interface Submission {
   maxSteps?: number | undefined;
   /** How the task is driven; by default the configured agent mode. */
   agentMode?: AgentMode | undefined;
+  /** "Run again": the task replays this completed tool-agent task's recording. */
+  replay?: { of: Task; steps: ProgressStep[] } | undefined;
 }
 
 export class Runtime {
@@ -51,8 +56,8 @@ export class Runtime {
       id: newId("task"),
       session_id: sessionId,
       text: submission.text,
-      mode: submission.agentMode ?? this.config.agent.mode,
-      replay_of: null,
+      mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
+      replay_of: submission.replay?.of.id ?? null,
       start_url: submission.startUrl ?? null,
       status: "queued",
       current_step_index: 0,
@@ -68,11 +73,12 @@ export class Runtime {
     };
     // A model without image input cannot use the hybrid tools (seed 001 §10.5).
     if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
-    const driver: Driver =
-      task.mode === "actions"
+    const driver: Driver = submission.replay
+      ? { kind: "replay", model: this.resources.chatModel(), recording: submission.replay.steps }
+      : task.mode === "actions"
         ? { kind: "planner", planner: this.resources.plannerFor(task, submission.model) }
         : { kind: "tools", model: this.resources.chatModel(), mode: task.mode };
-    task.model = driver.kind === "planner" ? driver.planner.name : `${driver.model.name} (${driver.mode} tools)`;
+    task.model = driver.kind === "planner" ? driver.planner.name : `${driver.model.name} (${driver.kind === "replay" ? "replay" : `${driver.mode} tools`})`;
     this.busySessions.set(sessionId, task.id);
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
@@ -82,7 +88,7 @@ export class Runtime {
           task_id: task.id,
           role: "user",
           kind: "user_text",
-          text: submission.text,
+          text: submission.replay ? RUN_AGAIN_TEXT : submission.text,
           attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
           created_at: now,
         };

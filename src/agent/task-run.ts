@@ -32,13 +32,17 @@ import { modelView } from "../perception/model-image.ts";
 import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
+import { runReplay } from "./replay.ts";
 import { runToolLoop, type LoopOutcome } from "./tool-loop.ts";
 import type { ToolStep } from "./tool-runner.ts";
 
 export const ACK_TEXT = "I've done it";
 
 /** What drives the task: a planner's screen actions, or the browser tool agent over a chat model. */
-export type Driver = { kind: "planner"; planner: Planner } | { kind: "tools"; model: ChatModel; mode: ToolMode };
+export type Driver =
+  | { kind: "planner"; planner: Planner }
+  | { kind: "tools"; model: ChatModel; mode: ToolMode }
+  | { kind: "replay"; model: ChatModel; recording: ProgressStep[] };
 
 type Outcome = LoopOutcome | { status: "stopped"; reason: string };
 
@@ -108,24 +112,7 @@ export class TaskRun {
       if (this.task.start_url) await raceAbort(computer.navigate(this.task.start_url), signal);
       const first = await raceAbort(computer.screenshot(), signal);
       liveFrames.push(first);
-      outcome =
-        this.driver.kind === "planner"
-          ? await this.loop(this.driver.planner, computer, first, signal)
-          : await runToolLoop({
-              goal: this.task.text,
-              startUrl: this.task.start_url,
-              attachments: this.attachments,
-              mode: this.driver.mode,
-              computer,
-              model: this.driver.model,
-              config: this.config,
-              maxSteps: this.maxSteps,
-              firstShot: first,
-              signal,
-              saveArtifact: (text) => this.recorder.saveArtifact(this.task, text),
-              record: (step) => this.recordToolStep(step),
-              approve: (tool, risks) => this.approveTool(tool, risks, signal),
-            });
+      outcome = await this.drive(computer, first, signal);
     } catch (error) {
       outcome = this.classify(error);
     }
@@ -137,6 +124,23 @@ export class TaskRun {
     await this.computer?.close().catch(() => undefined);
     await this.finish(outcome);
     return this.task;
+  }
+
+  private drive(computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {
+    const { driver } = this;
+    if (driver.kind === "planner") return this.loop(driver.planner, computer, first, signal);
+    const common = {
+      computer,
+      model: driver.model,
+      config: this.config,
+      firstShot: first,
+      signal,
+      saveArtifact: (text: string) => this.recorder.saveArtifact(this.task, text),
+      record: (step: ToolStep) => this.recordToolStep(step),
+      approve: (tool: { name: string; input: unknown }, risks: Risk[]) => this.approveTool(tool, risks, signal),
+    };
+    if (driver.kind === "replay") return runReplay({ ...common, recording: driver.recording });
+    return runToolLoop({ ...common, goal: this.task.text, startUrl: this.task.start_url, attachments: this.attachments, mode: driver.mode, maxSteps: this.maxSteps });
   }
 
   private async loop(planner: Planner, computer: Computer, first: Screenshot, signal: AbortSignal): Promise<Outcome> {

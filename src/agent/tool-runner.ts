@@ -76,13 +76,22 @@ export class ToolRunner {
       spent.input_tokens += u.input_tokens;
       spent.output_tokens += u.output_tokens;
     };
-    const approve = (risks: Risk[]) => {
-      const needed = risks.filter((risk) => this.options.config.agent.approvals.includes(risk.kind));
-      return needed.length === 0 ? Promise.resolve(true) : this.options.approve({ name, input: parsedArguments(args) }, needed);
-    };
+    const input = parsedArguments(args);
+    const approve = (risks: Risk[]) => this.ask(name, input, risks);
     const outcome = await runTool(tools, name, args, { ...this.context, approve, spend }, this.timeoutMs);
     if (outcome.image) this.context.spaces = outcome.image.spaces;
     return { outcome, spent };
+  }
+
+  /** Asks the person about the risks that APPROVALS names; true when there are none. */
+  ask(name: string, input: unknown, risks: Risk[]): Promise<boolean> {
+    const needed = risks.filter((risk) => this.options.config.agent.approvals.includes(risk.kind));
+    return needed.length === 0 ? Promise.resolve(true) : this.options.approve({ name, input }, needed);
+  }
+
+  /** The hash of the screen as the last step left it. */
+  screenHash(): Promise<string> {
+    return screenHash(this.screen);
   }
 
   /** The step a call made: what it did, the screen after it, the hash of the screen before. */

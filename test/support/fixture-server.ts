@@ -14,6 +14,8 @@ export interface FixtureServer {
   url(page: string): string;
   /** Everything the pages reported, in order. */
   records: string[];
+  /** Makes changing.html show another version of itself from its next load. */
+  setVariant(variant: string): void;
   waitForRecord(text: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,6 +23,7 @@ export interface FixtureServer {
 export async function startFixtureServer(): Promise<FixtureServer> {
   const records: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
+  let variant = "1";
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "POST" && url.pathname === "/record") {
@@ -32,6 +35,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         for (const w of waiters.filter((w) => w.text === text)) w.resolve();
         res.writeHead(204).end();
       });
+      return;
+    }
+    if (url.pathname === "/variant") {
+      // Which version of itself a page that changes between runs shows (changing.html).
+      res.writeHead(200, { "content-type": "text/plain" }).end(variant);
       return;
     }
     if (url.pathname === "/slow-image") {
@@ -54,6 +62,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return {
     url: (page) => `http://127.0.0.1:${port}/${page}`,
     records,
+    setVariant: (next) => {
+      variant = next;
+    },
     waitForRecord: (text, timeoutMs = 10_000) =>
       records.includes(text)
         ? Promise.resolve()

@@ -34,6 +34,12 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       });
       return c.json(reply, 202);
     })
+    .post("/replay", async (c) => {
+      const { task_id } = await parseBody(c, taskActionBodySchema);
+      const task = await store.getTask(task_id);
+      if (!task) throw notFound("task", task_id);
+      return c.json(await chat.runAgain(task, await store.listSteps(task_id)), 202);
+    })
     .post("/stop", async (c) => {
       const { task_id, message_id } = await parseBody(c, stopBodySchema);
       if (message_id) {
