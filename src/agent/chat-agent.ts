@@ -86,20 +86,19 @@ export class ChatAgent {
    * "Run again": replays a completed tool-agent task in its session from its recording, without
    * the model but for elements that are gone.
    */
-  async runAgain(task: Task, steps: ProgressStep[]): Promise<SendReply> {
+  async runAgain(task: Task, steps: ProgressStep[]): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     if (task.status !== "completed" || task.mode === "actions") {
       const why = task.mode === "actions" ? "only tasks of the browser tool agent (dom or hybrid mode) are recorded" : `it is ${task.status}, not completed`;
       throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: ${why}.`);
     }
     this.assertIdle(task.session_id);
-    const { task: again, message } = await this.runtime.submit({
+    return this.runtime.submit({
       sessionId: task.session_id,
       text: task.text,
       attachments: [],
       startUrl: task.start_url ?? undefined,
       replay: { of: task, steps },
     });
-    return { session_id: task.session_id, message_id: message.id, task_id: again.id };
   }
 
   private assertIdle(sessionId: string): void {

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
-// task in the terminal, printing each progress line as it comes, and exits 0 only on success.
+// task in the terminal, printing each progress line as it comes, and exits 0 only on success;
+// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
-import type { SessionEvent } from "../protocol/index.ts";
+import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
-import { startSystem, WEB_DIR } from "./system.ts";
+import { startSystem, WEB_DIR, type System } from "./system.ts";
 
 interface CommonOptions {
   dataDir?: string;
@@ -38,24 +39,49 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   process.on("SIGTERM", () => void shutdown());
 }
 
-async function run(task: string, options: CommonOptions & { url?: string }): Promise<void> {
-  const cfg = config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
+async function run(task: string, options: CommonOptions & { url?: string; mode?: string }): Promise<void> {
+  const cfg = quietConfig(options);
   const system = await startSystem(cfg, { recover: false });
   const sessionId = newId("cli");
   await system.store.ensureSession(sessionId, task);
+  const mode = options.mode === undefined ? undefined : agentModeSchema.parse(options.mode);
+  await follow(system, sessionId, () => system.runtime.submit({ sessionId, text: task, attachments: [], startUrl: options.url, agentMode: mode }));
+}
+
+/** `replay <task_id>`: runs a recorded tool-agent task again (Run again), in its own session. */
+async function replay(taskId: string, options: CommonOptions): Promise<void> {
+  const system = await startSystem(quietConfig(options), { recover: false });
+  const task = await system.store.getTask(taskId);
+  if (!task) throw new Error(`There is no task ${taskId} in ${system.config.dataDir}.`);
+  const steps = await system.store.listSteps(taskId);
+  await follow(system, task.session_id, () => system.chat.runAgain(task, steps));
+}
+
+function quietConfig(options: CommonOptions): Config {
+  return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
+}
+
+/** Starts a task, prints each step as it comes, and exits 0 only when it completed. */
+async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<unknown> }>): Promise<void> {
   let exitCode = 1;
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  const unsubscribe = await system.store.events.subscribe(sessionId, 0, (event: SessionEvent) => {
+  // Only what comes after the session's earlier tasks (a replay runs in the original's session).
+  const last = (await system.store.events.since(sessionId, 0)).at(-1)?.id ?? 0;
+  const stop = await system.store.events.subscribe(sessionId, last, (event: SessionEvent) => {
     switch (event.type) {
       case "task.started":
         print(`▶ ${event.task.text}`);
         break;
       case "progress.append":
-        print(`  ${event.step.index}. ${event.step.text}`);
+        print(`  ${event.step.index}. ${event.step.text || describeStep(event.step)}`);
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
         void askToContinue(system.runtime, event.task_id);
+        break;
+      case "task.approval_requested":
+        print(`? ${event.approval.checks.map((c) => c.message).join(" ")}`);
+        void askToApprove(system.runtime, event.task_id, event.approval.id);
         break;
       case "task.completed":
         exitCode = 0;
@@ -71,12 +97,25 @@ async function run(task: string, options: CommonOptions & { url?: string }): Pro
         break;
     }
   });
-  const { task: submitted, done } = await system.runtime.submit({ sessionId, text: task, attachments: [], startUrl: options.url });
-  process.once("SIGINT", () => system.runtime.stop(submitted.id));
+  const { task, done } = await start();
+  process.once("SIGINT", () => system.runtime.stop(task.id));
   await done;
-  unsubscribe();
+  stop();
   await system.close();
   process.exit(exitCode);
+}
+
+/** y approves the flagged step, anything else refuses it; Ctrl-C stops the task. */
+async function askToApprove(runtime: Pick<Runtime, "decide" | "stop">, taskId: string, approvalId: string): Promise<void> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await rl.question("  Allow it? [y/N] ");
+    runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
+  } catch {
+    runtime.stop(taskId);
+  } finally {
+    rl.close();
+  }
 }
 
 /** Enter resumes the task; Ctrl-C (which the prompt catches, not SIGINT) stops it. */
@@ -109,7 +148,14 @@ program
   .description("run one task in the terminal; exits 0 only when it completed")
   .argument("<task>", "what the agent should do")
   .option("--url <url>", "open this URL before the first step")
-  .action((task: string, options: { url?: string }) => run(task, { ...program.opts<CommonOptions>(), ...options }));
+  .option("--mode <mode>", "actions (a planner's screen actions), dom or hybrid (the browser tool agent); env AGENT_MODE")
+  .action((task: string, options: { url?: string; mode?: string }) => run(task, { ...program.opts<CommonOptions>(), ...options }));
+
+program
+  .command("replay")
+  .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
+  .argument("<task_id>", "the task to run again")
+  .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -181,7 +181,8 @@ export type Approval = z.infer<typeof approvalSchema>;
 
 /** How a task is driven: a planner's actions on the screen, or the browser tool agent (seed 001) in one of its modes. */
 export const AGENT_MODES = ["actions", "dom", "hybrid"] as const;
-export type AgentMode = (typeof AGENT_MODES)[number];
+export const agentModeSchema = z.enum(AGENT_MODES);
+export type AgentMode = z.infer<typeof agentModeSchema>;
 
 export const taskSchema = z.object({
   id: z.string(),

@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText } from "../support/scripted-model.ts";
+import { Store } from "../../src/store/store.ts";
+import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -41,17 +42,18 @@ describe("limits", () => {
 });
 
 describe("easyagentcu run", () => {
-  const run = async (task: string, url: string) => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-"));
-    const child = spawn(process.execPath, ["bin/easyagentcu.js", "run", task, "--url", url, "--data-dir", dataDir], {
+  const cli = async (args: string[], dataDir?: string) => {
+    const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-")));
+    const child = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dir], {
       env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    return { code, out };
+    return { code, out, dataDir: dir };
   };
+  const run = (task: string, url: string) => cli(["run", task, "--url", url]);
 
   it("prints each progress line and exits 0 when the task completed", async () => {
     model.route(
@@ -71,4 +73,36 @@ describe("easyagentcu run", () => {
     expect(out).toContain("✗ MODEL_HTTP_ERROR: The model endpoint answered HTTP 500");
     expect(code).toBe(1);
   });
+
+  it("runs a tool-agent task with --mode dom, then replays it without the model", async () => {
+    const goal = "cli tool press";
+    const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>") && JSON.stringify(r.body).includes(`Goal: ${goal}`);
+    const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
+    model.route(agent, calls("act", { action: "click Press me" }), calls("close", { reasoning: "Pressed.", taskComplete: true }));
+    model.route(
+      (r) => systemText(r).startsWith("You choose elements") && userText(r).includes("form.html"),
+      (r) => ({ text: JSON.stringify({ ref: /button "Press me" \[ref=([a-z0-9]+)\]/.exec(userText(r))![1], method: "click" }) }),
+    );
+    const first = await cli(["run", goal, "--url", pages.url("form.html"), "--mode", "dom"]);
+    expect(first.out).toContain("✓ Pressed.");
+    expect(first.code).toBe(0);
+    const taskId = await taskIdIn(first.dataDir);
+    const before = model.requests.length;
+    const again = await cli(["replay", taskId], first.dataDir);
+    expect(again.out.trim().split("\n")).toEqual(["▶ cli tool press", "  1. act \"click Press me\"", "✓ Pressed.", "", "_Run again: replayed step 1 without the model._"]);
+    expect(again.code).toBe(0);
+    expect(model.requests.length).toBe(before);
+  });
 });
+
+/** The one task in a data directory the CLI used. */
+async function taskIdIn(dataDir: string): Promise<string> {
+  const store = await Store.open(dataDir);
+  try {
+    const [session] = await store.listSessions();
+    const [task] = await store.listTasks(session!.id);
+    return task!.id;
+  } finally {
+    await store.close();
+  }
+}

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, isFinished, sendBodySchema, stopBodySchema, taskActionBodySchema, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, isFinished, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -38,7 +38,9 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       const { task_id } = await parseBody(c, taskActionBodySchema);
       const task = await store.getTask(task_id);
       if (!task) throw notFound("task", task_id);
-      return c.json(await chat.runAgain(task, await store.listSteps(task_id)), 202);
+      const again = await chat.runAgain(task, await store.listSteps(task_id));
+      const reply: SendReply = { session_id: task.session_id, message_id: again.message.id, task_id: again.task.id };
+      return c.json(reply, 202);
     })
     .post("/stop", async (c) => {
       const { task_id, message_id } = await parseBody(c, stopBodySchema);
