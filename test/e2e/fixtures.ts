@@ -1,6 +1,7 @@
 // The e2e fixtures: a scripted model, the fixture pages and the real app for each test, a chat
 // page object, and a guard that fails any test whose page logged an error.
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import type { ConfigInput, DeepPartial } from "../../src/core/config.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
@@ -100,6 +101,8 @@ export class RunCard {
 }
 
 interface Fixtures {
+  /** Settings of the app under test, beyond the scripted model's address. */
+  appConfig: DeepPartial<ConfigInput>;
   model: ScriptedModel;
   pages: FixtureServer;
   app: TestApp;
@@ -120,8 +123,9 @@ export const test = base.extend<Fixtures>({
     await use(pages);
     await pages.close();
   },
-  app: async ({ model }, use) => {
-    const app = await startApp({ modelBaseUrl: model.baseUrl });
+  appConfig: [{}, { option: true }],
+  app: async ({ model, appConfig }, use) => {
+    const app = await startApp({ modelBaseUrl: model.baseUrl, config: appConfig });
     await use(app);
     await app.close();
   },

@@ -53,6 +53,7 @@ export const api = {
   /** Stops the assistant's answer to the person's message `messageId`. */
   stopAnswer: (messageId: string): Promise<unknown> => request("POST", "/api/chat/stop", { message_id: messageId }),
   ack: (taskId: string, text: string): Promise<unknown> => request("POST", "/api/chat/ack-user-action", { task_id: taskId, text }),
+  runAgain: (taskId: string): Promise<SendReply> => request<SendReply>("POST", "/api/chat/replay", { task_id: taskId }),
   decide: (taskId: string, approvalId: string, approved: boolean): Promise<unknown> =>
     request("POST", "/api/chat/approve", { task_id: taskId, approval_id: approvalId, approved }),
 };

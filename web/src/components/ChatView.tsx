@@ -64,6 +64,10 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     await api.ack(taskId, text);
     await session.refresh();
   };
+  const runAgain = async (taskId: string) => {
+    await api.runAgain(taskId);
+    await session.refresh();
+  };
   const decide = async (taskId: string, approvalId: string, approved: boolean) => {
     await api.decide(taskId, approvalId, approved);
     await session.refresh();
@@ -112,7 +116,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":

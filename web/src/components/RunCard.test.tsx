@@ -18,8 +18,9 @@ function renderCard(run: RunState, handlers: Partial<Omit<RunCardProps, "run">> 
   const onStop = handlers.onStop ?? vi.fn(async () => undefined);
   const onAck = handlers.onAck ?? vi.fn(async () => undefined);
   const onDecide = handlers.onDecide ?? vi.fn(async () => undefined);
-  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
-  return { ...view, onStop, onAck, onDecide };
+  const onRunAgain = handlers.onRunAgain ?? vi.fn(async () => undefined);
+  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
+  return { ...view, onStop, onAck, onDecide, onRunAgain };
 }
 
 const slider = () => screen.getByRole("slider", { name: "Steps and live screen" });
@@ -65,14 +66,14 @@ describe("RunCard while running", () => {
   });
 
   it("stays on the chosen step while new steps arrive, and stays live when live", () => {
-    const { rerender, onStop, onAck, onDecide } = renderCard(running);
+    const { rerender, onStop, onAck, onDecide, onRunAgain } = renderCard(running);
     fireEvent.keyDown(slider(), { key: "ArrowLeft" });
     const more = { ...running, steps: [...running.steps, step(4)] };
-    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
+    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("2");
     expect(slider().getAttribute("aria-valuemax")).toBe("4");
     fireEvent.keyDown(slider(), { key: "End" });
-    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
+    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("5");
     expect(slider().getAttribute("aria-valuetext")).toBe("Live");
   });
@@ -109,10 +110,10 @@ describe("RunCard with an answer", () => {
 
   it("offers the button again when the task asks a second time", () => {
     const waiting = { ...running, task: { ...running.task, status: "awaiting_user" as const, answer: "Please log in." } };
-    const { rerender, onStop, onAck, onDecide } = renderCard(waiting);
+    const { rerender, onStop, onAck, onDecide, onRunAgain } = renderCard(waiting);
     fireEvent.click(screen.getByRole("button", { name: "I've done it" }));
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} onDecide={onDecide} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
     expect(screen.getByTestId("answer").textContent).toContain("Now confirm the payment.");
     expect(screen.getByRole("button", { name: "I've done it" }).hasAttribute("disabled")).toBe(false);
   });
@@ -149,5 +150,19 @@ describe("RunCard's model line", () => {
     const run = { ...running, task: { ...running.task, usage: { input_tokens: 12_345, output_tokens: 678 } }, steps: [step(1, { planner: "anthropic:claude-x" })] };
     renderCard(run);
     expect(screen.getByTestId("run-meta").textContent).toBe("anthropic:claude-x · 12k tokens in, 678 out");
+  });
+});
+
+describe("RunCard of a tool-agent task", () => {
+  it("offers Run again once it has completed, and sends it", () => {
+    const done = { ...running, task: { ...running.task, mode: "dom" as const, status: "completed" as const, answer: "Signed up." } };
+    const { onRunAgain } = renderCard(done);
+    fireEvent.click(screen.getByRole("button", { name: "Run again" }));
+    expect(onRunAgain).toHaveBeenCalledWith("task_1");
+  });
+
+  it("does not offer it for a planner's task, whose steps are not recorded", () => {
+    renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+    expect(screen.queryByRole("button", { name: "Run again" })).toBeNull();
   });
 });

@@ -20,16 +20,18 @@ export interface RunCardProps {
   onStop: (taskId: string) => Promise<void>;
   onAck: (taskId: string, text: string) => Promise<void>;
   onDecide: (taskId: string, approvalId: string, approved: boolean) => Promise<void>;
+  /** Replays a completed tool-agent task from its recording. */
+  onRunAgain: (taskId: string) => Promise<void>;
 }
 
-type Pending = "stop" | "ack" | "decide";
+type Pending = "stop" | "ack" | "decide" | "again";
 
 const PRIMARY =
   "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 const SECONDARY =
   "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 
-export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -56,6 +58,9 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
   const stop = () => perform("stop", () => onStop(task.id));
   const ack = () => perform("ack", () => onAck(task.id, t.ack));
   const decide = (approved: boolean) => task.approval && perform("decide", () => onDecide(task.id, task.approval!.id, approved));
+  // The new run gets a card of its own; this one's status does not move, so pending ends with the request.
+  const runAgain = () => perform("again", () => onRunAgain(task.id).then(() => setPending(null)));
+  const replayable = task.status === "completed" && task.mode !== "actions";
 
   const ending = endingOf(run);
   const finished = ending !== null && ending.kind !== "awaiting_user";
@@ -88,6 +93,11 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
           <AnswerCard
             ending={ending}
             actions={
+              replayable ? (
+                <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
+                  {t.runAgain}
+                </button>
+              ) : (
               ending.kind === "awaiting_user" &&
               (task.approval ? (
                 <>
@@ -128,7 +138,7 @@ export function RunCard({ run, onStop, onAck, onDecide }: RunCardProps) {
                     {t.stop}
                   </button>
                 </>
-              ))
+              )))
             }
           />
           {steps.length > 0 && (

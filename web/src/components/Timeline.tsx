@@ -54,7 +54,7 @@ export function Timeline({ id, steps, selected, onSelect }: TimelineProps) {
               </span>
               <span className="mt-0.5 flex flex-wrap gap-x-2 text-xs text-zinc-500">
                 <time dateTime={step.created_at}>{formatTime(step.created_at)}</time>
-                <span className="font-mono">{describeStep(step)}</span>
+                {step.text && <span className="font-mono">{describeStep(step)}</span>}
               </span>
             </button>
           </li>
