@@ -226,6 +226,7 @@ export class ChatAgent {
       startUrl: args.data.start_url ?? submission.startUrl,
       model: submission.model,
       agentMode: submission.agentMode,
+      cdp: submission.cdp,
       message,
       maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
     });

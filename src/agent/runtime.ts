@@ -25,6 +25,8 @@ export interface Submission {
   maxSteps?: number | undefined;
   /** How the task is driven; by default the configured agent mode. */
   agentMode?: AgentMode | undefined;
+  /** A running browser to drive over CDP, and which page; by default the configured one, if any. */
+  cdp?: { url: string; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
   replay?: { of: Task; steps: ProgressStep[] } | undefined;
 }
@@ -58,6 +60,7 @@ export class Runtime {
       text: submission.text,
       mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
       replay_of: submission.replay?.of.id ?? null,
+      cdp: submission.replay?.of.cdp ?? this.cdpOf(submission),
       start_url: submission.startUrl ?? null,
       status: "queued",
       current_step_index: 0,
@@ -117,6 +120,12 @@ export class Runtime {
       });
     this.finished.add(done);
     return { task, message, done };
+  }
+
+  private cdpOf(submission: Submission): Task["cdp"] {
+    const url = submission.cdp?.url ?? this.config.browser.cdpUrl;
+    if (!url) return null;
+    return { url, target_id: (submission.cdp ? submission.cdp.targetId : this.config.browser.cdpTargetId) ?? null };
   }
 
   /** The task a session is running, if any. */

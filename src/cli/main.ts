@@ -13,10 +13,13 @@ import { startSystem, WEB_DIR, type System } from "./system.ts";
 
 interface CommonOptions {
   dataDir?: string;
+  cdpUrl?: string;
+  target?: string;
 }
 
 function config(overrides: DeepPartial<ConfigInput>, options: CommonOptions): Config {
-  return loadConfig(process.env, { ...overrides, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const browser = { ...(options.cdpUrl ? { cdpUrl: options.cdpUrl } : {}), ...(options.target ? { cdpTargetId: options.target } : {}) };
+  return loadConfig(process.env, { ...overrides, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(Object.keys(browser).length > 0 ? { browser } : {}) });
 }
 
 async function serve(options: CommonOptions & { host?: string; port?: string }): Promise<void> {
@@ -134,7 +137,9 @@ async function askToContinue(runtime: Pick<Runtime, "acknowledge" | "stop">, tas
 const program = new Command()
   .name("easyagentcu")
   .description("A computer-use agent: a chat that drives a real browser.")
-  .option("--data-dir <dir>", "where the database and frames live (env DATA_DIR, default ./data)");
+  .option("--data-dir <dir>", "where the database and frames live (env DATA_DIR, default ./data)")
+  .option("--cdp-url <url>", "drive a running browser over CDP instead of launching one, e.g. http://127.0.0.1:9222 (env CDP_URL)")
+  .option("--target <id>", "with --cdp-url: the DevTools target id of the page to drive; its first page by default (env CDP_TARGET_ID)");
 
 program
   .command("serve")

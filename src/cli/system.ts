@@ -42,7 +42,10 @@ export async function startSystem(config: Config, options: { recover: boolean },
     {
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
-      openComputer: () => browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
+      openComputer: (task) =>
+        task.cdp
+          ? browsers.attach(task.cdp.url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs })
+          : browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
     },
     log,
   );

@@ -153,6 +153,10 @@ export const configSchema = z.object({
     /** At most this many `screen.live` frames a second per task. */
     liveFps: z.coerce.number().min(0).max(30).default(2),
     navigationTimeoutMs: int.positive().default(30_000),
+    /** Drive a running browser over CDP instead of launching one (a person's Chrome, an Electron app, a remote browser). */
+    cdpUrl: z.string().url().optional(),
+    /** Which page of it: a DevTools target id; the first page when absent. */
+    cdpTargetId: z.string().optional(),
   }).prefault({}),
 });
 
@@ -223,6 +227,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       height: env.SCREEN_HEIGHT,
       deviceScaleFactor: env.SCREEN_SCALE,
       liveFps: env.LIVE_FPS,
+      cdpUrl: env.CDP_URL,
+      cdpTargetId: env.CDP_TARGET_ID,
     },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));

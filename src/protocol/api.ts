@@ -36,6 +36,14 @@ export const sendBodySchema = z.object({
   mode: z.enum(["auto", "task"]).default("auto"),
   /** How the task is driven; by default the configured AGENT_MODE. */
   agent_mode: z.enum(AGENT_MODES).optional(),
+  /** Drive a running browser's page over CDP (`http://127.0.0.1:9222` or a `ws://` endpoint) instead of a new one. */
+  cdp_url: z
+    .string()
+    .url()
+    .refine((u) => /^(https?|wss?):/.test(u), "must be an http(s) or ws(s) URL")
+    .optional(),
+  /** Which page of that browser: its DevTools target id (from /json/list); the first page when absent. */
+  cdp_target_id: z.string().min(1).max(200).optional(),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */

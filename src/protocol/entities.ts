@@ -191,6 +191,8 @@ export const taskSchema = z.object({
   mode: z.enum(AGENT_MODES).default("actions"),
   /** The task this one replays ("Run again"), if any. */
   replay_of: z.string().nullable().default(null),
+  /** A running browser the task drives over CDP instead of one of its own, and which of its pages. */
+  cdp: z.object({ url: z.string(), target_id: z.string().nullable() }).nullable().default(null),
   start_url: z.string().nullable(),
   status: taskStatusSchema,
   current_step_index: z.number().int(),

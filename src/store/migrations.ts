@@ -130,6 +130,7 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("tasks").addColumn("mode", "text", (c) => c.notNull().defaultTo("actions")).execute();
       await db.schema.alterTable("tasks").addColumn("replay_of", "text").execute();
+      await db.schema.alterTable("tasks").addColumn("cdp", "text").execute();
       await db.schema.alterTable("steps").addColumn("tool", "text").execute();
     },
   },

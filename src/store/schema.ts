@@ -25,6 +25,8 @@ export interface TasksTable {
   text: string;
   mode: string;
   replay_of: string | null;
+  /** JSON {url, target_id}, or null. */
+  cdp: string | null;
   start_url: string | null;
   status: string;
   current_step_index: number;

@@ -1,6 +1,8 @@
-// A Computer backed by one isolated Chromium browser context: input through Playwright's mouse
-// and keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
-// `Page.startScreencast`. Follows popups: the newest page of the context is the screen.
+// A Computer backed by one Chromium browser context: input through Playwright's mouse and
+// keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
+// `Page.startScreencast`. Follows popups: the newest page of the context is the screen. Either an
+// isolated context of our own Chromium, closed with the task, or a page of a browser it attached
+// to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
@@ -43,6 +45,8 @@ export class BrowserComputer implements Computer {
     private page: Page,
     private readonly options: BrowserComputerOptions,
     private readonly activity: PageActivity,
+    /** Attached to someone else's browser: closing only lets go of it. */
+    private readonly attached = false,
   ) {
     this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs);
   }
@@ -62,6 +66,20 @@ export class BrowserComputer implements Computer {
       await context.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Drives a page of a browser connected over CDP: its size and pixel ratio are the page's own;
+   * `close` disconnects and leaves the browser and its pages as they were.
+   */
+  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs">): Promise<BrowserComputer> {
+    const context = page.context();
+    const size = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio }));
+    const activity = await PageActivity.install(context);
+    const computer = new BrowserComputer(browser, context, page, { ...options, ...size }, activity, true);
+    await computer.attach(page);
+    context.on("page", (opened) => void computer.follow(opened));
+    return computer;
   }
 
   get logicalSize(): Size {
@@ -250,7 +268,13 @@ export class BrowserComputer implements Computer {
     if (this.closed) return;
     this.closed = true;
     this.liveListeners.clear();
-    await this.context.close().catch(() => undefined);
+    if (this.attached) {
+      await this.cdp.send("Page.stopScreencast").catch(() => undefined);
+      await this.cdp.detach().catch(() => undefined);
+      await this.browser.close().catch(() => undefined);
+    } else {
+      await this.context.close().catch(() => undefined);
+    }
   }
 
   /** Makes `page` the screen: one CDP session at a time, the previous one detached. */

@@ -1,6 +1,6 @@
 // Owns the one Chromium process that browser computers share. Each task gets its own isolated
 // browser context from it; when Chromium dies the next `open` launches a new one.
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
 import { BrowserComputer, crashed, type BrowserComputerOptions } from "./browser-computer.ts";
@@ -32,6 +32,28 @@ export class BrowserHost {
       return await BrowserComputer.create(browser, options);
     } catch (error) {
       if (!browser.isConnected()) throw crashed(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Connects to a running browser's DevTools endpoint (`http://host:9222` or its `ws://` URL) and
+   * drives the page with the given target id, or its first page.
+   */
+  async attach(cdpUrl: string, targetId: string | undefined, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs">): Promise<BrowserComputer> {
+    let browser: Browser;
+    try {
+      browser = await chromium.connectOverCDP(cdpUrl, { timeout: options.navigationTimeoutMs });
+    } catch (error) {
+      throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${cdpUrl}: ${String(error).split("\n")[0]}`, { cause: error });
+    }
+    try {
+      const pages = browser.contexts().flatMap((context) => context.pages());
+      const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
+      if (!page) throw new AppError("INVALID_TARGET", `The browser at ${cdpUrl} has no open page to drive.`);
+      return await BrowserComputer.attach(browser, page, options);
+    } catch (error) {
+      await browser.close().catch(() => undefined);
       throw error;
     }
   }
@@ -69,4 +91,20 @@ export class BrowserHost {
       });
     }
   }
+}
+
+/** The page whose DevTools target id is `targetId` (as /json/list names it). */
+async function pageWithTarget(pages: Page[], targetId: string): Promise<Page> {
+  const ids: string[] = [];
+  for (const page of pages) {
+    const session = await page.context().newCDPSession(page);
+    try {
+      const { targetInfo } = await session.send("Target.getTargetInfo");
+      if (targetInfo.targetId === targetId) return page;
+      ids.push(targetInfo.targetId);
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  }
+  throw new AppError("INVALID_TARGET", `No page with target id ${targetId}; the browser's pages are ${ids.join(", ") || "none"}.`);
 }

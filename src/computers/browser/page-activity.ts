@@ -43,8 +43,10 @@ export class PageActivity {
     context.on("requestfailed", done);
   }
 
+  /** Counts in every page the context opens from now on, and in the pages it already has. */
   static async install(context: BrowserContext): Promise<PageActivity> {
     await context.addInitScript(COUNT_MUTATIONS);
+    await Promise.all(context.pages().map((page) => page.evaluate(COUNT_MUTATIONS).catch(() => undefined)));
     return new PageActivity(context);
   }
 

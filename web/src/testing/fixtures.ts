@@ -11,6 +11,7 @@ export function task(patch: Partial<Task> = {}): Task {
     text: "press the button",
     mode: "actions",
     replay_of: null,
+    cdp: null,
     start_url: "http://127.0.0.1:9/form.html",
     status: "running",
     current_step_index: 0,

@@ -1,0 +1,86 @@
+// Attaching to a browser that is already running (seed 001's CDP targets): a task drives the page
+// a DevTools target id names in someone else's Chromium — here one the test starts with a
+// remote-debugging port — and leaves that browser and its pages open when it ends.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "../../src/computers/browser/find-chromium.ts";
+import type { SessionEvent } from "../../src/protocol/index.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const { model, pages, app } = useWorld();
+let chrome: ChildProcess;
+let devtools: string;
+
+interface Target {
+  id: string;
+  type: string;
+  url: string;
+}
+const targets = async () => ((await (await fetch(`${devtools}/json/list`)).json()) as Target[]).filter((t) => t.type === "page");
+
+beforeAll(async () => {
+  const profile = await mkdtemp(path.join(tmpdir(), "easyagentcu-their-chrome-"));
+  chrome = spawn(
+    findChromium(process.env.CHROME_PATH),
+    ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let err = "";
+    chrome.stderr!.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      const port = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    chrome.once("exit", (code) => reject(new Error(`chromium exited with ${code}: ${err}`)));
+  });
+  devtools = endpoint;
+  // The person has two tabs open; the task is to act in the second.
+  for (const page of ["article.html", "form.html"]) await fetch(`${devtools}/json/new?${pages.url(page)}`, { method: "PUT" });
+});
+
+afterAll(() => {
+  chrome?.kill();
+});
+
+async function run(session: string, text: string, body: Record<string, unknown>) {
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text, ...body });
+  const events = await openStream(app.url, session, 0);
+  const end = await events.waitForEnd(json.task_id);
+  events.close();
+  return end;
+}
+
+describe("attaching to a running browser", () => {
+  it("drives the page with the given target id and leaves the browser and its pages open", async () => {
+    const form = (await targets()).find((t) => t.url.endsWith("form.html"))!;
+    model.route((r) => planningText(r).includes("Task: press it in my browser"), act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "Pressed." }));
+    const end = await run("s-cdp", "press it in my browser", { cdp_url: devtools, cdp_target_id: form.id });
+    expect(end).toMatchObject({ type: "task.completed", answer: "Pressed." });
+    await pages.waitForRecord("clicked");
+    // The screenshot the model saw was of that tab.
+    const planning = model.requests.find((r) => planningText(r).includes("Task: press it in my browser"))!;
+    expect(planningText(planning)).toContain("form.html");
+    const after = await targets();
+    expect(after.map((t) => t.id)).toContain(form.id);
+    expect(after.some((t) => t.url.endsWith("article.html"))).toBe(true);
+    expect(chrome.exitCode).toBeNull();
+  });
+
+  it("fails with the ids it has when the target id names no page", async () => {
+    const end = (await run("s-cdp-missing", "press it somewhere", { cdp_url: devtools, cdp_target_id: "NOPE" })) as Extract<SessionEvent, { type: "task.failed" }>;
+    expect(end).toMatchObject({ type: "task.failed", error: { code: "INVALID_TARGET" } });
+    expect(end.error.message).toContain("No page with target id NOPE; the browser's pages are");
+  });
+
+  it("refuses a cdp_url that is not an http(s) or ws(s) address", async () => {
+    const reply = await app.api<{ error: { message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-bad", text: "x", cdp_url: "file:///tmp/sock" });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.message).toContain("cdp_url: must be an http(s) or ws(s) URL");
+  });
+});
