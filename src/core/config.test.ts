@@ -29,4 +29,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/port/);
     expect(() => loadConfig({ MODEL_PROVIDER: "nope" })).toThrow(/model.provider/);
   });
+
+  it("reads lists from the environment, and an empty list is a setting too", () => {
+    expect(loadConfig({}).agent.approvals).toEqual(["submit", "download", "external"]);
+    expect(loadConfig({ APPROVALS: "submit, download" }).agent.approvals).toEqual(["submit", "download"]);
+    expect(loadConfig({ APPROVALS: "none" }).agent.approvals).toEqual([]);
+    expect(loadConfig({}, { agent: { approvals: [] } }).agent.approvals).toEqual([]);
+    expect(() => loadConfig({ APPROVALS: "everything" })).toThrow(/agent.approvals/);
+  });
 });

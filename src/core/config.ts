@@ -253,7 +253,7 @@ function dropUndefined(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const cleaned = dropUndefined(v);
-    if (cleaned !== undefined && !(typeof cleaned === "object" && cleaned && Object.keys(cleaned).length === 0)) {
+    if (cleaned !== undefined && !(typeof cleaned === "object" && cleaned && !Array.isArray(cleaned) && Object.keys(cleaned).length === 0)) {
       out[k] = cleaned;
     }
   }

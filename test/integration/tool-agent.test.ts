@@ -1,9 +1,12 @@
 // The browser tool agent (seed 001): the chat model calls tools — ariaTree, act, fillForm,
 // screenshot, click, dragAndDrop, wait, extract, close — one step each, on real pages; each step
 // is recorded with its tool call, the model's context is compressed, and the run ends with close.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
+import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -209,6 +212,7 @@ describe("waiting and extracting", () => {
     const schema = { type: "object", properties: { ready: { type: "boolean" } }, required: ["ready"] };
     model.route(
       agentOf(goal),
+      calls(["wait", { load: true, timeMs: 8_000 }]),
       calls(["wait", { textIncludes: "Results ready", timeMs: 8_000 }]),
       calls(["extract", { instruction: "is it ready?", schema }]),
       calls(["extract", { instruction: "is it ready?", schema }]),
@@ -219,12 +223,13 @@ describe("waiting and extracting", () => {
     expect(end).toMatchObject({ type: "task.completed" });
     expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
       ["wait", true],
+      ["wait", true],
       ["extract", false],
       ["extract", true],
       ["close", true],
     ]);
-    expect(stored.steps[1]!.tool!.error).toMatchObject({ code: "SCHEMA_VALIDATION_FAILED" });
-    expect(stored.steps[2]!.tool!.output).toEqual({ success: true, result: { ready: true } });
+    expect(stored.steps[2]!.tool!.error).toMatchObject({ code: "SCHEMA_VALIDATION_FAILED" });
+    expect(stored.steps[3]!.tool!.output).toEqual({ success: true, result: { ready: true } });
   });
 
   it("starts from the prepared page: the model first reads the page's reader text", async () => {
@@ -249,3 +254,34 @@ describe("waiting and extracting", () => {
   });
 });
 
+describe("what the tool agent is offered", () => {
+  it("forces dom mode on a model without images, and offers search only with a search provider", async () => {
+    const queries: { q: string | null; token: string | undefined }[] = [];
+    const brave = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      queries.push({ q: url.searchParams.get("q"), token: req.headers["x-subscription-token"] as string | undefined });
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ web: { results: [{ title: "Night trains", url: "https://example.org/night", description: "Timetables" }] } }));
+    });
+    await new Promise<void>((resolve) => brave.listen(0, "127.0.0.1", resolve));
+    const searchBaseUrl = `http://127.0.0.1:${(brave.address() as AddressInfo).port}/res/v1`;
+    const blind = await startApp({ modelBaseUrl: model.baseUrl, config: { agent: { vision: false, searchApiKey: "brave-key", searchBaseUrl } } });
+    try {
+      const goal = "Search for night trains";
+      model.route(agentOf(goal), calls(["search", { query: "night trains" }]), calls(["close", { reasoning: "Found timetables.", taskComplete: true }]));
+      const { json } = await blind.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-tools-blind", text: goal, start_url: pages.url("form.html") });
+      const events = await openStream(blind.url, "s-tools-blind", 0);
+      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      events.close();
+      const { json: stored } = await blind.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+      expect(stored.task.mode).toBe("dom");
+      const offered = (model.requests.find(agentOf(goal))!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+      expect(offered).toContain("search");
+      expect(offered).not.toContain("screenshot");
+      expect(queries).toEqual([{ q: "night trains", token: "brave-key" }]);
+      expect(stored.steps[0]!.tool!.output).toMatchObject({ results: [{ title: "Night trains", url: "https://example.org/night", snippet: "Timetables" }] });
+    } finally {
+      await blind.close();
+      brave.close();
+    }
+  });
+});

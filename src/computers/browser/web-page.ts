@@ -36,7 +36,9 @@ export class WebPage implements BrowserPage {
 
   async findTarget(target: ElementTarget): Promise<ElementTarget | null> {
     const locator = await this.locatorOf(target);
-    return locator ? this.targetOf(locator) : null;
+    const box = await locator?.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    // Found by the recording's own locator and XPath: only its place is new.
+    return box ? { ...target, box: this.toScreenshot(box) } : null;
   }
 
   async actOnTarget(target: ElementTarget, action: RefAction): Promise<void> {
