@@ -7,32 +7,18 @@ import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import {
-  actionPoint,
-  describeAction,
-  describeStep,
-  isFinal,
-  type Action,
-  type AgentEvent,
-  type Approval,
-  type Attachment,
-  type ChatMessage,
-  type ProgressStep,
-  type StepEffect,
-  type StepVerification,
-  type Usage,
-  type Task,
-} from "../protocol/index.ts";
+import { actionPoint, describeStep, isFinal, type AgentEvent, type Approval, type Attachment, type ChatMessage, type ProgressStep, type Task } from "../protocol/index.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner, PlannerTurn } from "../models/planner.ts";
 import type { ToolMode } from "../tools/index.ts";
-import { convert, type Point } from "../perception/coordinates.ts";
+import { convert } from "../perception/coordinates.ts";
 import { scaleElements } from "../perception/elements.ts";
 import { modelView } from "../perception/model-image.ts";
 import { act, captureAfter, type Acted } from "./act.ts";
 import { throttleFrames } from "./live-view.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import { runReplay } from "./replay.ts";
+import { couldNotHit, historyLine, type StepOutcome } from "./step-history.ts";
 import { runToolLoop, type LoopOutcome } from "./tool-loop.ts";
 import type { ToolStep } from "./tool-runner.ts";
 
@@ -420,34 +406,4 @@ export class TaskRun {
 
 function formatDuration(ms: number): string {
   return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`;
-}
-
-/** What happened at a step besides the model's turn. */
-interface StepOutcome {
-  /** Where the action happened, in the pixels of the step's screenshot. */
-  at: Point | null;
-  effect?: StepEffect;
-  verification?: StepVerification | null;
-  usage?: Usage;
-  failure?: string;
-  unverified?: boolean;
-}
-
-/** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (…)`. */
-export function historyLine(step: ProgressStep, action: Action, progress: string, outcome: StepOutcome): string {
-  const what = `Step ${step.index}: ${describeAction(action)} "${action.intent || progress}"`;
-  if (outcome.failure) return `${what} → failed: ${outcome.failure}`;
-  if (outcome.unverified) return `${what} → not clicked: the pointer could not be placed on it`;
-  const { effect, verification } = step;
-  if (!effect) return what;
-  const corrected = verification?.attempts.some((a) => a.method === "model" && !a.on_target);
-  const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
-  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${checked}`;
-  return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;
-}
-
-function couldNotHit(target: string, attempts: number, locale: Config["locale"]): string {
-  return locale === "zh"
-    ? `我尝试了 ${attempts} 次，仍无法把鼠标指针放到“${target}”上，所以没有点击。请您亲自点击它，然后按“我已经操作”。`
-    : `I could not place the pointer on “${target}” after ${attempts} tries, so I did not click. Please click it yourself, then press “I've done it”.`;
 }

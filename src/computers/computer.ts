@@ -42,6 +42,7 @@ export interface ReadabilityResult {
   title?: string;
   /** Absent when the text was too long to return inline: it is stored as `artifactId`. */
   text?: string;
+  /** UTF-8 bytes of the whole text. */
   contentLengthBytes: number;
   truncated: boolean;
   artifactId?: string;

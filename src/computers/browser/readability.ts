@@ -5,16 +5,9 @@ import { createRequire } from "node:module";
 import type { Readability } from "@mozilla/readability";
 import type { Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
+import type { ReadabilityResult } from "../computer.ts";
 
-export interface ReadabilityResult {
-  title?: string;
-  /** Absent when the text went to an artifact instead. */
-  text?: string;
-  /** UTF-8 bytes of the whole text. */
-  contentLengthBytes: number;
-  truncated: boolean;
-  artifactId?: string;
-}
+export type { ReadabilityResult };
 
 // The library is evaluated in the page as source text through CDP, which a page's
 // Content-Security-Policy does not govern (a <script> tag or eval would be blocked). The local
