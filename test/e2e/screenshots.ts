@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startApp, type TestApp } from "../support/app.ts";
-import { act, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, startScriptedModel, systemText, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,6 +95,32 @@ async function runningState(browser: Browser, app: TestApp, model: ScriptedModel
   await card.and(page.locator("[data-status=stopped]")).waitFor();
 }
 
+/** A tool-agent run (dom mode) with its extract step selected: the call's input and the data as JSON. */
+async function toolAgentState(browser: Browser, model: ScriptedModel, invoices: string): Promise<void> {
+  const app = await startApp({ modelBaseUrl: model.baseUrl, config: { agent: { mode: "dom" } } });
+  try {
+    const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
+    const schema = { type: "object", properties: { month: { type: "string" }, total: { type: "number" }, status: { type: "string" } } };
+    model.route(
+      (r) => systemText(r).startsWith("<identity>"),
+      calls("ariaTree", {}),
+      calls("extract", { instruction: "the March 2025 invoice: month, total and status", schema }),
+      calls("close", { reasoning: "March 2025: **$1,315.50**, paid.", taskComplete: true }),
+    );
+    model.route((r) => systemText(r).startsWith("You extract data"), { text: '{"result": {"month": "March 2025", "total": 1315.5, "status": "Paid"}}' });
+    const page = await newPage(browser, { width: 1280, height: 1000 }, app.url);
+    await send(page, "What did the March invoice come to?", invoices);
+    const card = page.getByTestId("run-card").last();
+    await card.and(page.locator("[data-status=completed]")).waitFor();
+    await card.getByRole("button", { name: "Show 3 steps" }).click();
+    await card.getByRole("list", { name: "Progress" }).getByRole("button").nth(1).click();
+    await card.evaluate((element) => element.scrollIntoView({ block: "end" }));
+    await shoot(page, "tool-agent-desktop.png");
+  } finally {
+    await app.close();
+  }
+}
+
 async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
   const model = await startScriptedModel();
@@ -104,6 +130,7 @@ async function main(): Promise<void> {
   try {
     await answerStates(browser, app, model, invoices.url);
     await runningState(browser, app, model, invoices.url);
+    await toolAgentState(browser, model, invoices.url);
   } finally {
     await browser.close();
     invoices.close();
