@@ -108,6 +108,8 @@ export class ToolRunner {
       before_hash: before,
       replay,
     };
+    // What an acting call started (a navigation, a request) settles before the screen is taken.
+    if (outcome.action || (outcome.targets?.length ?? 0) > 0) await computer.settle();
     const shot = await computer.screenshot();
     this.screen = shot;
     return { text, thought, tool, action: outcome.action ?? null, at: outcome.at ?? null, shot, url: await computer.currentUrl(), usage };
