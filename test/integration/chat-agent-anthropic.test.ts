@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SendReply, SessionEvent } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
-import { isChatTurn, type RecordedRequest } from "../support/scripted-model.ts";
+import { isChatTurn, systemText, type RecordedRequest } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -86,5 +86,26 @@ describe("the chat assistant on Claude", () => {
     const failed = await events.waitFor((e) => e.type === "chat.failed");
     events.close();
     expect(failed).toMatchObject({ error: { code: "MODEL_HTTP_ERROR", message: "Claude reported overloaded_error mid-stream: Overloaded" } });
+  });
+
+  it("drives the tool agent too: a screenshot goes back inside the tool_result, as an image block", async () => {
+    const goal = "Look at the form";
+    const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>") && JSON.stringify(r.body).includes(`Goal: ${goal}`);
+    model.route(
+      agent,
+      { chat: { calls: [{ name: "screenshot", arguments: {} }] } },
+      { chat: { calls: [{ name: "close", arguments: { reasoning: "It has a button.", taskComplete: true } }] } },
+    );
+    const { json } = await app.api<SendReply>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-claude-tools", text: goal, start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-claude-tools", 0);
+    expect(await events.waitForEnd(json.task_id!)).toMatchObject({ type: "task.completed", answer: "It has a button." });
+    events.close();
+    const second = model.requests.filter(agent)[1]!;
+    const [, call, result] = body(second).messages;
+    expect(call).toMatchObject({ role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "screenshot", input: {} }] });
+    expect(result).toMatchObject({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text" }, { type: "image", source: { type: "base64", media_type: "image/jpeg", data: expect.any(String) } }] }],
+    });
   });
 });
