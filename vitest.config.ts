@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A poll waits for a real browser or server, which a busy 2-core machine can make slow.
+    expect: { poll: { timeout: 10_000 } },
     // Each integration file starts its own Chromium; two at a time suit a 2-core machine.
     maxWorkers: 2,
     projects: [
