@@ -6,7 +6,7 @@ import { expect, test } from "./fixtures.ts";
 
 test("a plain question is answered as the text streams in, without a run card", async ({ chat, model, page }) => {
   const answer = "A computer-use agent looks at the screen, decides what to do next, and clicks and types for you — step by step, while you watch.";
-  model.chat({ chat: { text: answer, chunkDelayMs: 60 } });
+  model.chat({ chat: { text: answer, chunkDelayMs: 150 } });
   await chat.open();
   await chat.send("What does a computer-use agent do?");
 

@@ -9,7 +9,7 @@ import { childPrograms } from "../support/processes.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 800 } } });
+const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 2_000 } } });
 
 const send = (session_id: string, text: string, extra: Record<string, unknown> = {}) =>
   app.api<SendReply>("POST", "/api/chat/send", { session_id, text, ...extra });
