@@ -8,7 +8,7 @@ import type { Point } from "../perception/coordinates.ts";
 import { hashDistance } from "../perception/screen-hash.ts";
 import { describeStep, type ProgressStep, type ToolCallRecord, type Usage } from "../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolOutcome } from "../tools/index.ts";
-import { failed } from "../tools/tool.ts";
+import { activation, failed } from "../tools/tool.ts";
 import type { LoopOutcome } from "./tool-loop.ts";
 import { ToolRunner, type ToolRunnerOptions, type ToolStep } from "./tool-runner.ts";
 
@@ -75,7 +75,7 @@ async function again(runner: ToolRunner, tools: AgentTool[], tool: ToolCallRecor
   const approve = (risks: Risk[]) => runner.ask(tool.name, tool.input, risks);
   for (const [i, { action }] of targets.entries()) {
     const target = found[i]!;
-    const how = action === null || action.kind === "click" ? "click" : action.kind === "press" && /^(enter|return)$/i.test(action.key) ? "enter" : null;
+    const how = activation(action);
     if (how && !(await approve(await web.risksOf({ target }, how)))) {
       return failed("DENIED", `The person did not allow this step again.`);
     }

@@ -3,6 +3,7 @@
 // time and a second send while one is active is refused with SESSION_BUSY (409).
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
+import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { AgentMode, Attachment, ChatMessage, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
@@ -34,6 +35,8 @@ export interface Submission {
 export class Runtime {
   private readonly runs = new Map<string, TaskRun>();
   private readonly busySessions = new Map<string, string>();
+  /** The task driving each page of an attached browser: one at a time. */
+  private readonly busyBrowsers = new Map<string, string>();
   private readonly finished = new Set<Promise<Task>>();
 
   constructor(
@@ -82,7 +85,15 @@ export class Runtime {
         ? { kind: "planner", planner: this.resources.plannerFor(task, submission.model) }
         : { kind: "tools", model: this.resources.chatModel(), mode: task.mode };
     task.model = driver.kind === "planner" ? driver.planner.name : `${driver.model.name} (${driver.kind === "replay" ? "replay" : `${driver.mode} tools`})`;
+    const page = task.cdp ? `${task.cdp.url}#${task.cdp.target_id ?? "first page"}` : null;
+    const driving = page ? this.busyBrowsers.get(page) : undefined;
+    if (driving) throw new AppError("BROWSER_BUSY", `Task ${driving} is driving that page of ${task.cdp!.url}; wait for it or pick another target.`);
     this.busySessions.set(sessionId, task.id);
+    if (page) this.busyBrowsers.set(page, task.id);
+    const release = () => {
+      this.busySessions.delete(sessionId);
+      if (page) this.busyBrowsers.delete(page);
+    };
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
       : {
@@ -99,7 +110,7 @@ export class Runtime {
       // A message the chat already stored keeps its attachments; it is only linked to the task.
       await this.recorder.createTask(task, message, submission.message ? [] : submission.attachments);
     } catch (error) {
-      this.busySessions.delete(sessionId);
+      release();
       throw error;
     }
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
@@ -115,17 +126,22 @@ export class Runtime {
       })
       .finally(() => {
         this.runs.delete(task.id);
-        this.busySessions.delete(sessionId);
+        release();
         this.finished.delete(done);
       });
     this.finished.add(done);
     return { task, message, done };
   }
 
+  /** The browser a task attaches to: one the configuration allows, recorded without its secrets. */
   private cdpOf(submission: Submission): Task["cdp"] {
-    const url = submission.cdp?.url ?? this.config.browser.cdpUrl;
+    const requested = submission.cdp?.url;
+    const url = requested === undefined ? this.config.browser.cdpUrl : allowedEndpoint(this.config, requested);
+    if (requested !== undefined && !url) {
+      throw new AppError("FORBIDDEN", `This server may not drive the browser at ${redactUrl(requested)}: add it to CDP_ALLOWED_URLS.`);
+    }
     if (!url) return null;
-    return { url, target_id: (submission.cdp ? submission.cdp.targetId : this.config.browser.cdpTargetId) ?? null };
+    return { url: redactUrl(url), target_id: (submission.cdp ? submission.cdp.targetId : this.config.browser.cdpTargetId) ?? null };
   }
 
   /** The task a session is running, if any. */

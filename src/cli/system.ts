@@ -6,7 +6,9 @@ import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
+import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { Store } from "../store/store.ts";
@@ -42,10 +44,12 @@ export async function startSystem(config: Config, options: { recover: boolean },
     {
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
-      openComputer: (task) =>
-        task.cdp
-          ? browsers.attach(task.cdp.url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs })
-          : browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs }),
+      openComputer: async (task) => {
+        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs });
+        const url = allowedEndpoint(config, task.cdp.url);
+        if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);
+        return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs });
+      },
     },
     log,
   );

@@ -157,6 +157,10 @@ export const configSchema = z.object({
     cdpUrl: z.string().url().optional(),
     /** Which page of it: a DevTools target id; the first page when absent. */
     cdpTargetId: z.string().optional(),
+    /** Further CDP endpoints a request's `cdp_url` may name; no other is reached. */
+    cdpAllowedUrls: z
+      .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
+      .default([]),
   }).prefault({}),
 });
 
@@ -229,6 +233,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       liveFps: env.LIVE_FPS,
       cdpUrl: env.CDP_URL,
       cdpTargetId: env.CDP_TARGET_ID,
+      cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));

@@ -11,6 +11,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   NOT_FOUND: 404,
   FORBIDDEN: 403,
   SESSION_BUSY: 409,
+  BROWSER_BUSY: 409,
   TASK_FINISHED: 409,
   ANSWER_FINISHED: 409,
   NOT_REPLAYABLE: 409,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { RefAction } from "../computers/computer.ts";
 import { askJson, withSchema } from "./ask-model.ts";
 import { centerOf } from "./points.ts";
-import { BOTH, defineTool, failed, refused } from "./tool.ts";
+import { activation, BOTH, defineTool, failed, refused } from "./tool.ts";
 
 const TREE_LIMIT = 60_000;
 
@@ -56,7 +56,7 @@ export const act = defineTool({
     if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);
     const what = refAction(choice.value);
     if (typeof what === "string") return failed("INVALID_TARGET", what);
-    const how = what.kind === "click" ? "click" : what.kind === "press" && /^(enter|return)$/i.test(what.key) ? "enter" : null;
+    const how = activation(what);
     if (how) {
       const denied = await refused(ctx, await ctx.web.risksOf({ ref: choice.value.ref }, how));
       if (denied) return denied;

@@ -2,7 +2,7 @@
 // buttons (seed 001 §12.2).
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { defineTool, failed } from "./tool.ts";
+import { defineTool, failed, refused, risksAt } from "./tool.ts";
 
 export const clickAndHold = defineTool({
   name: "clickAndHold",
@@ -13,6 +13,8 @@ export const clickAndHold = defineTool({
   async run({ describe, duration, coordinates }, ctx) {
     const at = toScreen(ctx, coordinates);
     if (typeof at === "string") return failed("INVALID_TARGET", at);
+    const denied = await refused(ctx, await risksAt(ctx, at));
+    if (denied) return denied;
     const target = await ctx.web.targetAt(at.x, at.y);
     await ctx.web.holdAt(at.x, at.y, duration);
     return { ok: true, data: { success: true, describe }, at, targets: target ? [{ target, action: null }] : [] };

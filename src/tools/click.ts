@@ -2,7 +2,7 @@
 // under it is recorded so that replay can find it again.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { defineTool, failed, refused } from "./tool.ts";
+import { defineTool, failed, refused, risksAt } from "./tool.ts";
 
 export const click = defineTool({
   name: "click",
@@ -13,7 +13,7 @@ export const click = defineTool({
   async run({ describe, coordinates }, ctx) {
     const at = toScreen(ctx, coordinates);
     if (typeof at === "string") return failed("INVALID_TARGET", at);
-    const denied = await refused(ctx, await ctx.web.risksOf(at, "click"));
+    const denied = await refused(ctx, await risksAt(ctx, at));
     if (denied) return denied;
     const target = await ctx.web.targetAt(at.x, at.y);
     await ctx.computer.click(at.x, at.y);

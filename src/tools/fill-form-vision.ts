@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import { toScreen } from "./points.ts";
-import { defineTool, failed } from "./tool.ts";
+import { defineTool, failed, refused, risksAt } from "./tool.ts";
 
 export const fillFormVision = defineTool({
   name: "fillFormVision",
@@ -19,8 +19,11 @@ export const fillFormVision = defineTool({
   async run({ fields }, ctx) {
     const targets: { target: ElementTarget; action: null }[] = [];
     for (const field of fields) {
+      ctx.signal.throwIfAborted();
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
+      const denied = await refused(ctx, await risksAt(ctx, at, field.value));
+      if (denied) return { ...denied, targets };
       const target = await ctx.web.targetAt(at.x, at.y);
       if (target) targets.push({ target, action: null });
       await ctx.computer.click(at.x, at.y);

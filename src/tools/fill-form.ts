@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ElementTarget, RefAction } from "../computers/computer.ts";
 import { CHOOSER_SYSTEM, choiceSchema, refAction } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
-import { defineTool, failed } from "./tool.ts";
+import { activation, defineTool, failed, refused } from "./tool.ts";
 
 const TREE_LIMIT = 60_000;
 
@@ -28,8 +28,12 @@ export const fillForm = defineTool({
     const targets: { target: ElementTarget; action: RefAction }[] = [];
     const actions: { action: string; ref: string; method: string; locator: string | null }[] = [];
     for (const [i, choice] of answer.value.fields.entries()) {
+      ctx.signal.throwIfAborted();
       const what = refAction(choice);
       if (typeof what === "string") return { ...failed("INVALID_TARGET", `${fields[i]!.action}: ${what}`), data: { actions }, targets };
+      const how = activation(what);
+      const denied = how ? await refused(ctx, await ctx.web.risksOf({ ref: choice.ref }, how)) : null;
+      if (denied) return { ...denied, data: { actions }, targets };
       const target = await ctx.web.actOnRef(choice.ref, what);
       targets.push({ target, action: what });
       actions.push({ action: fields[i]!.action, ref: choice.ref, method: choice.method, locator: target.locator });

@@ -69,7 +69,11 @@ export function toolSpecs(tools: AgentTool[]): ToolSpec[] {
   });
 }
 
-/** Runs one call as the model wrote it; never throws but for Stop. */
+/**
+ * Runs one call as the model wrote it; never throws but for Stop. Its deadline pauses while the
+ * person decides an approval, and a call past its deadline is told so through its signal, so it
+ * stops between its acting steps instead of carrying on unseen.
+ */
 export async function runTool(tools: AgentTool[], name: string, args: string, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return { ok: false, error: { code: "UNKNOWN_TOOL", message: `There is no tool ${JSON.stringify(name)}; the tools are ${tools.map((t) => t.name).join(", ")}.` } };
@@ -85,10 +89,20 @@ export async function runTool(tools: AgentTool[], name: string, args: string, ct
     return { ok: false, error: { code: "INVALID_ARGUMENTS", message: `${issue?.path.join(".") || "arguments"}: ${issue?.message}` } };
   }
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`)), timeoutMs);
+  const expire = () => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`));
+  let timer = setTimeout(expire, timeoutMs);
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);
+  const approve = async (risks: Parameters<ToolContext["approve"]>[0]) => {
+    signal.throwIfAborted();
+    clearTimeout(timer);
+    try {
+      return await ctx.approve(risks);
+    } finally {
+      timer = setTimeout(expire, timeoutMs);
+    }
+  };
   try {
-    return await raceAbort(tool.run(input.data, { ...ctx, signal }), signal);
+    return await raceAbort(tool.run(input.data, { ...ctx, signal, approve }), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

@@ -1,7 +1,7 @@
 // keys: keyboard input to whatever has focus (seed 001 §12.2): a key or chord pressed, or text
 // typed, optionally repeated.
 import { z } from "zod";
-import { BOTH, defineTool, refused } from "./tool.ts";
+import { BOTH, defineTool, pressesEnter, refused, typesEnter } from "./tool.ts";
 
 export const keys = defineTool({
   name: "keys",
@@ -11,11 +11,12 @@ export const keys = defineTool({
   modes: BOTH,
   async run({ method, value, repeat = 1 }, ctx) {
     const chord = value.split("+").map((k) => k.trim()).filter(Boolean);
-    if (method === "press" && /^(enter|return)$/i.test(value)) {
+    if (method === "press" ? pressesEnter(chord) : typesEnter(value)) {
       const denied = await refused(ctx, await ctx.web.risksOf("focused", "enter"));
       if (denied) return denied;
     }
     for (let i = 0; i < repeat; i++) {
+      ctx.signal.throwIfAborted();
       if (method === "press") await ctx.computer.keypress(chord);
       else await ctx.computer.type(value);
     }

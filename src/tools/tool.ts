@@ -3,6 +3,7 @@
 // sees it and may try otherwise — instead of throwing; tools/index.ts builds and wraps the set.
 import type { z } from "zod";
 import type { BrowserPage, Computer, ElementTarget, RefAction, Risk } from "../computers/computer.ts";
+import { normalizeChord } from "../computers/keys.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
@@ -67,6 +68,30 @@ export const BOTH: readonly ToolMode[] = ["dom", "hybrid"];
 
 export function failed(code: string, message: string): ToolOutcome {
   return { ok: false, error: { code, message } };
+}
+
+/** What an element action amounts to for approvals: a click, Enter pressed in it, or neither. */
+export function activation(action: RefAction | null): "click" | "enter" | null {
+  if (action === null || action.kind === "click") return "click";
+  if (action.kind === "press") return pressesEnter(action.key.split("+")) ? "enter" : null;
+  return null;
+}
+
+/** A chord whose last key is Enter (any spelling, with any modifiers). */
+export function pressesEnter(chord: string[]): boolean {
+  const last = normalizeChord(chord.map((k) => k.trim()).filter(Boolean)).at(-1) ?? "";
+  return last === "Enter" || last === "NumpadEnter";
+}
+
+/** Text typed with a line break in it presses Enter. */
+export function typesEnter(text: string): boolean {
+  return /[\r\n]/.test(text);
+}
+
+/** The risks of clicking at a point, and of Enter there too when the text to type has a line break. */
+export async function risksAt(ctx: ToolContext, at: { x: number; y: number }, text = ""): Promise<Risk[]> {
+  const click = await ctx.web.risksOf(at, "click");
+  return typesEnter(text) ? [...click, ...(await ctx.web.risksOf(at, "enter"))] : click;
 }
 
 /** Asks the person when an action risks something (seed 001 §3.3); a refusal is the tool's result. */

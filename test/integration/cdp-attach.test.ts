@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import type { SessionEvent } from "../../src/protocol/index.ts";
 import { act, planningText } from "../support/scripted-model.ts";
+import { startApp, type TestApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld();
+const { model, pages } = useWorld({ app: false });
 let chrome: ChildProcess;
 let devtools: string;
+let app: TestApp;
 
 interface Target {
   id: string;
@@ -42,9 +44,12 @@ beforeAll(async () => {
   devtools = endpoint;
   // The person has two tabs open; the task is to act in the second.
   for (const page of ["article.html", "form.html"]) await fetch(`${devtools}/json/new?${pages.url(page)}`, { method: "PUT" });
+  // Requests may name only the browsers the configuration allows.
+  app = await startApp({ modelBaseUrl: model.baseUrl, config: { browser: { cdpAllowedUrls: [devtools] } } });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await app?.close();
   chrome?.kill();
 });
 
@@ -78,9 +83,24 @@ describe("attaching to a running browser", () => {
     expect(end.error.message).toContain("No page with target id NOPE; the browser's pages are");
   });
 
-  it("refuses a cdp_url that is not an http(s) or ws(s) address", async () => {
+  it("refuses a cdp_url that is not an http(s) or ws(s) address, or one the configuration does not allow", async () => {
     const reply = await app.api<{ error: { message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-bad", text: "x", cdp_url: "file:///tmp/sock" });
     expect(reply.status).toBe(400);
     expect(reply.json.error.message).toContain("cdp_url: must be an http(s) or ws(s) URL");
+    const other = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-other", text: "x", cdp_url: "http://127.0.0.1:1/?token=s3cret" });
+    expect(other.status).toBe(403);
+    expect(other.json.error).toEqual({ code: "FORBIDDEN", message: "This server may not drive the browser at http://127.0.0.1:1: add it to CDP_ALLOWED_URLS." });
+  });
+
+  it("lets one task at a time drive a page of that browser", async () => {
+    const form = (await targets()).find((t) => t.url.endsWith("form.html"))!;
+    model.route((r) => planningText(r).includes("Task: hold the page"), { ...act("done", { answer: "held" }), delayMs: 1500 });
+    const first = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-a", text: "hold the page", cdp_url: devtools, cdp_target_id: form.id });
+    const second = await app.api<{ error: { code: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-b", text: "me too", cdp_url: devtools, cdp_target_id: form.id });
+    expect(second.status).toBe(409);
+    expect(second.json.error.code).toBe("BROWSER_BUSY");
+    const events = await openStream(app.url, "s-cdp-a", 0);
+    await events.waitForEnd(first.json.task_id);
+    events.close();
   });
 });

@@ -1,7 +1,9 @@
 // Owns the one Chromium process that browser computers share. Each task gets its own isolated
-// browser context from it; when Chromium dies the next `open` launches a new one.
+// browser context from it; when Chromium dies the next `open` launches a new one. `attach`
+// instead connects a task to a browser that runs elsewhere, over CDP.
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
+import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import { BrowserComputer, crashed, type BrowserComputerOptions } from "./browser-computer.ts";
 import { findChromium } from "./find-chromium.ts";
@@ -45,12 +47,13 @@ export class BrowserHost {
     try {
       browser = await chromium.connectOverCDP(cdpUrl, { timeout: options.navigationTimeoutMs });
     } catch (error) {
-      throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${cdpUrl}: ${String(error).split("\n")[0]}`, { cause: error });
+      const why = String(error).split("\n")[0]!.replaceAll(cdpUrl, redactUrl(cdpUrl));
+      throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${redactUrl(cdpUrl)}: ${why}`, { cause: error });
     }
     try {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
-      if (!page) throw new AppError("INVALID_TARGET", `The browser at ${cdpUrl} has no open page to drive.`);
+      if (!page) throw new AppError("INVALID_TARGET", `The browser at ${redactUrl(cdpUrl)} has no open page to drive.`);
       return await BrowserComputer.attach(browser, page, options);
     } catch (error) {
       await browser.close().catch(() => undefined);
