@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
-import { newId, nowIso } from "../core/ids.ts";
+import { newId, nowIso, today } from "../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../models/chat/chat-model.ts";
 import type { ChatMessage, ProgressStep, SendReply, Task } from "../protocol/index.ts";
 import { COMPUTER_TASK, computerTaskArgs, computerTaskTool, historyText, systemPrompt, userText } from "./chat-prompt.ts";
@@ -70,10 +70,12 @@ export class ChatAgent {
     try {
       const history = await this.recorder.listMessages(sessionId);
       await this.recorder.addUserMessage(message, submission.attachments);
-      const answering = this.answer(message, history, submission, turn).finally(() => {
-        this.turns.delete(sessionId);
-        this.running.delete(answering);
-      });
+      const answering = this.answer(message, history, submission, turn)
+        .catch((error: unknown) => this.log.error({ err: error, session_id: sessionId }, "the chat assistant's answer could not be recorded"))
+        .finally(() => {
+          this.turns.delete(sessionId);
+          this.running.delete(answering);
+        });
       this.running.add(answering);
     } catch (error) {
       this.turns.delete(sessionId);
@@ -142,11 +144,11 @@ export class ChatAgent {
     try {
       for (;;) {
         reply = { id: await this.begin(message), text: "" };
-        // Once the budget is spent the model gets no tools, so it has to answer in words.
-        const tools = budget.tasks > 0 && budget.repairs >= 0 ? [tool] : [];
-        const calls = await this.stream(reply, message, { system: systemPrompt(today()), turns: chatTurns, tools }, signal, log);
+        // Once the budget is spent the model may not call tools, so it has to answer in words.
+        const toolChoice = budget.tasks > 0 && budget.repairs >= 0 ? "auto" : "none";
+        const calls = await this.stream(reply, message, { system: systemPrompt(today()), turns: chatTurns, tools: [tool], toolChoice }, signal, log);
         chatTurns.push({ role: "assistant", text: reply.text, toolCalls: calls });
-        await this.complete(reply.id, message, reply.text);
+        await this.complete(reply.id, message, reply.text, calls.length === 0);
         reply = null;
         if (calls.length === 0) return;
         for (const call of calls) {
@@ -155,9 +157,8 @@ export class ChatAgent {
         }
       }
     } catch (error) {
-      if (error instanceof TurnEnded) return;
-      // Stopped: what the person has seen stays as the reply.
-      if (signal.reason instanceof StopRequested) return reply ? this.complete(reply.id, message, reply.text) : undefined;
+      // Stopped: what the person has seen stays as the reply, and the turn is over.
+      if (error instanceof TurnEnded || signal.reason instanceof StopRequested) return this.complete(reply?.id ?? newId("msg"), message, reply?.text ?? "", true);
       const cause: unknown = signal.aborted ? signal.reason : error;
       const { code, message: text } = toTaskError(cause);
       log.warn({ err: cause }, "the chat assistant could not answer");
@@ -219,6 +220,7 @@ export class ChatAgent {
     }
     if (budget.tasks <= 0) return refuse("TASK_LIMIT", `One answer may start at most ${chat.maxTasks} tasks; answer with what you have.`);
     budget.tasks--;
+    turn.controller.signal.throwIfAborted();
     const { task, done } = await this.runtime.submit({
       sessionId: message.session_id,
       text: args.data.task,
@@ -231,6 +233,8 @@ export class ChatAgent {
       maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
     });
     turn.taskId = task.id;
+    // Stopped while the task was being created: it is stopped too.
+    if (turn.controller.signal.aborted) this.runtime.stop(task.id);
     const ended = await raceAbort(done, turn.controller.signal);
     turn.taskId = null;
     const result = { task_id: task.id, status: ended.status, steps: ended.current_step_index };
@@ -250,16 +254,12 @@ export class ChatAgent {
     return reply;
   }
 
-  /** Stores the reply (none when it is empty) and ends the turn's stream. */
-  private async complete(reply: string, message: ChatMessage, text: string): Promise<void> {
+  /** Stores the reply (none when it is empty) and ends its stream; `final` when the turn ends with it. */
+  private async complete(reply: string, message: ChatMessage, text: string, final: boolean): Promise<void> {
     const stored: ChatMessage | null = text.trim()
       ? { id: reply, session_id: message.session_id, task_id: null, role: "assistant", kind: "assistant_answer", text, attachments: [], created_at: nowIso() }
       : null;
     if (stored) await this.recorder.addMessage(stored);
-    await this.recorder.emit(message.session_id, { type: "chat.completed", message_id: reply, reply_to: message.id, message: stored });
+    await this.recorder.emit(message.session_id, { type: "chat.completed", message_id: reply, reply_to: message.id, message: stored, final });
   }
-}
-
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
 }

@@ -4,10 +4,10 @@
 // element is gone asks the model (self-heal), through the same tool with the same words. Looking
 // steps (ariaTree, screenshot, think, extract) are not repeated: they changed nothing.
 import type { ElementTarget, Risk } from "../computers/computer.ts";
-import type { Point } from "../perception/coordinates.ts";
 import { hashDistance } from "../perception/screen-hash.ts";
 import { describeStep, type ProgressStep, type ToolCallRecord, type Usage } from "../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolOutcome } from "../tools/index.ts";
+import { centerOf } from "../tools/points.ts";
 import { activation, failed } from "../tools/tool.ts";
 import type { LoopOutcome } from "./tool-loop.ts";
 import { ToolRunner, type ToolRunnerOptions, type ToolStep } from "./tool-runner.ts";
@@ -83,7 +83,7 @@ async function again(runner: ToolRunner, tools: AgentTool[], tool: ToolCallRecor
       await web.actOnTarget(target, action);
       continue;
     }
-    const at = centerOf(target);
+    const at = centerOf(target)!;
     switch (tool.name) {
       case "click":
         await computer.click(at.x, at.y);
@@ -103,11 +103,11 @@ async function again(runner: ToolRunner, tools: AgentTool[], tool: ToolCallRecor
         break;
       }
       case "dragAndDrop":
-        if (i === 1) await computer.drag(centerOf(found[0]!), at);
+        if (i === 1) await computer.drag(centerOf(found[0]!)!, at);
         break;
     }
   }
-  return { ok: true, data: { success: true, replayed: true }, targets: found.map((target, i) => ({ target, action: targets[i]!.action })), at: centerOf(found[0]!) };
+  return { ok: true, data: { success: true, replayed: true }, targets: found.map((target, i) => ({ target, action: targets[i]!.action })), at: centerOf(found[0]!)! };
 }
 
 /** The model-backed call that redoes a step whose element is gone: the same tool, or act with its words. */
@@ -147,9 +147,4 @@ function summary(replayed: number[], healed: number[]): string {
   const list = (n: number[]) => (n.length === 1 ? `step ${n[0]}` : `steps ${n.join(", ")}`);
   const parts = [replayed.length > 0 ? `replayed ${list(replayed)} without the model` : "", healed.length > 0 ? `healed ${list(healed)} with the model` : ""].filter(Boolean);
   return parts.length > 0 ? `_Run again: ${parts.join("; ")}._` : "_Run again: nothing to replay._";
-}
-
-function centerOf(target: ElementTarget): Point {
-  const box = target.box!;
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
 }

@@ -7,11 +7,11 @@ import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { AgentMode, Attachment, ChatMessage, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
+import type { RunRecorder, TaskResources } from "./ports.ts";
+import { ACK_TEXT, TaskRun, type Driver } from "./task-run.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
 export const RUN_AGAIN_TEXT = "Run again";
-import type { RunRecorder, TaskResources } from "./ports.ts";
-import { ACK_TEXT, TaskRun, type Driver } from "./task-run.ts";
 
 export interface Submission {
   sessionId: string;

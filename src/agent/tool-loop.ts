@@ -5,6 +5,7 @@
 // the model, whose context is compressed before every request (agent/tool-context.ts).
 import type { ReadabilityResult, Screenshot } from "../computers/computer.ts";
 import { AppError } from "../core/errors.ts";
+import { today } from "../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../models/chat/chat-model.ts";
 import { preparePage, type PreparedPage } from "../perception/page-prep.ts";
 import type { Attachment, Usage } from "../protocol/index.ts";
@@ -31,7 +32,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
   const { agent } = config;
   const tools = toolSet({ mode: options.mode, vision: agent.vision, search: agent.searchApiKey !== "" });
   const specs = toolSpecs(tools);
-  const system = toolAgentPrompt({ goal: options.goal, today: new Date().toISOString().slice(0, 10), startUrl: options.startUrl, mode: options.mode, tools });
+  const system = toolAgentPrompt({ goal: options.goal, today: today(), startUrl: options.startUrl, mode: options.mode, tools });
   const prepared = await preparePage(
     {
       loaded: async () => ({ loaded: await web.waitForLoad(config.browser.navigationTimeoutMs) }),
@@ -46,7 +47,8 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<LoopOutcome
   let nudges = 0;
   for (;;) {
     const answer = await ask(model, system, compressContext(turns), specs, signal);
-    turns.push({ role: "assistant", text: answer.text, toolCalls: answer.calls });
+    // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
+    if (answer.text || answer.calls.length > 0) turns.push({ role: "assistant", text: answer.text, toolCalls: answer.calls });
     if (answer.calls.length === 0) {
       if (nudges++ >= config.model.repairRetries) {
         throw new AppError("PLANNER_INVALID_OUTPUT", "The model stopped calling tools without calling close.");

@@ -21,6 +21,12 @@ export class StopRequested extends Error {
   }
 }
 
+/** The first line of an error's message: Playwright's carry a call log after it. */
+export function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}
+
 /** Turns anything thrown into a code and a message a person can act on. */
 export function toTaskError(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };

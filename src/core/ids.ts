@@ -8,3 +8,8 @@ export function newId(prefix: string): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/** Today's date, YYYY-MM-DD, for prompts. */
+export function today(): string {
+  return nowIso().slice(0, 10);
+}

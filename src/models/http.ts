@@ -94,10 +94,10 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
       await delay(backoff(attempt, policy, error.retryAfterMs), signal);
     }
   }
+  const reader = body.getReader();
   try {
     yield* readSse(
       (async function* () {
-        const reader = body.getReader();
         for (;;) {
           idle.restart();
           const { done, value } = await guard(request.url, policy, signal, idle.signal, () => reader.read()).catch((error: unknown) => {
@@ -110,7 +110,8 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
     );
   } finally {
     idle.clear();
-    await body.cancel().catch(() => undefined);
+    // The body is locked to its reader: cancelling through it closes the connection.
+    await reader.cancel().catch(() => undefined);
   }
 }
 

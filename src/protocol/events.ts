@@ -28,15 +28,18 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   // message (null when it had nothing to add) or an error.
   z.object({ type: z.literal("chat.started"), ...turn }),
   z.object({ type: z.literal("chat.delta"), ...turn, delta: z.string() }),
-  z.object({ type: z.literal("chat.completed"), ...turn, message: chatMessageSchema.nullable() }),
+  z.object({
+    type: z.literal("chat.completed"),
+    ...turn,
+    message: chatMessageSchema.nullable(),
+    /** The assistant's last word on the message: no task and no further reply follow. */
+    final: z.boolean().default(true),
+  }),
   z.object({ type: z.literal("chat.failed"), ...turn, error: taskErrorSchema }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent["type"];
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
-export type TaskEvent = Extract<AgentEvent, { task_id: string }>;
-export type ChatEvent = Exclude<AgentEvent, TaskEvent>;
-
 /** The task an event belongs to; chat events belong to none. */
 export function eventTaskId(event: AgentEvent): string | null {
   return "task_id" in event ? event.task_id : null;

@@ -1,8 +1,9 @@
 // The session event log: gives each event the next id of its session, persists it, and only then
 // delivers it to live subscribers, one session's events strictly in order. A subscriber that
 // reconnects with the last id it saw gets exactly what it missed, then the live stream — except
-// what a later event has replaced: of live frames only each task's latest is kept, and a chat
-// turn's text deltas go once its completion (which holds the whole text) is written.
+// what a later event has replaced: of live frames only each task's latest is kept, and a reply's
+// text deltas go once its completion (which holds the whole text) is written. A failed reply
+// keeps its deltas: they are all there is of what it had written.
 import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
@@ -84,7 +85,7 @@ export class EventLog {
         // A live frame supersedes the one before, so a replay shows the current screen instead
         // of every frame since the task began.
         await superseded.where("task_id", "=", event.task_id).where("type", "=", "screen.live").execute();
-      } else if (event.type === "chat.completed" || event.type === "chat.failed") {
+      } else if (event.type === "chat.completed") {
         await superseded.where("type", "=", "chat.delta").where(sql<string>`json_extract(data, '$.message_id')`, "=", event.message_id).execute();
       }
       await trx.insertInto("events").values(row).execute();

@@ -109,21 +109,24 @@ const migrations: Record<string, Migration> = {
   },
   // Chat events belong to no task: SQLite cannot drop NOT NULL in place, so the table is rebuilt.
   "0006_events_without_task": {
+    // In one transaction, so a process killed halfway leaves the old table as it was.
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable("events_new")
-        .addColumn("session_id", "text", (c) => c.notNull())
-        .addColumn("seq", "integer", (c) => c.notNull())
-        .addColumn("task_id", "text")
-        .addColumn("type", "text", (c) => c.notNull())
-        .addColumn("data", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addPrimaryKeyConstraint("events_new_pk", ["session_id", "seq"])
-        .execute();
-      await sql`INSERT INTO events_new SELECT session_id, seq, task_id, type, data, created_at FROM events`.execute(db);
-      await db.schema.dropTable("events").execute();
-      await db.schema.alterTable("events_new").renameTo("events").execute();
-      await db.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.schema
+          .createTable("events_new")
+          .addColumn("session_id", "text", (c) => c.notNull())
+          .addColumn("seq", "integer", (c) => c.notNull())
+          .addColumn("task_id", "text")
+          .addColumn("type", "text", (c) => c.notNull())
+          .addColumn("data", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addPrimaryKeyConstraint("events_new_pk", ["session_id", "seq"])
+          .execute();
+        await sql`INSERT INTO events_new SELECT session_id, seq, task_id, type, data, created_at FROM events`.execute(trx);
+        await trx.schema.dropTable("events").execute();
+        await trx.schema.alterTable("events_new").renameTo("events").execute();
+        await trx.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
+      });
     },
   },
   "0007_tool_agent": {

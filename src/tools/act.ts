@@ -6,7 +6,8 @@ import { askJson, withSchema } from "./ask-model.ts";
 import { centerOf } from "./points.ts";
 import { activation, BOTH, defineTool, failed, refused } from "./tool.ts";
 
-const TREE_LIMIT = 60_000;
+/** The longest ARIA tree the element chooser reads. */
+export const TREE_LIMIT = 60_000;
 
 export const choiceSchema = z.object({
   ref: z.string().regex(/^[a-z]*\d*e\d+$/, "must be a ref from the tree, like e12"),

@@ -25,7 +25,8 @@ export async function askJson<T>(
     const json = extractJson(text);
     answer = json.ok ? validate(json.value) : { ok: false, error: json.error };
     if (answer.ok) return answer;
-    turns.push({ role: "assistant", text, toolCalls: [] }, { role: "user", text: `That answer could not be used: ${answer.error}. Answer again with one JSON object only.` });
+    if (text.trim()) turns.push({ role: "assistant", text, toolCalls: [] });
+    turns.push({ role: "user", text: `That answer could not be used: ${answer.error}. Answer again with one JSON object only.` });
   }
   return answer;
 }

@@ -1,5 +1,6 @@
 // extract: structured data from the page for an instruction, shaped by a JSON Schema (seed 001
-// §12.2). The schema is data, read with zod's JSON Schema reader — never code to evaluate.
+// §12.2). The schema is data, read with zod's JSON Schema reader — never code to evaluate — and
+// may not hold regular expressions, which would run on the server.
 import { z } from "zod";
 import { askJson } from "./ask-model.ts";
 import { BOTH, defineTool, failed } from "./tool.ts";
@@ -22,6 +23,10 @@ export const extract = defineTool({
   modes: BOTH,
   async run({ instruction, schema }, ctx) {
     let shape: z.ZodType = z.unknown();
+    if (schema && /"pattern"\s*:\s*"|"patternProperties"\s*:/.test(JSON.stringify(schema))) {
+      // A regular expression the model wrote would run on the server; a bad one would stall it.
+      return failed("INVALID_ARGUMENTS", "schema may not use pattern or patternProperties; describe the format in the instruction instead");
+    }
     if (schema) {
       try {
         shape = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);

@@ -2,11 +2,9 @@
 // every field to an element of one fresh ARIA tree, then each is filled in order.
 import { z } from "zod";
 import type { ElementTarget, RefAction } from "../computers/computer.ts";
-import { CHOOSER_SYSTEM, choiceSchema, refAction } from "./act.ts";
+import { CHOOSER_SYSTEM, choiceSchema, refAction, TREE_LIMIT } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
 import { activation, defineTool, failed, refused } from "./tool.ts";
-
-const TREE_LIMIT = 60_000;
 
 export const fillForm = defineTool({
   name: "fillForm",

@@ -245,8 +245,8 @@ describe("what the model asks for", () => {
       [false, "INVALID_ARGUMENTS"],
     ]);
     expect(results[2]!.error.message).toBe("start_url: must be an http(s) URL");
-    // After its repair budget (2) the model is asked without tools, so it can only answer.
-    expect(requests[3]!.body.tools).toBeUndefined();
+    // After its repair budget (2) the model may not call tools any more, so it can only answer.
+    expect(requests[3]!.body).toMatchObject({ tool_choice: "none", tools: [{ function: { name: "computer_task" } }] });
     expect((await app.api<{ tasks: unknown[] }>("GET", "/api/sessions/s-hostile/tasks")).json.tasks).toEqual([]);
   });
 });

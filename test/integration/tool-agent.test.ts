@@ -129,6 +129,7 @@ describe("the tool agent in dom mode", () => {
       calls(["act", { nothing: true }]),
       calls(["ariaTree", {}]),
       calls(["fly", {}]),
+      calls(["extract", { instruction: "codes", schema: { type: "string", pattern: "^(a+)+$" } }]),
       calls(["close", { reasoning: "There is no such page.", taskComplete: false }]),
     );
     const { end, stored, requests } = await run("s-tools-bad", goal, "form.html", "dom");
@@ -138,6 +139,7 @@ describe("the tool agent in dom mode", () => {
       ["act", false, "INVALID_ARGUMENTS"],
       ["ariaTree", true, null],
       ["fly", false, "UNKNOWN_TOOL"],
+      ["extract", false, "INVALID_ARGUMENTS"],
       ["close", true, null],
     ]);
     const toolMessages = (r: RecordedRequest) => r.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));

@@ -4,7 +4,7 @@
 // isolated context of our own Chromium, closed with the task, or a page of a browser it attached
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import { AppError } from "../../core/errors.ts";
+import { AppError, firstLine } from "../../core/errors.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
@@ -294,14 +294,19 @@ export class BrowserComputer implements Computer {
     if (this.liveListeners.size > 0) await this.startScreencast();
   }
 
+  /**
+   * A new page becomes the screen; in someone else's browser only a popup of the screen does, not a
+   * tab the person opens. When the screen closes, the page it came from takes over.
+   */
   private async follow(page: Page): Promise<void> {
     if (this.closed) return;
+    const opener = await page.opener().catch(() => null);
+    if (this.attached && opener !== this.page) return;
     await page.waitForLoadState("domcontentloaded").catch(() => undefined);
     if (!page.isClosed()) await this.attach(page).catch(() => undefined);
     page.on("close", () => {
-      const pages = this.context.pages();
-      const previous = pages[pages.length - 1];
-      if (!this.closed && this.page === page && previous) void this.attach(previous).catch(() => undefined);
+      const previous = this.attached ? opener : this.context.pages().at(-1);
+      if (!this.closed && this.page === page && previous && !previous.isClosed()) void this.attach(previous).catch(() => undefined);
     });
   }
 
@@ -329,11 +334,6 @@ export class BrowserComputer implements Computer {
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
   }
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0] ?? text;
 }
 
 export function crashed(cause: unknown): AppError {

@@ -14,6 +14,7 @@ describe("parseLocatorCode", () => {
       { method: "filter", args: [{ hasText: "It's here" }] },
       { method: "nth", args: [2] },
     ]);
+    expect(parseLocatorCode("getByText('Line one\\nline two \\u00e9')")[0]!.args).toEqual(["Line one\nline two é"]);
     const [regex] = parseLocatorCode("getByText(/^Total: \\d+ \\/ month$/i)");
     expect(regex!.args[0]).toEqual(/^Total: \d+ \/ month$/i);
   });

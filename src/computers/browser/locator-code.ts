@@ -36,8 +36,20 @@ export function parseLocatorCode(code: string): Call[] {
       let out = "";
       for (i++; code[i] !== quote; i++) {
         if (i >= code.length) fail("unterminated string");
-        if (code[i] === "\\") i++;
-        out += code[i];
+        if (code[i] !== "\\") {
+          out += code[i];
+          continue;
+        }
+        // Playwright writes strings with JSON's escapes.
+        const next = code[++i] ?? "";
+        if (next === "u") {
+          const hex = code.slice(i + 1, i + 5);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad \\u escape");
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 4;
+        } else {
+          out += ({ n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" } as Record<string, string>)[next] ?? next;
+        }
       }
       i++;
       return out;

@@ -2,7 +2,7 @@
 // actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
 // screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
 import type { Locator, Page } from "playwright-core";
-import { AppError } from "../../core/errors.ts";
+import { AppError, firstLine } from "../../core/errors.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { elementAt } from "./dom-index.ts";
 import { locatorFromCode } from "./locator-code.ts";
@@ -217,9 +217,4 @@ function safeUrl(url: string): URL | null {
   } catch {
     return null;
   }
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0] ?? text;
 }

@@ -7,6 +7,7 @@ import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
 import { ANTHROPIC_VERSION } from "../anthropic/messages.ts";
 import { postStream, type HttpPolicy } from "../http.ts";
+import { parseJson } from "./json.ts";
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatTurn } from "./chat-model.ts";
 
 export interface AnthropicChatOptions {
@@ -54,7 +55,10 @@ export class AnthropicChat implements ChatModel {
       system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }],
       messages: toMessages(request.turns),
       ...(request.tools.length > 0
-        ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) }
+        ? {
+            tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+            ...(request.toolChoice === "none" ? { tool_choice: { type: "none" } } : {}),
+          }
         : {}),
     };
     const url = `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`;
@@ -147,12 +151,4 @@ function toMessages(turns: ChatTurn[]) {
 function inputObject(text: string): Record<string, unknown> {
   const value = parseJson(text);
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

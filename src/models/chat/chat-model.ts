@@ -35,6 +35,8 @@ export interface ChatRequest {
   system: string;
   turns: ChatTurn[];
   tools: ToolSpec[];
+  /** `none`: the model must answer in words, though the conversation has tool calls (so the tools stay declared). */
+  toolChoice?: "auto" | "none";
 }
 
 export interface ChatModel {

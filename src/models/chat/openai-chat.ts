@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
 import { postStream, type HttpPolicy } from "../http.ts";
+import { parseJson } from "./json.ts";
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatTurn, ToolCall } from "./chat-model.ts";
 
 export interface OpenAIChatOptions {
@@ -55,7 +56,7 @@ export class OpenAIChat implements ChatModel {
       stream_options: { include_usage: true },
       messages: [{ role: "system", content: request.system }, ...toMessages(request.turns)],
       ...(request.tools.length > 0
-        ? { tools: request.tools.map((tool) => ({ type: "function", function: tool })), tool_choice: "auto" }
+        ? { tools: request.tools.map((tool) => ({ type: "function", function: tool })), tool_choice: request.toolChoice ?? "auto" }
         : {}),
     };
     const calls: { id: string; name: string; arguments: string }[] = [];
@@ -133,12 +134,4 @@ function toMessage(turn: ChatTurn): Record<string, unknown> {
 
 function toToolCall(call: ToolCall) {
   return { id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -102,7 +102,7 @@ export function useSession(sessionId: string | null, onSessionChanged: () => voi
 
   const runs = useMemo(() => selectRuns(events, tasks), [events, tasks]);
   const items = useMemo(() => chatItems(messages, runs, events.replies), [messages, runs, events.replies]);
-  return { loaded, items, runs, answering: isAnswering(events.replies), connection, refresh };
+  return { loaded, items, runs, answering: isAnswering(events), connection, refresh };
 }
 
 function parseEvent(data: string): SessionEvent | null {

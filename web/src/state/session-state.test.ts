@@ -58,7 +58,7 @@ describe("reduceEvent", () => {
 
   it("skips events of a task it never saw start, but still advances", () => {
     const state = reduce(events({ type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
-    expect(state).toEqual({ lastEventId: 1, runs: {}, replies: [] });
+    expect(state).toEqual({ lastEventId: 1, runs: {}, replies: [], openTurns: [] });
   });
 });
 
@@ -69,17 +69,28 @@ describe("the assistant's replies", () => {
   it("grow with each delta and end as the stored message", () => {
     const streaming = reduce(events(started, delta("Paris is "), delta("the capital.")));
     expect(streaming.replies).toEqual([{ id: "msg_r", replyTo: "msg_q", text: "Paris is the capital.", status: "streaming", message: null, error: null, endedAt: null }]);
-    expect(isAnswering(streaming.replies)).toBe(true);
+    expect(isAnswering(streaming)).toBe(true);
     const stored = message("assistant_answer", "Paris is the capital of France.", null, "msg_r");
-    const done = reduce(events(started, delta("Paris is "), { type: "chat.completed", message_id: "msg_r", reply_to: "msg_q", message: stored }));
+    const done = reduce(events(started, delta("Paris is "), { type: "chat.completed", message_id: "msg_r", reply_to: "msg_q", message: stored, final: true }));
     expect(done.replies[0]).toMatchObject({ status: "completed", text: "Paris is the capital of France.", message: stored });
-    expect(isAnswering(done.replies)).toBe(false);
+    expect(isAnswering(done)).toBe(false);
   });
 
   it("keep the reason of a failure", () => {
     const error = { code: "MODEL_TIMEOUT", message: "The model did not answer within 90 s." };
     const failed = reduce(events(started, delta("Let me"), { type: "chat.failed", message_id: "msg_r", reply_to: "msg_q", error }));
     expect(failed.replies[0]).toMatchObject({ status: "failed", text: "Let me", error });
+    expect(isAnswering(failed)).toBe(false);
+    const unstarted = reduce(events({ type: "chat.failed", message_id: "msg_x", reply_to: "msg_q", error }));
+    expect(unstarted.replies).toMatchObject([{ id: "msg_x", replyTo: "msg_q", status: "failed", error }]);
+  });
+
+  it("stay open across the task a reply starts, until the assistant's last word", () => {
+    const first = { type: "chat.completed", message_id: "msg_r", reply_to: "msg_q", message: null, final: false } as const;
+    const during = reduce(events(started, first, { type: "task.started", task: task() }, { type: "task.completed", answer: "Done." }));
+    expect(isAnswering(during)).toBe(true);
+    const last = { type: "chat.completed", message_id: "msg_s", reply_to: "msg_q", message: null, final: true } as const;
+    expect(isAnswering(reduceEvent(during, { ...events(last)[0]!, id: 9 }))).toBe(false);
   });
 });
 
@@ -99,7 +110,7 @@ describe("selectRun", () => {
   });
 
   it("covers tasks known from either side", () => {
-    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents }, replies: [] }, [task({ id: "task_0", status: "failed" })]);
+    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents }, replies: [], openTurns: [] }, [task({ id: "task_0", status: "failed" })]);
     expect(Object.keys(runs).sort()).toEqual(["task_0", "task_1"]);
   });
 });

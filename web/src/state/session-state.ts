@@ -33,14 +33,16 @@ export interface EventState {
   runs: Record<string, RunState>;
   /** In the order they started. */
   replies: ReplyState[];
+  /** The person's messages the assistant has not said its last word on (a task may be between its replies). */
+  openTurns: string[];
 }
 
-export const emptyEventState: EventState = { lastEventId: 0, runs: {}, replies: [] };
+export const emptyEventState: EventState = { lastEventId: 0, runs: {}, replies: [], openTurns: [] };
 
 export function reduceEvent(state: EventState, event: SessionEvent): EventState {
   if (event.id <= state.lastEventId) return state;
   const next: EventState = { ...state, lastEventId: event.id };
-  if (!("task_id" in event)) return { ...next, replies: applyToReplies(state.replies, event) };
+  if (!("task_id" in event)) return { ...next, replies: applyToReplies(state.replies, event), openTurns: applyToTurns(state.openTurns, event) };
   if (event.type === "task.started") {
     return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, stopReason: null } } };
   }
@@ -102,11 +104,21 @@ function applyToReplies(replies: ReplyState[], event: ChatSessionEvent): ReplySt
       return update((reply) => (reply.status === "streaming" ? { text: reply.text + event.delta } : {}));
     case "chat.completed":
       return update(() => ({ status: "completed", message: event.message, text: event.message?.text ?? "", endedAt: event.at }));
-    case "chat.failed":
-      return update(() => ({ status: "failed", error: event.error, endedAt: event.at }));
+    case "chat.failed": {
+      // A failure can come without a started reply (the task could not be created): it still shows.
+      const known = replies.some((reply) => reply.id === event.message_id);
+      const failed = { status: "failed" as const, error: event.error, endedAt: event.at };
+      return known ? update(() => failed) : [...replies, { id: event.message_id, replyTo: event.reply_to, text: "", message: null, ...failed }];
+    }
     default:
       return assertNever(event);
   }
+}
+
+function applyToTurns(open: string[], event: ChatSessionEvent): string[] {
+  const ends = event.type === "chat.failed" || (event.type === "chat.completed" && event.final);
+  if (ends) return open.filter((id) => id !== event.reply_to);
+  return event.type === "chat.started" && !open.includes(event.reply_to) ? [...open, event.reply_to] : open;
 }
 
 function assertNever(value: never): never {
@@ -145,9 +157,9 @@ export function selectRuns(events: EventState, stored: readonly Task[]): Record<
   return runs;
 }
 
-/** The assistant is answering: the prompt waits for it. */
-export function isAnswering(replies: readonly ReplyState[]): boolean {
-  return replies.some((reply) => reply.status === "streaming");
+/** The assistant is answering — writing, or waiting for the task it started: the prompt waits for it. */
+export function isAnswering(state: Pick<EventState, "openTurns">): boolean {
+  return state.openTurns.length > 0;
 }
 
 /** A task that is still under way: the prompt cannot start another in its session. */
