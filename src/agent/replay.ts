@@ -62,7 +62,8 @@ export async function runReplay(options: ReplayOptions): Promise<LoopOutcome> {
 async function again(runner: ToolRunner, tools: AgentTool[], tool: ToolCallRecord): Promise<ToolOutcome | null> {
   const { web, computer } = runner.context;
   const targets = tool.targets;
-  if (targets.length === 0 || tool.name === "goto" || tool.name === "keys" || tool.name === "navback" || tool.name === "wait" || tool.name.startsWith("scroll")) {
+  // Calls that acted on no element (goto, keys, navback, wait, scroll…) simply run again.
+  if (targets.length === 0) {
     return (await runner.call(tools, tool.name, JSON.stringify(tool.input), NO_USAGE)).outcome;
   }
   const found: ElementTarget[] = [];
