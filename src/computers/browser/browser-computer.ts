@@ -300,7 +300,9 @@ export class BrowserComputer implements Computer {
    */
   private async follow(page: Page): Promise<void> {
     if (this.closed) return;
-    const opener = await page.opener().catch(() => null);
+    // Only in someone else's browser is the opener asked for: our own context holds nothing
+    // else, and the extra round trip would delay the switch to a popup.
+    const opener = this.attached ? await page.opener().catch(() => null) : null;
     if (this.attached && opener !== this.page) return;
     await page.waitForLoadState("domcontentloaded").catch(() => undefined);
     if (!page.isClosed()) await this.attach(page).catch(() => undefined);
