@@ -26,8 +26,8 @@ export interface PlannerTurn {
   usage: Usage;
   /** Which planner answered, as the step records it. */
   planner: string;
-  /** The model flagged the action: the person must approve it before it runs. */
-  approval?: { checks: SafetyCheckNotice[] };
+  /** The model flagged the action: the person must approve it before it runs; `acknowledge` tells the model they did. */
+  approval?: { checks: SafetyCheckNotice[]; acknowledge(): void };
 }
 
 export interface SafetyCheckNotice {
@@ -53,17 +53,32 @@ export interface PointerCheck {
   usage: Usage;
 }
 
+/** What the planner that answers the next step can do, read once per step. */
+export interface PlannerCapabilities {
+  /** Set-of-Mark: the numbered elements on screen come with each step's input. */
+  elements: boolean;
+  /** The size the model wants its screenshots fitted into; null when it has no preference. */
+  imageSize: Size | null;
+  /** Overrides VERIFY_CLICKS for this planner's clicks; null: the global setting. */
+  verifyClicks: "requested" | "always" | "never" | null;
+  /** The model's look at an annotated capture before a click (seed 000 §4.1); null when it cannot look. */
+  checkPointer: ((input: PointerCheckInput, signal: AbortSignal) => Promise<PointerCheck>) | null;
+}
+
 export interface Planner {
   readonly name: string;
+  /** What the planner can do for a screenshot of this size (a router answers for its active planner). */
+  capabilities(screenshot: Size): PlannerCapabilities;
+  /**
+   * The next step. A router that falls back to a planner with other capabilities throws
+   * {@link Replan}: the step is observed again for the new planner and asked again.
+   */
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
-  /** Set-of-Mark planners choose among numbered elements: the runtime finds them for each step. */
-  readonly wantsElements?: boolean;
-  /** The size the model wants its screenshots fitted into; undefined when it has no preference. */
-  imageSize?(screenshot: Size): Size | undefined;
-  /** Overrides the global VERIFY_CLICKS for this planner's clicks, when set. */
-  readonly verifyClicks?: "requested" | "always" | "never";
-  /** The person approved the flagged action about to run (see PlannerTurn.approval). */
-  acknowledge?(checks: SafetyCheckNotice[]): void;
-  /** Planners that can look at an annotated capture check a click's pointer before it clicks. */
-  checkPointer?(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck>;
+}
+
+/** The planner changed within a step (a router fell back): observe again and ask again. */
+export class Replan extends Error {
+  constructor(readonly to: string) {
+    super(`the planner changed to ${to}; the step is observed again`);
+  }
 }
