@@ -1,12 +1,12 @@
 // The layering of STYLE.md, checked on every import: protocol ← core ← perception ← computers ←
-// models ← tools ← agent ← store ← server ← cli; `playwright-core` only inside computers/browser; the web
+// models ← hands ← tools ← agent ← store ← server ← cli; `playwright-core` only inside computers/browser; the web
 // UI imports nothing of the server but src/protocol.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const LAYERS = ["protocol", "core", "perception", "computers", "models", "tools", "agent", "store", "server", "cli"];
+const LAYERS = ["protocol", "core", "perception", "computers", "models", "hands", "tools", "agent", "store", "server", "cli"];
 
 function files(dir: string): string[] {
   let entries: string[];
@@ -50,6 +50,18 @@ describe("layering", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("hands take the model's look as a callback: they import no model", () => {
+    const offenders = sources.filter((f) => layerOf(f) === "hands" && imports(f).some((s) => path.resolve(path.dirname(f), s).includes(`${path.sep}src${path.sep}models${path.sep}`)));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it("tools and drivers act on a computer only through the hands", () => {
+    const offenders = sources.filter(
+      (f) => ["tools", "agent"].includes(layerOf(f)!) && /\bcomputer\.(click|doubleClick|drag|type|keypress|scroll|move|navigate)\(/.test(readFileSync(f, "utf8")),
+    );
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 
   it("only computers/browser imports playwright-core", () => {

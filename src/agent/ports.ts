@@ -1,15 +1,12 @@
 // What the runtime needs from the outside world, as interfaces: the store implements the
 // recorder, the composition root supplies computers and planners. The runtime imports neither.
 import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
 import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
 
-export interface FrameOptions {
-  kind?: "raw" | "annotated";
-  /** The number of the pointer check this capture belongs to. */
-  check?: number;
-}
+export type { FrameOptions };
 
 export interface RunRecorder {
   /**

@@ -8,7 +8,11 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { AgentMode, Attachment, ChatMessage, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
-import { ACK_TEXT, TaskRun, type Driver } from "./task-run.ts";
+import type { Driver } from "./driver.ts";
+import { PlannerDriver } from "./drivers/planner.ts";
+import { ReplayDriver } from "./drivers/replay.ts";
+import { ToolDriver } from "./drivers/tools.ts";
+import { ACK_TEXT, TaskRun } from "./task-run.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
 export const RUN_AGAIN_TEXT = "Run again";
@@ -80,11 +84,11 @@ export class Runtime {
     // A model without image input cannot use the hybrid tools (seed 001 §10.5).
     if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
     const driver: Driver = submission.replay
-      ? { kind: "replay", model: this.resources.chatModel(), recording: submission.replay.steps }
+      ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
       : task.mode === "actions"
-        ? { kind: "planner", planner: this.resources.plannerFor(task, submission.model) }
-        : { kind: "tools", model: this.resources.chatModel(), mode: task.mode };
-    task.model = driver.kind === "planner" ? driver.planner.name : `${driver.model.name} (${driver.kind === "replay" ? "replay" : `${driver.mode} tools`})`;
+        ? new PlannerDriver(this.resources.plannerFor(task, submission.model))
+        : new ToolDriver(this.resources.chatModel(), task.mode, submission.attachments);
+    task.model = driver.label;
     const page = task.cdp ? `${task.cdp.url}#${task.cdp.target_id ?? "first page"}` : null;
     const driving = page ? this.busyBrowsers.get(page) : undefined;
     if (driving) throw new AppError("BROWSER_BUSY", `Task ${driving} is driving that page of ${task.cdp!.url}; wait for it or pick another target.`);

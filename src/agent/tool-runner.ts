@@ -1,130 +1,132 @@
-// What the tool agent and its replay share: the tools' context on the task's computer, running
-// one call (its approvals filtered by APPROVALS, the tokens its own model calls spent counted),
-// and the step a call makes — the tool record, the screen after it and the hash of the one before.
-import type { Computer, Risk, Screenshot } from "../computers/computer.ts";
-import type { Config } from "../core/config.ts";
-import { AppError } from "../core/errors.ts";
+// What the tool agent and its replay share: the tools' context on the task's computer (every
+// action through the task's hands), running one call under its deadline (its approvals filtered
+// by APPROVALS, the tokens its own model calls spent counted), and recording the step a call
+// made — the tool record with its label, the checks its actions passed, the screen after it and
+// the hash of the one before.
+import type { Risk } from "../computers/computer.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
-import { fitWithin, type Point, type Spaces } from "../perception/coordinates.ts";
+import { fitWithin, type Spaces } from "../perception/coordinates.ts";
 import { screenHash } from "../perception/screen-hash.ts";
-import type { Action, ToolCallRecord, Usage } from "../protocol/index.ts";
-import { braveSearch } from "../tools/brave-search.ts";
-import { runTool, type AgentTool, type ToolContext, type ToolOutcome } from "../tools/index.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
+import type { ToolCallRecord, Usage } from "../protocol/index.ts";
+import { runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome } from "../tools/index.ts";
+import type { RunContext } from "./driver.ts";
+import { AppError } from "../core/errors.ts";
 
-export interface ToolStep {
-  text: string;
-  thought: string;
-  tool: ToolCallRecord;
-  action: Action | null;
-  /** Where it acted, in screenshot pixels. */
-  at: Point | null;
-  /** The screen after the call. */
-  shot: Screenshot;
-  url: string | null;
-  usage: Usage;
-}
-
-export interface ToolRunnerOptions {
-  computer: Computer;
-  model: ChatModel;
-  config: Config;
-  signal: AbortSignal;
-  /** The screen before the first call. */
-  firstShot: Screenshot;
-  saveArtifact(text: string): Promise<string>;
-  /** Asks the person to approve a tool call with these risks. */
-  approve(tool: { name: string; input: unknown }, risks: Risk[]): Promise<boolean>;
+/** One call as it ran: what came out, what it cost, and the screen before it. */
+export interface Ran {
+  name: string;
+  label: string;
+  input: unknown;
+  outcome: ToolOutcome;
+  spent: Usage;
+  before: Screenshot | null;
 }
 
 export class ToolRunner {
   readonly context: Omit<ToolContext, "approve" | "spend">;
-  /** The screen as the last step left it. */
-  screen: Screenshot;
   private readonly timeoutMs: number;
 
-  constructor(private readonly options: ToolRunnerOptions) {
-    const { computer, model, config, signal } = options;
+  constructor(
+    private readonly run: RunContext,
+    model: ChatModel,
+  ) {
+    const { computer, config, signal, hands } = run;
     const web = computer.web;
     if (!web) throw new AppError("ACTION_FAILED", "The tool agent needs a browser; this computer has no web page.");
-    const { agent } = config;
     const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
+    const search = webSearch(config);
     this.context = {
       computer,
       web,
       model,
       signal,
-      spaces: spacesOf(options.firstShot, computer, imageMax),
+      spaces: spacesOf(hands.screen, run, imageMax),
       jpegQuality: config.browser.jpegQuality,
       imageMax,
-      saveArtifact: options.saveArtifact,
-      ...(agent.searchApiKey ? { search: braveSearch(agent.searchApiKey, agent.searchBaseUrl, config.model.timeoutMs) } : {}),
+      saveArtifact: run.saveArtifact,
+      // The tool agent's model does not look at the pointer: a click is checked by the hit test.
+      perform: (deed) => hands.perform(deed, { look: null, requested: true }),
+      ...(search ? { search } : {}),
     };
-    this.screen = options.firstShot;
     this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
   }
 
   /** The screen the model's points refer to from now on. */
   look(shot: Screenshot): void {
-    this.screen = shot;
-    this.context.spaces = spacesOf(shot, this.options.computer, this.context.imageMax);
+    this.run.hands.saw(shot);
+    this.context.spaces = spacesOf(shot, this.run, this.context.imageMax);
   }
 
-  /** Runs one call as written (raw JSON arguments); `usage` is what asking for it cost. */
-  async call(tools: AgentTool[], name: string, args: string, usage: Usage): Promise<{ outcome: ToolOutcome; spent: Usage }> {
+  /**
+   * Runs one validated call (`work`: a replay of it instead of its run); `usage` is what asking
+   * for it cost.
+   */
+  async call(tool: AgentTool, input: unknown, usage: Usage, work = (ctx: ToolContext) => tool.run(input, ctx)): Promise<Ran> {
     const spent = { ...usage };
     const spend = (u: Usage) => {
       spent.input_tokens += u.input_tokens;
       spent.output_tokens += u.output_tokens;
     };
-    const input = parsedArguments(args);
-    const approve = (risks: Risk[]) => this.ask(name, input, risks);
-    const outcome = await runTool(tools, name, args, { ...this.context, approve, spend }, this.timeoutMs);
+    const label = tool.label(input);
+    const approve = (risks: Risk[]) => this.ask({ name: tool.name, label, input }, risks);
+    const before = this.run.hands.screen;
+    const outcome = await runTool(tool.name, work, { ...this.context, approve, spend }, this.timeoutMs);
     if (outcome.image) this.context.spaces = outcome.image.spaces;
-    return { outcome, spent };
+    return { name: tool.name, label, input, outcome, spent, before };
   }
 
   /** Asks the person about the risks that APPROVALS names; true when there are none. */
-  ask(name: string, input: unknown, risks: Risk[]): Promise<boolean> {
-    const needed = risks.filter((risk) => this.options.config.agent.approvals.includes(risk.kind));
-    return needed.length === 0 ? Promise.resolve(true) : this.options.approve({ name, input }, needed);
+  ask(tool: { name: string; label: string; input: unknown }, risks: Risk[]): Promise<boolean> {
+    const needed = risks.filter((risk) => this.run.config.agent.approvals.includes(risk.kind));
+    return needed.length === 0 ? Promise.resolve(true) : this.run.gate.approveTool(tool, needed);
   }
 
   /** The hash of the screen as the last step left it. */
-  screenHash(): Promise<string> {
-    return screenHash(this.screen);
+  async screenHash(): Promise<string | null> {
+    const screen = this.run.hands.screen;
+    return screen ? screenHash(screen) : null;
   }
 
-  /** The step a call made: what it did, the screen after it, the hash of the screen before. */
-  async step(name: string, args: string, outcome: ToolOutcome, text: string, thought: string, usage: Usage, replay: ToolCallRecord["replay"] = null): Promise<ToolStep> {
-    const { computer } = this.options;
-    const before = await screenHash(this.screen);
+  /** Records the step a call made: what it did, the checks of its actions, the screen after it. */
+  async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null) {
+    const { hands, computer, steps } = this.run;
+    const { outcome } = ran;
+    const checks = hands.takeChecks();
     const tool: ToolCallRecord = {
-      name,
-      input: parsedArguments(args),
+      name: ran.name,
+      label: ran.label,
+      input: ran.input,
       ok: outcome.ok,
       output: outcome.ok ? (outcome.data ?? null) : null,
       error: outcome.error ?? null,
       targets: outcome.targets ?? [],
-      before_hash: before,
+      before_hash: ran.before ? await screenHash(ran.before) : null,
       replay,
     };
-    // What an acting call started (a navigation, a request) settles before the screen is taken.
-    if (outcome.action || (outcome.targets?.length ?? 0) > 0) await computer.settle();
-    const shot = await computer.screenshot();
-    this.screen = shot;
-    return { text, thought, tool, action: outcome.action ?? null, at: outcome.at ?? null, shot, url: await computer.currentUrl(), usage };
+    const shot = checks?.after ?? (await hands.capture());
+    const usage = {
+      input_tokens: ran.spent.input_tokens + (checks?.usage.input_tokens ?? 0),
+      output_tokens: ran.spent.output_tokens + (checks?.usage.output_tokens ?? 0),
+    };
+    return steps.commit(shot, {
+      text,
+      thought,
+      action: outcome.action ?? null,
+      tool,
+      cursor_x: outcome.at?.x ?? null,
+      cursor_y: outcome.at?.y ?? null,
+      url: await computer.currentUrl(),
+      effect: checks?.effect ?? null,
+      verification: checks?.verification ?? null,
+      planner: this.run.task().model,
+      usage,
+    });
   }
 }
 
-function spacesOf(shot: Screenshot, computer: Computer, max: { width: number; height: number }): Spaces {
-  const screenshot = { width: shot.width, height: shot.height };
-  return { model: fitWithin(screenshot, max), screenshot, logical: computer.logicalSize };
-}
-
-function parsedArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+function spacesOf(shot: Screenshot | null, run: RunContext, max: { width: number; height: number }): Spaces {
+  const { logicalSize } = run.computer;
+  const screenshot = shot ? { width: shot.width, height: shot.height } : logicalSize;
+  return { model: fitWithin(screenshot, max), screenshot, logical: logicalSize };
 }

@@ -24,6 +24,12 @@ export interface StructuralEffect {
   requests: number;
 }
 
+/** A hit test after the pointer moved: on the held element, and the element's centre now (null when it is gone from view). */
+export interface HitTest {
+  onTarget: boolean;
+  now: Point | null;
+}
+
 /** A frame of the live view: cheaper and smaller than a step screenshot. */
 export type LiveFrameListener = (frame: Screenshot) => void;
 
@@ -55,9 +61,11 @@ export interface ReadabilityResult {
 export interface BrowserPage {
   /** The ARIA tree with element refs (`[ref=e5]`), iframes and open shadow roots included. */
   ariaTree(): Promise<{ content: string; url: string }>;
+  /** The element a ref of the latest ARIA tree names, scrolled into view, as a target with its box. */
+  locate(ref: string): Promise<ElementTarget>;
   /** Acts on the element a ref of the latest ARIA tree names. */
   actOnRef(ref: string, action: RefAction): Promise<ElementTarget>;
-  /** A recorded element as it is now (by its locator code, else its XPath); null when it is gone. */
+  /** A recorded element as it is now (by its locator code, else its XPath), scrolled into view; null when it is gone. */
   findTarget(target: ElementTarget): Promise<ElementTarget | null>;
   /** Acts on a recorded element found by {@link findTarget}. */
   actOnTarget(target: ElementTarget, action: RefAction): Promise<void>;
@@ -108,10 +116,11 @@ export interface Computer {
   watchStructure?(): Promise<() => Promise<StructuralEffect>>;
   /**
    * Computers that know what is under a point (a browser's DOM) can confirm a click target
-   * without a model: remembers the element at (x, y) now; the returned check, called after the
-   * pointer has moved there, says whether that same element is still under it, unmoved.
+   * without a model: remembers the element at (x, y) now, or `element` when the click is meant
+   * for a known one; the returned check, called after the pointer has moved there, says whether
+   * that element is under it, unmoved, and where it is now.
    */
-  holdTarget?(x: number, y: number): Promise<() => Promise<boolean>>;
+  holdTarget?(x: number, y: number, element?: ElementTarget): Promise<() => Promise<HitTest>>;
   /** The interactive elements on screen, numbered, boxes in screenshot pixels (Set-of-Mark). */
   elements?(): Promise<UiElement[]>;
   /** Starts delivering live frames; returns a function that stops them. */

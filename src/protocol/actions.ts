@@ -110,13 +110,11 @@ export function describeAction(action: Action): string {
   }
 }
 
-/** A step's label: its action's, or its tool call's (`ariaTree`, `goto https://…`, `act "press Save"`). */
-export function describeStep(step: { action: Action | null; tool: { name: string; input: unknown } | null }): string {
+/** A step's label: its action's, or its tool call's as the tool named it (`ariaTree`, `act "press Save"`). */
+export function describeStep(step: { action: Action | null; tool: { name: string; label?: string | null } | null }): string {
   if (step.action) return describeAction(step.action);
   if (!step.tool) return "";
-  const input = step.tool.input && typeof step.tool.input === "object" ? (step.tool.input as Record<string, unknown>) : {};
-  const main = ["url", "action", "instruction", "describe", "query", "reasoning", "textIncludes"].map((key) => input[key]).find((v) => typeof v === "string");
-  return typeof main === "string" ? `${step.tool.name} ${JSON.stringify(truncate(main, 60))}` : step.tool.name;
+  return step.tool.label ?? step.tool.name;
 }
 
 function truncate(text: string, max: number): string {

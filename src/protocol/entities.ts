@@ -125,6 +125,8 @@ export type RefAction = z.infer<typeof refActionSchema>;
 /** One call of the browser tool agent (seed 001 §12): what it asked for and what it got back. */
 export const toolCallSchema = z.object({
   name: z.string(),
+  /** How the tool itself names this call on the timeline (`goto "https://…"`). */
+  label: z.string().nullable().default(null),
   input: z.unknown(),
   ok: z.boolean(),
   /** What the tool returned to the model; null when it failed. */

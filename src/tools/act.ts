@@ -3,8 +3,7 @@
 import { z } from "zod";
 import type { RefAction } from "../computers/computer.ts";
 import { askJson, withSchema } from "./ask-model.ts";
-import { centerOf } from "./points.ts";
-import { activation, BOTH, defineTool, failed, refused } from "./tool.ts";
+import { actOnElement, BOTH, centerOf, defineTool, failed, labelled, type RecordedTarget, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 /** The longest ARIA tree the element chooser reads. */
 export const TREE_LIMIT = 60_000;
@@ -50,6 +49,7 @@ export const act = defineTool({
     "Do one action on the page, described in words: click a button or link, type into a field, pick an option, press a key in a field. One atomic action per call, e.g. \"click the 'Sign in' button\" or \"type 'Ada' into the First name field\".",
   input: z.object({ action: z.string().min(1).describe("the action, naming its target as a person sees it") }),
   modes: BOTH,
+  label: ({ action }) => labelled("act", action),
   async run({ action }, ctx) {
     const tree = await ctx.web.ariaTree();
     const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nInstruction: ${action}`;
@@ -57,12 +57,9 @@ export const act = defineTool({
     if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);
     const what = refAction(choice.value);
     if (typeof what === "string") return failed("INVALID_TARGET", what);
-    const how = activation(what);
-    if (how) {
-      const denied = await refused(ctx, await ctx.web.risksOf({ ref: choice.value.ref }, how));
-      if (denied) return denied;
-    }
-    const target = await ctx.web.actOnRef(choice.value.ref, what);
+    const acted = await actOnElement(ctx, { ref: choice.value.ref }, what, action);
+    if (!acted.ok) return acted.outcome;
+    const { target } = acted;
     return {
       ok: true,
       data: { success: true, action, ref: choice.value.ref, method: choice.value.method, locator: target.locator },
@@ -70,4 +67,17 @@ export const act = defineTool({
       ...(centerOf(target) ? { at: centerOf(target) } : {}),
     };
   },
+  replay: (input, found, ctx) => replayOnElements(input.action, found, ctx),
+  heal: (input) => ({ name: "act", input }),
 });
+
+/** Does recorded element actions again on the elements found again (act, fillForm). */
+export async function replayOnElements(intent: string, found: RecordedTarget[], ctx: ToolContext): Promise<ToolOutcome> {
+  for (const { target, action } of found) {
+    ctx.signal.throwIfAborted();
+    const acted = await actOnElement(ctx, { target }, action ?? { kind: "click" }, intent);
+    if (!acted.ok) return acted.outcome;
+  }
+  const at = found[0] ? centerOf(found[0].target) : undefined;
+  return { ok: true, data: { success: true, replayed: true }, targets: found, ...(at ? { at } : {}) };
+}

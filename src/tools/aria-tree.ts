@@ -9,6 +9,7 @@ export const ariaTree = defineTool({
     "Get the page's accessibility tree as text: every element with its role, name and a ref like [ref=e12] that act can target. Covers the whole page, iframes and widgets included, without scrolling.",
   input: z.object({}),
   modes: BOTH,
+  looks: true,
   async run(_input, ctx) {
     const tree = await ctx.web.ariaTree();
     return { ok: true, data: { content: tree.content, pageUrl: tree.url } };

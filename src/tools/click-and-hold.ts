@@ -1,8 +1,9 @@
 // clickAndHold: press at a point, hold for a while, release — long-press menus and hold-to-confirm
-// buttons (seed 001 §12.2).
+// buttons (seed 001 §12.2). Its effect is checked by the hands; a replay holds the recorded
+// element where it is now.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { defineTool, failed, refused, risksAt } from "./tool.ts";
+import { centerOf, defineTool, failed, labelled, refused, risksAt } from "./tool.ts";
 
 export const clickAndHold = defineTool({
   name: "clickAndHold",
@@ -10,13 +11,21 @@ export const clickAndHold = defineTool({
   input: z.object({ describe: z.string(), duration: z.number().int().min(1).max(10_000).describe("milliseconds"), coordinates: pointSchema }),
   modes: ["hybrid"],
   needsVision: true,
+  label: ({ describe }) => labelled("clickAndHold", describe),
   async run({ describe, duration, coordinates }, ctx) {
     const at = toScreen(ctx, coordinates);
     if (typeof at === "string") return failed("INVALID_TARGET", at);
     const denied = await refused(ctx, await risksAt(ctx, at));
     if (denied) return denied;
     const target = await ctx.web.targetAt(at.x, at.y);
-    await ctx.web.holdAt(at.x, at.y, duration);
+    await ctx.perform({ kind: "page", run: () => ctx.web.holdAt(at.x, at.y, duration) });
     return { ok: true, data: { success: true, describe }, at, targets: target ? [{ target, action: null }] : [] };
+  },
+  async replay({ duration }, [found], ctx) {
+    const denied = await refused(ctx, await ctx.web.risksOf({ target: found!.target }, "click"));
+    if (denied) return denied;
+    const at = centerOf(found!.target)!;
+    await ctx.perform({ kind: "page", run: () => ctx.web.holdAt(at.x, at.y, duration) });
+    return { ok: true, data: { success: true, replayed: true }, at, targets: [found!] };
   },
 });

@@ -1,8 +1,9 @@
-// click: a click at a point of the latest screenshot (hybrid mode, seed 001 §12.2); the element
-// under it is recorded so that replay can find it again.
+// click: a click at a point of the latest screenshot (hybrid mode, seed 001 §12.2), through the
+// hands: the pointer is checked on the element under the point, and the click's effect after it.
+// The element is recorded so that replay can find it again; a replay clicks it where it is now.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { defineTool, failed, refused, risksAt } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, refused, risksAt } from "./tool.ts";
 
 export const click = defineTool({
   name: "click",
@@ -10,19 +11,31 @@ export const click = defineTool({
   input: z.object({ describe: z.string().describe("what is being clicked, as a person would say it"), coordinates: pointSchema }),
   modes: ["hybrid"],
   needsVision: true,
+  label: ({ describe }) => labelled("click", describe),
   async run({ describe, coordinates }, ctx) {
-    const at = toScreen(ctx, coordinates);
-    if (typeof at === "string") return failed("INVALID_TARGET", at);
-    const denied = await refused(ctx, await risksAt(ctx, at));
+    const aim = toScreen(ctx, coordinates);
+    if (typeof aim === "string") return failed("INVALID_TARGET", aim);
+    const denied = await refused(ctx, await risksAt(ctx, aim));
     if (denied) return denied;
-    const target = await ctx.web.targetAt(at.x, at.y);
-    await ctx.computer.click(at.x, at.y);
+    const target = await ctx.web.targetAt(aim.x, aim.y);
+    const performed = await clickAt(ctx, aim, describe);
+    if (performed.kind === "unverified") return notPlaced(performed, describe);
+    const at = performed.at ?? aim;
     return {
       ok: true,
       data: { success: true, describe, coordinates },
-      action: { type: "click", args: { x: at.x, y: at.y, button: "left" }, intent: describe, requires_verification: false },
+      action: { type: "click", args: { x: at.x, y: at.y, button: "left" }, intent: describe, requires_verification: true },
       at,
       targets: target ? [{ target, action: null }] : [],
     };
   },
+  async replay({ describe }, [found], ctx) {
+    const at = centerOf(found!.target)!;
+    const denied = await refused(ctx, await ctx.web.risksOf({ target: found!.target }, "click"));
+    if (denied) return denied;
+    const performed = await clickAt(ctx, at, describe, found!.target);
+    if (performed.kind === "unverified") return notPlaced(performed, describe);
+    return { ok: true, data: { success: true, replayed: true }, at: performed.at ?? at, targets: [found!] };
+  },
+  heal: ({ describe }) => ({ name: "act", input: { action: `click ${describe}` } }),
 });

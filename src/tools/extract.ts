@@ -3,7 +3,7 @@
 // may not hold regular expressions, which would run on the server.
 import { z } from "zod";
 import { askJson } from "./ask-model.ts";
-import { BOTH, defineTool, failed } from "./tool.ts";
+import { BOTH, defineTool, failed, labelled } from "./tool.ts";
 
 const PAGE_LIMIT = 40_000;
 
@@ -21,6 +21,8 @@ export const extract = defineTool({
     schema: z.record(z.string(), z.unknown()).optional().describe("a JSON Schema object for the result"),
   }),
   modes: BOTH,
+  looks: true,
+  label: ({ instruction }) => labelled("extract", instruction),
   async run({ instruction, schema }, ctx) {
     let shape: z.ZodType = z.unknown();
     if (schema && /"pattern"\s*:\s*"|"patternProperties"\s*:/.test(JSON.stringify(schema))) {

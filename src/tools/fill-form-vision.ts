@@ -1,9 +1,20 @@
 // fillFormVision: several fields by their points on the latest screenshot (hybrid mode, seed 001
-// §12.2): each is clicked, emptied and typed into.
+// §12.2): each is clicked (pointer-checked by the hands), emptied and typed into. A replay fills
+// the recorded fields where they are now.
 import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
+import type { Point } from "../perception/coordinates.ts";
 import { toScreen } from "./points.ts";
-import { defineTool, failed, refused, risksAt } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, notPlaced, refused, risksAt, type ToolContext, type ToolOutcome } from "./tool.ts";
+
+/** Clicks the field, selects what is in it and types over it; an outcome when the click could not be aimed. */
+async function fill(ctx: ToolContext, at: Point, action: string, value: string, element: ElementTarget | null): Promise<ToolOutcome | null> {
+  const performed = await clickAt(ctx, at, action, element);
+  if (performed.kind === "unverified") return notPlaced(performed, action);
+  await ctx.perform({ kind: "action", action: { type: "keypress", args: { keys: ["Control", "a"] }, intent: action, requires_verification: false }, intent: action });
+  await ctx.perform({ kind: "action", action: { type: "type", args: { text: value }, intent: action, requires_verification: false }, intent: action });
+  return null;
+}
 
 export const fillFormVision = defineTool({
   name: "fillFormVision",
@@ -16,6 +27,7 @@ export const fillFormVision = defineTool({
   }),
   modes: ["hybrid"],
   needsVision: true,
+  label: ({ fields }) => `fillFormVision (${fields.length} ${fields.length === 1 ? "field" : "fields"})`,
   async run({ fields }, ctx) {
     const targets: { target: ElementTarget; action: null }[] = [];
     for (const field of fields) {
@@ -26,10 +38,20 @@ export const fillFormVision = defineTool({
       if (denied) return { ...denied, targets };
       const target = await ctx.web.targetAt(at.x, at.y);
       if (target) targets.push({ target, action: null });
-      await ctx.computer.click(at.x, at.y);
-      await ctx.computer.keypress(["Control", "a"]);
-      await ctx.computer.type(field.value);
+      const missed = await fill(ctx, at, field.action, field.value, null);
+      if (missed) return { ...missed, targets };
     }
     return { ok: true, data: { success: true, filled: fields.map((f) => f.action) }, targets };
+  },
+  async replay({ fields }, found, ctx) {
+    for (const [i, { target }] of found.entries()) {
+      const field = fields[i];
+      if (!field) break;
+      const denied = await refused(ctx, await risksAt(ctx, { target }, field.value));
+      if (denied) return denied;
+      const missed = await fill(ctx, centerOf(target)!, field.action, field.value, target);
+      if (missed) return missed;
+    }
+    return { ok: true, data: { success: true, replayed: true }, targets: found };
   },
 });

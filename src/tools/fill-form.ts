@@ -2,9 +2,9 @@
 // every field to an element of one fresh ARIA tree, then each is filled in order.
 import { z } from "zod";
 import type { ElementTarget, RefAction } from "../computers/computer.ts";
-import { CHOOSER_SYSTEM, choiceSchema, refAction, TREE_LIMIT } from "./act.ts";
+import { CHOOSER_SYSTEM, choiceSchema, refAction, replayOnElements, TREE_LIMIT } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
-import { activation, defineTool, failed, refused } from "./tool.ts";
+import { actOnElement, defineTool, failed } from "./tool.ts";
 
 export const fillForm = defineTool({
   name: "fillForm",
@@ -12,6 +12,7 @@ export const fillForm = defineTool({
     "Fill several form fields at once. Each field: action names the field as a person sees it (\"the Email field\", \"the Country select\", \"the I accept checkbox\"), value is what to enter (for a checkbox: \"true\" or \"false\"). Does not submit.",
   input: z.object({ fields: z.array(z.object({ action: z.string().min(1), value: z.string() })).min(1).max(50) }),
   modes: ["dom"],
+  label: ({ fields }) => `fillForm (${fields.length} ${fields.length === 1 ? "field" : "fields"})`,
   async run({ fields }, ctx) {
     const tree = await ctx.web.ariaTree();
     const list = fields.map((f, i) => `${i + 1}. ${f.action} = ${JSON.stringify(f.value)}`).join("\n");
@@ -29,13 +30,13 @@ export const fillForm = defineTool({
       ctx.signal.throwIfAborted();
       const what = refAction(choice);
       if (typeof what === "string") return { ...failed("INVALID_TARGET", `${fields[i]!.action}: ${what}`), data: { actions }, targets };
-      const how = activation(what);
-      const denied = how ? await refused(ctx, await ctx.web.risksOf({ ref: choice.ref }, how)) : null;
-      if (denied) return { ...denied, data: { actions }, targets };
-      const target = await ctx.web.actOnRef(choice.ref, what);
-      targets.push({ target, action: what });
-      actions.push({ action: fields[i]!.action, ref: choice.ref, method: choice.method, locator: target.locator });
+      const acted = await actOnElement(ctx, { ref: choice.ref }, what, fields[i]!.action);
+      if (!acted.ok) return { ...acted.outcome, data: { actions }, targets };
+      targets.push({ target: acted.target, action: what });
+      actions.push({ action: fields[i]!.action, ref: choice.ref, method: choice.method, locator: acted.target.locator });
     }
     return { ok: true, data: { success: true, actions }, targets };
   },
+  replay: (input, found, ctx) => replayOnElements(input.fields.map((f) => f.action).join(", "), found, ctx),
+  heal: (input) => ({ name: "fillForm", input }),
 });

@@ -1,12 +1,13 @@
-// goto: open an address (seed 001 §12.2); http(s) only.
+// goto: open an address (seed 001 §12.2); http(s) only, through the hands like every action.
 import { z } from "zod";
-import { BOTH, defineTool, failed, refused } from "./tool.ts";
+import { BOTH, defineTool, failed, labelled, refused } from "./tool.ts";
 
 export const goto = defineTool({
   name: "goto",
   description: "Open a web address in the current tab. Use it when you know the address.",
   input: z.object({ url: z.string().min(1) }),
   modes: BOTH,
+  label: ({ url }) => labelled("goto", url),
   async run({ url }, ctx) {
     let parsed: URL;
     try {
@@ -17,12 +18,8 @@ export const goto = defineTool({
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
     const denied = await refused(ctx, await ctx.web.risksOfUrl(parsed.href));
     if (denied) return denied;
-    await ctx.computer.navigate(parsed.href);
-    const now = await ctx.computer.currentUrl();
-    return {
-      ok: true,
-      data: { success: true, url: now },
-      action: { type: "navigate", args: { url: parsed.href }, intent: `open ${parsed.href}`, requires_verification: false },
-    };
+    const action = { type: "navigate" as const, args: { url: parsed.href }, intent: `open ${parsed.href}`, requires_verification: false };
+    await ctx.perform({ kind: "action", action, intent: action.intent });
+    return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() }, action };
   },
 });

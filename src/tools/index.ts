@@ -1,7 +1,7 @@
 // Builds the tool agent's tool set (seed 001 §12.1): filtered by mode (`dom` drops the coordinate
 // tools, `hybrid` drops fillForm and the DOM scroll), by whether the model takes images, and by
-// whether a search provider is configured. Runs a call: validates its input, bounds its time, and
-// turns any failure into an outcome the model reads.
+// whether a search provider is configured. Runs a call: bounds its time and turns any failure into
+// an outcome the model reads.
 import { z } from "zod";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested } from "../core/errors.ts";
@@ -27,7 +27,8 @@ import type { AgentTool, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
 import { type } from "./type.ts";
 import { wait } from "./wait.ts";
 
-export type { AgentTool, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+export { webSearch } from "./search.ts";
 
 const ALL: AgentTool[] = [
   act,
@@ -69,25 +70,25 @@ export function toolSpecs(tools: AgentTool[]): ToolSpec[] {
   });
 }
 
+/** The tool of this name in the set, if any. */
+export function findTool(tools: AgentTool[], name: string): AgentTool | undefined {
+  return tools.find((t) => t.name === name);
+}
+
+/** A recorded or healing call's input, read through the tool's own schema. */
+export function parseInput(tool: AgentTool, input: unknown): { ok: true; input: unknown } | { ok: false; outcome: ToolOutcome } {
+  const parsed = tool.input.safeParse(input);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, outcome: { ok: false, error: { code: "INVALID_ARGUMENTS", message: `${issue?.path.join(".") || "arguments"}: ${issue?.message}` } } };
+}
+
 /**
- * Runs one call as the model wrote it; never throws but for Stop. Its deadline pauses while the
- * person decides an approval, and a call past its deadline is told so through its signal, so it
- * stops between its acting steps instead of carrying on unseen.
+ * Runs one validated call, or the replay of one; never throws but for Stop. Its deadline pauses
+ * while the person decides an approval, and a call past its deadline is told so through its
+ * signal, so it stops between its acting steps instead of carrying on unseen.
  */
-export async function runTool(tools: AgentTool[], name: string, args: string, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) return { ok: false, error: { code: "UNKNOWN_TOOL", message: `There is no tool ${JSON.stringify(name)}; the tools are ${tools.map((t) => t.name).join(", ")}.` } };
-  let json: unknown;
-  try {
-    json = args.trim() ? JSON.parse(args) : {};
-  } catch {
-    return { ok: false, error: { code: "INVALID_ARGUMENTS", message: `The arguments are not JSON: ${args.slice(0, 200)}` } };
-  }
-  const input = tool.input.safeParse(json);
-  if (!input.success) {
-    const issue = input.error.issues[0];
-    return { ok: false, error: { code: "INVALID_ARGUMENTS", message: `${issue?.path.join(".") || "arguments"}: ${issue?.message}` } };
-  }
+export async function runTool(name: string, work: (ctx: ToolContext) => Promise<ToolOutcome>, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
   const deadline = new AbortController();
   const expire = () => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`));
   let timer = setTimeout(expire, timeoutMs);
@@ -102,7 +103,7 @@ export async function runTool(tools: AgentTool[], name: string, args: string, ct
     }
   };
   try {
-    return await raceAbort(tool.run(input.data, { ...ctx, signal, approve }), signal);
+    return await raceAbort(work({ ...ctx, signal, approve }), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

@@ -1,7 +1,7 @@
 // keys: keyboard input to whatever has focus (seed 001 §12.2): a key or chord pressed, or text
-// typed, optionally repeated.
+// typed, optionally repeated — one action for the hands, whose effect is checked once.
 import { z } from "zod";
-import { BOTH, defineTool, pressesEnter, refused, typesEnter } from "./tool.ts";
+import { BOTH, defineTool, labelled, pressesEnter, refused, typesEnter } from "./tool.ts";
 
 export const keys = defineTool({
   name: "keys",
@@ -9,24 +9,18 @@ export const keys = defineTool({
     'Send keyboard input to the focused element. method "press": a key or chord like "Enter", "Tab", "Control+A", "Escape"; method "type": text typed as is. repeat presses it several times.',
   input: z.object({ method: z.enum(["press", "type"]), value: z.string().min(1), repeat: z.number().int().min(1).max(50).optional() }),
   modes: BOTH,
+  label: ({ method, value }) => labelled(`keys ${method}`, value),
   async run({ method, value, repeat = 1 }, ctx) {
     const chord = value.split("+").map((k) => k.trim()).filter(Boolean);
     if (method === "press" ? pressesEnter(chord) : typesEnter(value)) {
       const denied = await refused(ctx, await ctx.web.risksOf("focused", "enter"));
       if (denied) return denied;
     }
-    for (let i = 0; i < repeat; i++) {
-      ctx.signal.throwIfAborted();
-      if (method === "press") await ctx.computer.keypress(chord);
-      else await ctx.computer.type(value);
-    }
-    return {
-      ok: true,
-      data: { success: true, method, value, times: repeat },
-      action:
-        method === "press"
-          ? { type: "keypress", args: { keys: chord }, intent: `press ${value}`, requires_verification: false }
-          : { type: "type", args: { text: value }, intent: "type", requires_verification: false },
-    };
+    const action =
+      method === "press"
+        ? ({ type: "keypress", args: { keys: chord }, intent: `press ${value}`, requires_verification: false } as const)
+        : ({ type: "type", args: { text: value }, intent: "type", requires_verification: false } as const);
+    await ctx.perform({ kind: "action", action, intent: action.intent, repeat });
+    return { ok: true, data: { success: true, method, value, times: repeat }, action };
   },
 });

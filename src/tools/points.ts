@@ -1,7 +1,6 @@
 // Points the model names on the screenshot it saw, mapped back to screenshot pixels through the
 // one coordinate module; a point outside that image is refused, never clamped silently.
 import { z } from "zod";
-import type { ElementTarget } from "../computers/computer.ts";
 import { convert, type Point } from "../perception/coordinates.ts";
 import type { ToolContext } from "./tool.ts";
 
@@ -13,9 +12,4 @@ export function toScreen(ctx: ToolContext, [x, y]: [number, number]): Point | st
     return `(${x}, ${y}) is outside the ${model.width}×${model.height} screenshot`;
   }
   return convert({ x: Math.round(x), y: Math.round(y) }, ctx.spaces, "model", "screenshot");
-}
-
-export function centerOf(target: ElementTarget): Point | undefined {
-  const box = target.box;
-  return box ? { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) } : undefined;
 }

@@ -9,6 +9,7 @@ export const screenshot = defineTool({
   description: "Take a screenshot of the page as it is now. Coordinates for click, type and the other coordinate tools are pixels of the latest screenshot.",
   input: z.object({}),
   modes: BOTH,
+  looks: true,
   needsVision: true,
   async run(_input, ctx) {
     const shot = await ctx.computer.screenshot();

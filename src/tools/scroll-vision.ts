@@ -1,5 +1,5 @@
 // scrollVision (hybrid mode): the mouse wheel at a point, so nested scrolling areas scroll too
-// (seed 001 §12.2).
+// (seed 001 §12.2); through the hands, so a scroll that moves nothing says the end was reached.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
 import { defineTool, failed } from "./tool.ts";
@@ -10,6 +10,7 @@ export const scrollVision = defineTool({
   input: z.object({ direction: z.enum(["up", "down", "left", "right"]), coordinates: pointSchema.optional(), percentage: z.number().min(1).max(200).optional() }),
   modes: ["hybrid"],
   needsVision: true,
+  label: ({ direction }) => `scrollVision ${direction}`,
   async run({ direction, coordinates, percentage = 80 }, ctx) {
     const { screenshot, model } = ctx.spaces;
     const at = toScreen(ctx, coordinates ?? [Math.floor(model.width / 2), Math.floor(model.height / 2)]);
@@ -17,11 +18,13 @@ export const scrollVision = defineTool({
     const vertical = direction === "up" || direction === "down";
     const amount = Math.round(((vertical ? screenshot.height : screenshot.width) * percentage) / 100) * (direction === "up" || direction === "left" ? -1 : 1);
     const [dx, dy] = vertical ? [0, amount] : [amount, 0];
-    await ctx.computer.scroll(at.x, at.y, dx, dy);
+    const action = { type: "scroll" as const, args: { x: at.x, y: at.y, scroll_x: dx, scroll_y: dy }, intent: `scroll ${direction}`, requires_verification: false };
+    const performed = await ctx.perform({ kind: "action", action, intent: action.intent });
+    const moved = performed.kind === "acted" && performed.effect.changed;
     return {
       ok: true,
-      data: { success: true, message: `Scrolled ${direction} at (${at.x}, ${at.y}).` },
-      action: { type: "scroll", args: { x: at.x, y: at.y, scroll_x: dx, scroll_y: dy }, intent: `scroll ${direction}`, requires_verification: false },
+      data: { success: true, message: moved ? `Scrolled ${direction} at (${at.x}, ${at.y}).` : `Nothing moved: the end was reached scrolling ${direction} at (${at.x}, ${at.y}).` },
+      action,
       at,
     };
   },

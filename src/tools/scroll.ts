@@ -8,8 +8,10 @@ export const scroll = defineTool({
   description: "Scroll the page up or down by a percentage of the viewport (80 by default). The ARIA tree covers the whole page without scrolling; scroll to load more or to look.",
   input: z.object({ direction: z.enum(["up", "down"]), percentage: z.number().min(1).max(200).optional() }),
   modes: ["dom"],
+  label: ({ direction }) => `scroll ${direction}`,
   async run({ direction, percentage = 80 }, ctx) {
-    const { scrolledPixels } = await ctx.web.scrollBy(direction, percentage);
+    let scrolledPixels = 0;
+    await ctx.perform({ kind: "page", run: async () => void ({ scrolledPixels } = await ctx.web.scrollBy(direction, percentage)) });
     const message = scrolledPixels === 0 ? `The page cannot scroll further ${direction}.` : `Scrolled ${direction} by ${scrolledPixels} px.`;
     return { ok: true, data: { success: true, message, scrolledPixels } };
   },

@@ -1,10 +1,14 @@
-// What a tool of the browser tool agent is (seed 001 §3, §12): a name, a description, a zod input
-// and a run function over the task's computer. A tool reports failure in its outcome — the model
-// sees it and may try otherwise — instead of throwing; tools/index.ts builds and wraps the set.
+// What a tool of the browser tool agent is (seed 001 §3, §12), all in its one file: a name, a
+// description, a zod input, what it does over the task's computer (every action through the
+// hands, so it is checked), whether it only looks, its label on the timeline, and how a recorded
+// call is done again (replay) or redone by the model when its element is gone (heal). A tool
+// reports failure in its outcome — the model sees it and may try otherwise — instead of throwing;
+// tools/index.ts builds and wraps the set.
 import type { z } from "zod";
-import type { BrowserPage, Computer, ElementTarget, RefAction, Risk } from "../computers/computer.ts";
+import type { BrowserPage, Computer, ElementQuery, ElementTarget, RefAction, Risk } from "../computers/computer.ts";
 import { normalizeChord } from "../computers/keys.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
+import type { Deed, Performed } from "../hands/hands.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { Action, AgentMode, Usage } from "../protocol/index.ts";
@@ -25,6 +29,8 @@ export interface ToolContext {
   saveArtifact(text: string): Promise<string>;
   /** Counts the tokens of a model call the tool made (act's and fillForm's choice, extract). */
   spend(usage: Usage): void;
+  /** Does an action through the hands: pointer-checked where it is a click, then its effect checked. */
+  perform(deed: Deed): Promise<Performed>;
   /** Asks the person to approve an action with these risks; true when none needs approval. */
   approve(risks: Risk[]): Promise<boolean>;
   /** Web search, when a provider is configured. */
@@ -48,7 +54,8 @@ export interface ToolOutcome {
   close?: { reasoning: string; taskComplete: boolean };
 }
 
-export interface AgentTool<S extends z.ZodType = z.ZodType> {
+/** A tool as its file declares it; {@link defineTool} fills in what it leaves out. */
+export interface ToolDefinition<S extends z.ZodType> {
   name: string;
   description: string;
   input: S;
@@ -56,12 +63,57 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   modes: readonly ToolMode[];
   /** Offered only to models that take images. */
   needsVision?: boolean;
+  /** It only looks (ariaTree, screenshot, extract…): it changes nothing, so a replay skips it. */
+  looks?: boolean;
+  /** It ends the task (close): a replay ends where the recording called it. */
+  ends?: boolean;
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** The step's label on the timeline; by default the tool's name. */
+  label?(input: z.infer<S>): string;
+  /**
+   * Does a recorded call again without the model, on its elements as they are now (`found`, in
+   * the recording's order). Without it, a call that acted on no element simply runs again.
+   */
+  replay?(input: z.infer<S>, found: RecordedTarget[], ctx: ToolContext): Promise<ToolOutcome>;
+  /** The model-backed call that redoes a call whose element is gone; without it, it cannot be healed. */
+  heal?(input: z.infer<S>): { name: string; input: unknown };
 }
 
-/** Keeps a tool's input type attached to its run function. */
-export function defineTool<S extends z.ZodType>(tool: AgentTool<S>): AgentTool<S> {
-  return tool;
+/** An element a recorded call acted on, found again, with what was done to it (null: at a point). */
+export interface RecordedTarget {
+  target: ElementTarget;
+  action: RefAction | null;
+}
+
+export interface AgentTool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: S;
+  readonly modes: readonly ToolMode[];
+  readonly needsVision: boolean;
+  readonly looks: boolean;
+  readonly ends: boolean;
+  run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  label(input: z.infer<S>): string;
+  replay: ((input: z.infer<S>, found: RecordedTarget[], ctx: ToolContext) => Promise<ToolOutcome>) | null;
+  heal: ((input: z.infer<S>) => { name: string; input: unknown }) | null;
+}
+
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): AgentTool<S> {
+  return {
+    ...tool,
+    needsVision: tool.needsVision ?? false,
+    looks: tool.looks ?? false,
+    ends: tool.ends ?? false,
+    label: tool.label ?? (() => tool.name),
+    replay: tool.replay ?? null,
+    heal: tool.heal ?? null,
+  };
+}
+
+/** A label naming the tool and its main argument: `goto "https://…"`. */
+export function labelled(name: string, main: string): string {
+  return `${name} ${JSON.stringify(main.length <= 60 ? main : `${main.slice(0, 59)}…`)}`;
 }
 
 export const BOTH: readonly ToolMode[] = ["dom", "hybrid"];
@@ -88,14 +140,59 @@ export function typesEnter(text: string): boolean {
   return /[\r\n]/.test(text);
 }
 
-/** The risks of clicking at a point, and of Enter there too when the text to type has a line break. */
-export async function risksAt(ctx: ToolContext, at: { x: number; y: number }, text = ""): Promise<Risk[]> {
-  const click = await ctx.web.risksOf(at, "click");
-  return typesEnter(text) ? [...click, ...(await ctx.web.risksOf(at, "enter"))] : click;
+/** The risks of clicking an element (or at a point), and of Enter there too when the text to type has a line break. */
+export async function risksAt(ctx: ToolContext, element: ElementQuery, text = ""): Promise<Risk[]> {
+  const click = await ctx.web.risksOf(element, "click");
+  return typesEnter(text) ? [...click, ...(await ctx.web.risksOf(element, "enter"))] : click;
 }
 
 /** Asks the person when an action risks something (seed 001 §3.3); a refusal is the tool's result. */
 export async function refused(ctx: ToolContext, risks: Risk[]): Promise<ToolOutcome | null> {
   if (risks.length === 0 || (await ctx.approve(risks))) return null;
   return failed("DENIED", `The person did not allow this: it ${risks.map((r) => r.message).join(" and ")}.`);
+}
+
+/** The outcome of an action the hands could not aim: nothing was done. */
+export function notPlaced(performed: Extract<Performed, { kind: "unverified" }>, what: string): ToolOutcome {
+  const looks = performed.verification.attempts.length;
+  return failed("NOT_CLICKED", `The pointer could not be placed on ${what} (${looks} ${looks === 1 ? "check" : "checks"}), so nothing was clicked; take a new look and try again.`);
+}
+
+/** A click at a point through the hands, checked on the element meant when it is known. */
+export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null): Promise<Performed> {
+  const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
+  return ctx.perform({ kind: "action", action, intent, element });
+}
+
+/**
+ * Acts on an element: a click goes through the hands at the element's centre, checked by
+ * hit-testing that element; filling, pressing, selecting, ticking and hovering go through the
+ * page, and their effect is checked too. The person approves first what risks something.
+ */
+export async function actOnElement(
+  ctx: ToolContext,
+  element: { ref: string } | { target: ElementTarget },
+  action: RefAction,
+  intent: string,
+): Promise<{ ok: true; target: ElementTarget } | { ok: false; outcome: ToolOutcome }> {
+  const how = activation(action);
+  if (how) {
+    const denied = await refused(ctx, await ctx.web.risksOf(element, how));
+    if (denied) return { ok: false, outcome: denied };
+  }
+  const target = "ref" in element ? await ctx.web.locate(element.ref) : element.target;
+  if (action.kind === "click") {
+    const at = centerOf(target);
+    if (!at) return { ok: false, outcome: failed("INVALID_TARGET", `${intent}: the element has no box on the page.`) };
+    const performed = await clickAt(ctx, at, intent, target);
+    return performed.kind === "acted" ? { ok: true, target } : { ok: false, outcome: notPlaced(performed, intent) };
+  }
+  const run = "ref" in element ? () => ctx.web.actOnRef(element.ref, action).then(() => undefined) : () => ctx.web.actOnTarget(target, action);
+  await ctx.perform({ kind: "page", run });
+  return { ok: true, target };
+}
+
+export function centerOf(target: ElementTarget): Point | undefined {
+  const box = target.box;
+  return box ? { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) } : undefined;
 }

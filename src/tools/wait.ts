@@ -1,7 +1,7 @@
 // wait: for a time, for the page to finish loading, or for a text to appear (seed 001 §9).
 import { z } from "zod";
 import { delay } from "../core/abort.ts";
-import { BOTH, defineTool } from "./tool.ts";
+import { BOTH, defineTool, labelled } from "./tool.ts";
 
 const MAX_MS = 30_000;
 
@@ -15,6 +15,7 @@ export const wait = defineTool({
     textIncludes: z.string().min(1).optional(),
   }),
   modes: BOTH,
+  label: ({ timeMs, load, textIncludes }) => (textIncludes ? labelled("wait", textIncludes) : load ? "wait load" : `wait ${timeMs ?? 1000} ms`),
   async run({ timeMs, load, textIncludes }, ctx) {
     const started = Date.now();
     if (!load && !textIncludes) {

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { AppError, firstLine } from "../../core/errors.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
+import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { domIndex } from "./dom-index.ts";
@@ -236,10 +236,14 @@ export class BrowserComputer implements Computer {
     return async () => compare(before, await this.activity.snapshot(this.page));
   }
 
-  async holdTarget(x: number, y: number): Promise<() => Promise<boolean>> {
+  async holdTarget(x: number, y: number, element?: ElementTarget): Promise<() => Promise<HitTest>> {
     const at = this.toCss(x, y);
-    const held = await this.guard(() => holdElementAt(this.page, at));
-    return () => this.guard(() => held()).catch(() => false);
+    const held = await this.guard(() => holdElementAt(this.page, at, element?.xpath ?? undefined));
+    const scale = this.options.deviceScaleFactor ?? 1;
+    return async () => {
+      const hit = await this.guard(() => held()).catch((): HitTest => ({ onTarget: false, now: null }));
+      return { onTarget: hit.onTarget, now: hit.now ? { x: Math.round(hit.now.x * scale), y: Math.round(hit.now.y * scale) } : null };
+    };
   }
 
   async elements(): Promise<UiElement[]> {

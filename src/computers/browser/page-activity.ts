@@ -2,7 +2,7 @@
 // can wait for the network to go quiet) and DOM mutations, navigation and scrolling (so an
 // action whose effect is too small to see on screen still counts as having one).
 import type { BrowserContext, Page, Request } from "playwright-core";
-import type { StructuralEffect } from "../computer.ts";
+import type { HitTest, StructuralEffect } from "../computer.ts";
 
 // A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations and the
 // input/change events of form controls, whose new state (a ticked checkbox) is not a mutation.
@@ -89,23 +89,30 @@ export function compare(before: Snapshot, after: Snapshot): StructuralEffect {
 }
 
 /**
- * Remembers the element at a CSS point and its box; the returned check says whether the same
- * element (or one inside it) is still at that point and its box has not moved.
+ * Remembers an element and its box: the one at a CSS point, or the one an XPath names (the
+ * element a click is meant for). The returned check says whether that element (or one inside it)
+ * is at the point and its box has not moved, and where its centre is now if it is still shown.
  */
-export async function holdElementAt(page: Page, point: { x: number; y: number }): Promise<() => Promise<boolean>> {
-  const held = await page.evaluateHandle(({ x, y }) => {
-    const element = document.elementFromPoint(x, y);
-    return element ? { element, box: element.getBoundingClientRect().toJSON() as DOMRect } : null;
-  }, point);
+export async function holdElementAt(page: Page, point: { x: number; y: number }, xpath?: string): Promise<() => Promise<HitTest>> {
+  const held = await page.evaluateHandle(
+    ({ x, y, xpath }) => {
+      const named = xpath ? document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue : null;
+      const element = named instanceof Element ? named : document.elementFromPoint(x, y);
+      return element ? { element, box: element.getBoundingClientRect().toJSON() as DOMRect } : null;
+    },
+    { ...point, xpath: xpath ?? null },
+  );
   return async () => {
     try {
       return await page.evaluate(
         ([h, { x, y }]) => {
-          if (!h) return false;
-          const now = document.elementFromPoint(x, y);
+          if (!h) return { onTarget: false, now: null };
+          const under = document.elementFromPoint(x, y);
           const box = h.element.getBoundingClientRect();
           const still = Math.abs(box.x - h.box.x) < 1 && Math.abs(box.y - h.box.y) < 1;
-          return now !== null && (now === h.element || h.element.contains(now)) && still;
+          const onTarget = under !== null && (under === h.element || h.element.contains(under)) && still;
+          const shown = h.element.isConnected && box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+          return { onTarget, now: shown ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null };
         },
         [held, point] as const,
       );

@@ -34,8 +34,19 @@ export class WebPage implements BrowserPage {
     return target;
   }
 
+  async locate(ref: string): Promise<ElementTarget> {
+    const locator = locateRef(this.page(), ref);
+    try {
+      await locator.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS });
+      return await this.targetOf(locator);
+    } catch (error) {
+      throw new AppError("INVALID_TARGET", `The element ${ref} is not on the page any more (${firstLine(error)}); take a new ARIA tree.`);
+    }
+  }
+
   async findTarget(target: ElementTarget): Promise<ElementTarget | null> {
     const locator = await this.locatorOf(target);
+    await locator?.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
     const box = await locator?.boundingBox({ timeout: ACTION_TIMEOUT_MS });
     // Found by the recording's own locator and XPath: only its place is new.
     return box ? { ...target, box: this.toScreenshot(box) } : null;

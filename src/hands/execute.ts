@@ -1,24 +1,20 @@
-// Carries out one planner action on a computer. The action's points are in the pixels of the
-// image the model saw; they reach the computer in screenshot pixels. Final actions (done,
-// needs_user) never come here.
+// Carries out one resolved action on a computer: every point is already in screenshot pixels
+// (perception/resolve.ts). A retried click adds its jitter here, kept inside the screen.
 import type { Computer } from "../computers/computer.ts";
-import { convert, type Point, type Spaces } from "../perception/coordinates.ts";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
-import type { Action, FinalAction } from "../protocol/index.ts";
+import type { Point, Size } from "../perception/coordinates.ts";
+import type { ScreenAction } from "../perception/resolve.ts";
 
 export async function execute(
-  action: Exclude<Action, FinalAction>,
+  action: ScreenAction,
   computer: Computer,
-  spaces: Spaces,
+  screen: Size,
   signal: AbortSignal,
   /** Added to the action's point, in screenshot pixels (the jitter of a retried click). */
   offset: Point = { x: 0, y: 0 },
 ): Promise<void> {
-  const at = (x: number, y: number): Point => {
-    const p = convert({ x, y }, spaces, "model", "screenshot");
-    return { x: clamp(p.x + offset.x, spaces.screenshot.width), y: clamp(p.y + offset.y, spaces.screenshot.height) };
-  };
+  const at = (x: number, y: number): Point => ({ x: clamp(x + offset.x, screen.width), y: clamp(y + offset.y, screen.height) });
   switch (action.type) {
     case "click": {
       const p = at(action.args.x, action.args.y);
@@ -40,9 +36,7 @@ export async function execute(
       return computer.drag(at(action.args.x, action.args.y), at(action.args.end_x, action.args.end_y));
     case "scroll": {
       const p = at(action.args.x, action.args.y);
-      const dx = Math.round((action.args.scroll_x * spaces.screenshot.width) / spaces.model.width);
-      const dy = Math.round((action.args.scroll_y * spaces.screenshot.height) / spaces.model.height);
-      return computer.scroll(p.x, p.y, dx, dy);
+      return computer.scroll(p.x, p.y, action.args.scroll_x, action.args.scroll_y);
     }
     case "type":
       return computer.type(action.args.text);
@@ -62,7 +56,7 @@ function clamp(value: number, size: number): number {
 }
 
 /** Only web pages: a model must not open `file:` or `javascript:` URLs. */
-function checkedUrl(raw: string): string {
+export function checkedUrl(raw: string): string {
   // `example.com:8080/x` has no scheme; `mailto:x` and `file:///x` do.
   const withScheme = /^[a-z][a-z0-9+.-]*:(\/\/|[^\d])/i.test(raw) ? raw : `${/^(localhost|127\.|\[::1\])/.test(raw) ? "http" : "https"}://${raw}`;
   let url: URL;

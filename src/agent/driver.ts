@@ -1,0 +1,37 @@
+// What drives a task, as one interface: the planner loop, the tool agent and replay are peers.
+// A run hands its driver the computer, the hands, the person gate, the budget and the step
+// recorder; the driver decides what to do and says how the task ended.
+import type { Computer } from "../computers/computer.ts";
+import type { Config } from "../core/config.ts";
+import type { Hands } from "../hands/hands.ts";
+import type { Attachment, Task } from "../protocol/index.ts";
+import type { Budget } from "./budget.ts";
+import type { PersonGate } from "./person-gate.ts";
+import type { StepRecorder } from "./step-recorder.ts";
+
+export type Outcome =
+  | { status: "completed"; answer: string }
+  | { status: "failed"; code: string; message: string }
+  | { status: "stopped"; reason: string };
+
+export interface RunContext {
+  /** The task as recorded now. */
+  task(): Task;
+  attachments: Attachment[];
+  computer: Computer;
+  hands: Hands;
+  config: Config;
+  signal: AbortSignal;
+  budget: Budget;
+  gate: PersonGate;
+  steps: StepRecorder;
+  /** Stores a long text (a page's article) and returns its id. */
+  saveArtifact(text: string): Promise<string>;
+}
+
+export interface Driver {
+  /** How the task names what drives it (`qwen2.5-vl-72b-instruct`, `gpt-4.1 (dom tools)`). */
+  readonly label: string;
+  /** Drives the task from the first screen (`hands.screen`) to its end. */
+  drive(run: RunContext): Promise<Outcome>;
+}

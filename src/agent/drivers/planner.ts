@@ -1,0 +1,128 @@
+// The planner loop (seed 000 §3.3 RUN_LOOP): observe → the planner decides → the hands act and
+// check → record, one step at a time. The planner's capabilities are read once per step: the
+// image size it wants, whether it picks among numbered elements, whether it can look at the
+// pointer. A step that could not be placed or failed is recorded and told to the model.
+import { raceAbort } from "../../core/abort.ts";
+import { AppError } from "../../core/errors.ts";
+import { newId } from "../../core/ids.ts";
+import type { Performed, PointerLook } from "../../hands/hands.ts";
+import { Replan, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
+import { scaleElements } from "../../perception/elements.ts";
+import { modelView } from "../../perception/model-image.ts";
+import { resolveAction } from "../../perception/resolve.ts";
+import type { Screenshot } from "../../perception/screenshot.ts";
+import { actionPoint, isFinal } from "../../protocol/index.ts";
+import type { Driver, Outcome, RunContext } from "../driver.ts";
+import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
+
+export class PlannerDriver implements Driver {
+  readonly label: string;
+  private readonly history: string[] = [];
+
+  constructor(private readonly planner: Planner) {
+    this.label = planner.name;
+  }
+
+  async drive(run: RunContext): Promise<Outcome> {
+    const { computer, hands, config, signal, budget, steps } = run;
+    const { planner } = this;
+    for (;;) {
+      budget.assertStepRoom(steps.count);
+      const shot = hands.screen ?? (await hands.capture());
+      const url = await computer.currentUrl();
+      const caps = planner.capabilities(shot);
+      const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
+      const view = await modelView(shot, computer.logicalSize, max, config.browser.jpegQuality);
+      const elements = caps.elements && computer.elements ? scaleElements(await raceAbort(computer.elements(), signal), view.spaces.screenshot, view.spaces.model) : undefined;
+      let turn: PlannerTurn;
+      try {
+        turn = await planner.next(
+          {
+            task: run.task().text,
+            attachments: run.attachments,
+            step: steps.count + 1,
+            history: this.history.slice(-config.model.historySteps),
+            screenshot: view.image,
+            url,
+            ...(elements ? { elements } : {}),
+          },
+          signal,
+        );
+      } catch (error) {
+        // Another planner took over within the step: it looks at the screen its own way.
+        if (error instanceof Replan) continue;
+        throw error;
+      }
+      signal.throwIfAborted();
+      const { action } = turn;
+      if (turn.approval && !isFinal(action)) {
+        const approved = await run.gate.approve({ id: newId("appr"), checks: turn.approval.checks, action, tool: null });
+        if (!approved) {
+          const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
+          return { status: "stopped", reason: `the person did not approve: ${why}` };
+        }
+        turn.approval.acknowledge();
+      }
+      if (isFinal(action)) {
+        await this.record(run, turn, shot, url, { at: null });
+        if (action.type === "done") return { status: "completed", answer: action.args.answer };
+        await this.askUser(run, action.args.answer);
+        continue;
+      }
+      const resolved = resolveAction(action, view.spaces);
+      const aimed = actionPoint(resolved);
+      let performed: Performed;
+      try {
+        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(caps), requested: action.requires_verification, clicks: caps.verifyClicks });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
+        hands.takeChecks();
+        const after = await hands.capture();
+        await this.record(run, turn, after, await computer.currentUrl(), { at: aimed, failure: error.message });
+        continue;
+      }
+      hands.takeChecks();
+      if (performed.kind === "unverified") {
+        await this.record(run, turn, shot, url, { at: aimed, verification: performed.verification, usage: performed.usage, unverified: true });
+        const looks = performed.verification.attempts.filter((a) => a.method === "model").length || performed.verification.attempts.length;
+        await this.askUser(run, couldNotHit(action.intent || turn.progress, looks, config.locale));
+        continue;
+      }
+      const { after, at, effect, verification, usage } = performed;
+      await this.record(run, turn, after, await computer.currentUrl(), { at, effect, verification, usage });
+    }
+  }
+
+  /** AWAITING_USER, then a fresh look at the screen the person has changed. */
+  private async askUser(run: RunContext, answer: string): Promise<void> {
+    const reply = await run.gate.askUser(answer);
+    this.history.push(`The person was asked to act and answered: ${reply}`);
+    await run.hands.capture();
+  }
+
+  private async record(run: RunContext, turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome): Promise<void> {
+    const usage = {
+      input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
+      output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),
+    };
+    const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? "not clicked: the pointer could not be placed on it" : null;
+    const step = await run.steps.commit(shot, {
+      text: note ? `${turn.progress} (${note})` : turn.progress,
+      thought: turn.thought,
+      action: turn.action,
+      tool: null,
+      cursor_x: outcome.at?.x ?? null,
+      cursor_y: outcome.at?.y ?? null,
+      url,
+      effect: outcome.effect ?? null,
+      verification: outcome.verification ?? null,
+      planner: turn.planner,
+      usage,
+    });
+    this.history.push(historyLine(step, turn.action, turn.progress, outcome));
+  }
+}
+
+function lookOf(caps: PlannerCapabilities): PointerLook | null {
+  return caps.checkPointer ? { imageSize: caps.imageSize, check: caps.checkPointer } : null;
+}

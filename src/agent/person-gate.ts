@@ -1,0 +1,76 @@
+// Where a task waits for the person (seed 000 §3.3 AWAITING_USER): "I've done it" after a request
+// to act, and the decision on an approval. The clock stops while they decide, and each wait ends
+// at once on Stop.
+import { raceAbort } from "../core/abort.ts";
+import { newId } from "../core/ids.ts";
+import type { Risk } from "../computers/computer.ts";
+import type { Approval } from "../protocol/index.ts";
+import type { Budget } from "./budget.ts";
+import type { TaskRecord } from "./task-record.ts";
+
+export class PersonGate {
+  private ackWaiter: ((text: string) => void) | null = null;
+  private decisionWaiter: { approvalId: string; decide: (approved: boolean) => void } | null = null;
+
+  constructor(
+    private readonly record: TaskRecord,
+    private readonly budget: Budget,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Resumes a task that waits for the person; false if it is not waiting. */
+  acknowledge(text: string): boolean {
+    if (!this.ackWaiter || this.signal.aborted) return false;
+    this.ackWaiter(text);
+    this.ackWaiter = null;
+    return true;
+  }
+
+  /** Decides a pending approval; false if there is none with this id. */
+  decide(approvalId: string, approved: boolean): boolean {
+    if (this.decisionWaiter?.approvalId !== approvalId || this.signal.aborted) return false;
+    this.decisionWaiter.decide(approved);
+    this.decisionWaiter = null;
+    return true;
+  }
+
+  /** Asks the person to act and waits for their reply ("I've done it", or what they wrote). */
+  async askUser(answer: string): Promise<string> {
+    const { record, budget } = this;
+    budget.pauseClock();
+    await record.update({ status: "awaiting_user", answer });
+    await record.addMessage("assistant", answer);
+    await record.emit({ type: "task.awaiting_user", task_id: record.current.id, answer, show_ack_button: true });
+    const reply = await raceAbort(new Promise<string>((resolve) => (this.ackWaiter = resolve)), this.signal);
+    await record.addMessage("user", reply);
+    await record.update({ status: "running", answer: null });
+    await record.emit({ type: "task.resumed", task_id: record.current.id });
+    budget.startClock();
+    return reply;
+  }
+
+  /**
+   * Waits for the person's decision on a flagged action. `goesOnWhenDenied`: a refusal is an
+   * answer the agent continues from (the tool agent), not the end of the task.
+   */
+  async approve(approval: Approval, goesOnWhenDenied = false): Promise<boolean> {
+    const { record, budget } = this;
+    budget.pauseClock();
+    const why = approval.checks.map((c) => c.message || c.code).join("\n");
+    await record.update({ status: "awaiting_user", approval, answer: why });
+    await record.emit({ type: "task.approval_requested", task_id: record.current.id, approval });
+    const approved = await raceAbort(new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide })), this.signal);
+    await record.update({ status: "running", approval: null, answer: null });
+    if (approved || goesOnWhenDenied) {
+      await record.emit({ type: "task.resumed", task_id: record.current.id });
+      budget.startClock();
+    }
+    return approved;
+  }
+
+  /** A risky tool call (seed 001 §3.3) waits for the person; each risk is one check they read. */
+  approveTool(tool: { name: string; label: string; input: unknown }, risks: Risk[]): Promise<boolean> {
+    const checks = risks.map((risk, i) => ({ id: `risk_${i + 1}`, code: risk.kind, message: `${tool.label} ${risk.message}.` }));
+    return this.approve({ id: newId("appr"), checks, action: null, tool: { name: tool.name, input: tool.input } }, true);
+  }
+}

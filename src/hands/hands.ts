@@ -1,0 +1,207 @@
+// The hands of a task (seed 000 §4, seed 002 §2.5): every action that touches a screen, whoever
+// decided it, goes through here. A click is pointer-checked first when asked (the hit test, else
+// the model's look), then the action runs, the screen settles, the capture is compared with the
+// screen before it, and a click without effect is repeated a few pixels off, a bounded number
+// of times; a scroll without effect means the end was reached. What happened is data for the
+// step record and the model's history, never a reason to fail the task.
+import type { Computer, ElementTarget, StructuralEffect } from "../computers/computer.ts";
+import type { Config } from "../core/config.ts";
+import { delay, raceAbort } from "../core/abort.ts";
+import { AppError } from "../core/errors.ts";
+import type { Point } from "../perception/coordinates.ts";
+import type { ScreenAction } from "../perception/resolve.ts";
+import { diffScreens } from "../perception/screen-diff.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
+import type { FrameRef, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
+import { CheckLog, type StepChecks } from "./checks.ts";
+import { checkedUrl, execute } from "./execute.ts";
+import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
+
+export type { PointerLook, FrameOptions, StepChecks };
+
+/** What the hands are asked to do. */
+export type Deed =
+  /**
+   * A computer action at screenshot pixels; `element`: the element a click is meant for, when
+   * known; `repeat`: keys pressed several times, checked once.
+   */
+  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number }
+  /** Anything else that changes the page (fill a field, go back): run, then settle, capture and compare. */
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void> };
+
+export type Performed =
+  | {
+      kind: "acted";
+      after: Screenshot;
+      /** Where the action happened (after any correction), in screenshot pixels. */
+      at: Point | null;
+      effect: StepEffect;
+      verification: StepVerification | null;
+      usage: Usage;
+    }
+  /** The pointer could not be placed on the target: nothing was clicked. */
+  | { kind: "unverified"; verification: StepVerification; usage: Usage };
+
+export interface PerformOptions {
+  /** The model's look at the pointer, when the driver's model can look. */
+  look: PointerLook | null;
+  /** Whether the decider asked for the pointer to be checked (`requires_verification`). */
+  requested: boolean;
+  /** The decider's own VERIFY_CLICKS, overriding the configured one. */
+  clicks?: Config["verification"]["clicks"] | null;
+}
+
+export interface HandsOptions {
+  computer: Computer;
+  config: Config;
+  /** Stores a capture of the current step's pointer checks. */
+  saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
+  signal: AbortSignal;
+}
+
+const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "right_click"]);
+const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "right_click", "move", "drag", "scroll"]);
+const CAPTURE_ATTEMPTS = 3;
+const CAPTURE_BACKOFF_MS = 150;
+const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
+
+/** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
+export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
+  return CLICKS.has(type) && (mode === "always" || (mode === "requested" && requested));
+}
+
+export class Hands {
+  /** The screen as last seen: what the next action's effect is measured against. */
+  private latest: Screenshot | null = null;
+  private readonly log = new CheckLog();
+
+  constructor(private readonly options: HandsOptions) {}
+
+  /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
+  async start(url: string | null): Promise<Screenshot> {
+    const { computer, signal } = this.options;
+    if (url) await raceAbort(computer.navigate(checkedUrl(url)), signal);
+    return this.capture();
+  }
+
+  /** A capture taken outside the hands (a fresh look before the model decides). */
+  saw(shot: Screenshot): void {
+    this.latest = shot;
+  }
+
+  /** The screen as the last action left it, or as last seen. */
+  get screen(): Screenshot | null {
+    return this.latest;
+  }
+
+  /** What the actions since the last call checked, together, for one step; null when none acted. */
+  takeChecks(): StepChecks | null {
+    return this.log.take();
+  }
+
+  async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
+    const { computer, config, signal } = this.options;
+    const before = this.latest ?? (await this.capture());
+    const action = deed.kind === "action" ? deed.action : null;
+    const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
+    let offset: Point = { x: 0, y: 0 };
+    let verification: StepVerification | null = null;
+    let usage = NO_USAGE;
+    const mode = options.clicks ?? config.verification.clicks;
+    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode)) {
+      const checked = await checkPointer(target, deed.intent, deed.element ?? null, {
+        computer,
+        config,
+        look: options.look,
+        saveFrame: this.options.saveFrame,
+        checksBefore: this.log.checks,
+        signal,
+      });
+      verification = checked.verification;
+      usage = checked.usage;
+      if (!checked.point) {
+        this.log.add({ verification, usage });
+        return { kind: "unverified", verification, usage };
+      }
+      offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
+    }
+
+    const attempt = async (jitter: Point) => {
+      const watch = computer.watchStructure ? await raceAbort(computer.watchStructure(), signal) : null;
+      if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
+      for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+        await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+      }
+      await raceAbort(computer.settle(), signal);
+      const after = await this.capture();
+      const structure = watch ? await raceAbort(watch(), signal) : null;
+      const structural = structure ? hasEffect(structure) : null;
+      // The DOM already shows an effect: comparing pixels would only cost time.
+      if (structural) return { after, ratio: null, changed: true, structural };
+      const cursor = await computer.cursorPosition();
+      const diff = await diffScreens(before, after, {
+        pixelThreshold: config.effect.pixelThreshold,
+        changeRatio: config.effect.changeRatio,
+        ignorePoints: target ? [target, cursor] : [cursor],
+      });
+      return { after, ratio: round(diff.ratio), changed: diff.changed, structural };
+    };
+
+    let result = await attempt({ x: 0, y: 0 });
+    let retries = 0;
+    if (action && CLICKS.has(action.type)) {
+      for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
+        if (result.changed) break;
+        retries++;
+        result = await attempt(jitter);
+      }
+    }
+    const note = result.changed
+      ? null
+      : action?.type === "scroll"
+        ? "the end was reached: scrolling further this way changes nothing"
+        : retries > 0
+          ? `retried ${retries} times a few pixels off`
+          : null;
+    const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
+    this.log.add({ effect, verification, usage, after: result.after });
+    return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
+  }
+
+  /**
+   * The screen now. An action may have closed the page it acted on (a popup's last click), so a
+   * capture that fails is tried again once the computer has found its screen again: the action
+   * happened, and must not be reported as failed.
+   */
+  async capture(): Promise<Screenshot> {
+    const { computer, signal } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const shot = await raceAbort(computer.screenshot(), signal);
+        this.latest = shot;
+        return shot;
+      } catch (error) {
+        if (attempt >= CAPTURE_ATTEMPTS || !(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
+        await delay(CAPTURE_BACKOFF_MS * attempt, signal);
+      }
+    }
+  }
+}
+
+function hasEffect(effect: StructuralEffect): boolean {
+  return effect.mutations > 0 || effect.navigated || effect.scrolled || effect.requests > 0;
+}
+
+/** Points around the target, in screenshot pixels: right-down, left-up, right-up, left-down. */
+function jitters(px: number): Point[] {
+  return [
+    { x: px, y: px },
+    { x: -px, y: -px },
+    { x: px, y: -px },
+    { x: -px, y: px },
+  ];
+}
+
+function round(ratio: number): number {
+  return Math.round(ratio * 10_000) / 10_000;
+}
