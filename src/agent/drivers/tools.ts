@@ -9,7 +9,7 @@ import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../../models/chat/chat-model.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
-import type { Attachment, Usage } from "../../protocol/index.ts";
+import type { Attachment, StepEffect, Usage } from "../../protocol/index.ts";
 import { findTool, parseInput, toolSet, toolSpecs, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { compressContext } from "../tool-context.ts";
@@ -65,9 +65,9 @@ export class ToolDriver implements Driver {
       for (const call of answer.calls) {
         budget.assertStepRoom(steps.count);
         const ran = await runCall(runner, tools, call, usage);
-        await runner.record(ran, answer.text.split("\n")[0] ?? "", answer.text);
+        const step = await runner.record(ran, answer.text.split("\n")[0] ?? "", answer.text);
         usage = { input_tokens: 0, output_tokens: 0 };
-        turns.push(toolTurn(call, ran.outcome));
+        turns.push(toolTurn(call, ran.outcome, step.effect));
         if (ran.outcome.close) {
           const { reasoning, taskComplete } = ran.outcome.close;
           return taskComplete ? { status: "completed", answer: reasoning } : { status: "failed", code: "TASK_INCOMPLETE", message: reasoning };
@@ -89,9 +89,14 @@ async function ask(model: ChatModel, system: string, turns: ChatTurn[], tools: T
   return { text: text.trim(), calls, usage };
 }
 
-/** What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an image if any. */
-function toolTurn(call: ToolCall, outcome: ToolOutcome): ChatTurn {
-  const body = outcome.ok ? { ok: true, data: outcome.data ?? null } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}) };
+/**
+ * What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an
+ * image if any; an action the screen did not show any effect of says so, as the planner's
+ * history does.
+ */
+function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null): ChatTurn {
+  const unseen = effect && !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : {};
+  const body = outcome.ok ? { ok: true, data: outcome.data ?? null, ...unseen } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}), ...unseen };
   const image = outcome.image?.shot;
   return {
     role: "tool",
