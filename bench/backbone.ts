@@ -1,11 +1,12 @@
 // Backbone benchmark: the time from POST /api/chat/send to `task.started` on the SSE stream
 // (directly, and through the chat assistant's tool call), to the assistant's first streamed
 // words, and the harness time per step (everything between the model's answer and the next model
-// request: parsing, acting, settling, capturing, storing, emitting). Prints figures; asserts nothing.
+// request: parsing, acting through the checked hands, settling, capturing, storing, emitting) for
+// both drivers, the planner loop and the tool agent. Prints figures; asserts nothing.
 import { performance } from "node:perf_hooks";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
-import { act, planningText, startScriptedModel, type Reply } from "../test/support/scripted-model.ts";
+import { act, planningText, startScriptedModel, systemText, type RecordedRequest, type Reply } from "../test/support/scripted-model.ts";
 import { openStream } from "../test/support/sse.ts";
 
 const SENDS = 20;
@@ -84,6 +85,30 @@ try {
   const planning = model.requests.filter((r) => planningText(r).includes("Task: steps"));
   const harness = planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!);
 
+  const toolCalls: [string, unknown][] = [];
+  // The tool agent's own step cap (AGENT_MAX_STEPS, 15) holds the calls and close.
+  for (let i = 0; i < 14; i++) {
+    const kinds: [string, unknown][] = [
+      ["click", { describe: "the Press me button", coordinates: [200, 130] }],
+      ["type", { describe: "the Name field", text: "abc", coordinates: [250, 240] }],
+      ["keys", { method: "press", value: "Backspace" }],
+      ["scrollVision", { direction: "down", percentage: 20 }],
+      ["think", { reasoning: "next" }],
+    ];
+    toolCalls.push(kinds[i % kinds.length]!);
+  }
+  toolCalls.push(["close", { reasoning: "done", taskComplete: true }]);
+  const toolAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes("Goal: tool steps");
+  model.route(toolAgent, ...toolCalls.map(([name, args]): Reply => ({ chat: { calls: [{ name, arguments: args }] } })));
+  await app.system.store.ensureSession("bench-tools", "bench");
+  const toolStream = await openStream(app.url, "bench-tools", 0);
+  const toolSent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "bench-tools", text: "tool steps", start_url: pages.url("form.html") });
+  const toolEnd = await toolStream.waitForEnd(toolSent.json.task_id, 120_000);
+  toolStream.close();
+  if (toolEnd.type !== "task.completed") throw new Error(`the tool task ended ${JSON.stringify(toolEnd)}`);
+  const toolRequests = model.requests.filter(toolAgent);
+  const toolHarness = toolRequests.slice(1).map((r, i) => r.at - toolRequests[i]!.answeredAt!);
+
   console.log("EasyAgentCU backbone benchmark");
   console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(median(startLatencies))} ms, p90 ${fmt(quantile(startLatencies, 0.9))} ms`);
   console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(median(firstWords))} ms, p90 ${fmt(quantile(firstWords, 0.9))} ms`);
@@ -96,6 +121,10 @@ try {
   });
   console.log(`  by action: ${[...byKind].map(([kind, ms]) => `${kind} ${fmt(median(ms))}`).join(", ")} (median ms)`);
   console.log(`  ${STEPS}-step task end to end with an instant model: ${fmt(total)} ms`);
+  console.log(`  tool agent (hybrid), harness time per step (n=${toolHarness.length}): median ${fmt(median(toolHarness))} ms, p90 ${fmt(quantile(toolHarness, 0.9))} ms`);
+  const toolByKind = new Map<string, number[]>();
+  toolHarness.forEach((ms, i) => toolByKind.set(toolCalls[i]![0], [...(toolByKind.get(toolCalls[i]![0]) ?? []), ms]));
+  console.log(`  by tool: ${[...toolByKind].map(([name, ms]) => `${name} ${fmt(median(ms))}`).join(", ")} (median ms)`);
 } finally {
   await app.close();
   await Promise.all([model.close(), pages.close()]);

@@ -23,9 +23,11 @@ export type { PointerLook, FrameOptions, StepChecks };
 export type Deed =
   /**
    * A computer action at screenshot pixels; `element`: the element a click is meant for, when
-   * known; `repeat`: keys pressed several times, checked once.
+   * known; `repeat`: keys pressed several times, checked once; `retries`: how often a click
+   * without effect is repeated (EFFECT_CLICK_RETRIES by default; 0 for a click that only puts
+   * the focus where typing follows, whose effect the typing shows).
    */
-  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number }
+  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; retries?: number }
   /** Anything else that changes the page (fill a field, go back): run, then settle, capture and compare. */
   | { kind: "page"; run: (signal: AbortSignal) => Promise<void> };
 
@@ -150,7 +152,8 @@ export class Hands {
     let result = await attempt({ x: 0, y: 0 });
     let retries = 0;
     if (action && CLICKS.has(action.type)) {
-      for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
+      const bound = deed.kind === "action" ? (deed.retries ?? config.effect.clickRetries) : 0;
+      for (const jitter of jitters(config.effect.jitterPx).slice(0, bound)) {
         if (result.changed) break;
         retries++;
         result = await attempt(jitter);

@@ -9,7 +9,7 @@ import { centerOf, clickAt, defineTool, failed, notPlaced, refused, risksAt, typ
 
 /** Clicks the field, selects what is in it and types over it; an outcome when the click could not be aimed. */
 async function fill(ctx: ToolContext, at: Point, action: string, value: string, element: ElementTarget | null): Promise<ToolOutcome | null> {
-  const performed = await clickAt(ctx, at, action, element);
+  const performed = await clickAt(ctx, at, action, element, true);
   if (performed.kind === "unverified") return notPlaced(performed, action);
   await ctx.perform({ kind: "action", action: { type: "keypress", args: { keys: ["Control", "a"] }, intent: action, requires_verification: false }, intent: action });
   await ctx.perform({ kind: "action", action: { type: "type", args: { text: value }, intent: action, requires_verification: false }, intent: action });

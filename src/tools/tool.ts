@@ -158,10 +158,13 @@ export function notPlaced(performed: Extract<Performed, { kind: "unverified" }>,
   return failed("NOT_CLICKED", `The pointer could not be placed on ${what} (${looks} ${looks === 1 ? "check" : "checks"}), so nothing was clicked; take a new look and try again.`);
 }
 
-/** A click at a point through the hands, checked on the element meant when it is known. */
-export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null): Promise<Performed> {
+/**
+ * A click at a point through the hands, checked on the element meant when it is known.
+ * `focus`: the click only puts the focus where typing follows; the typing shows its effect.
+ */
+export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null, focus = false): Promise<Performed> {
   const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
-  return ctx.perform({ kind: "action", action, intent, element });
+  return ctx.perform({ kind: "action", action, intent, element, ...(focus ? { retries: 0 } : {}) });
 }
 
 /**

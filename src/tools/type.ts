@@ -7,7 +7,7 @@ import { pointSchema, toScreen } from "./points.ts";
 import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, refused, risksAt, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 async function clickAndType(ctx: ToolContext, aim: Point, describe: string, text: string, element: ElementTarget | null): Promise<ToolOutcome | Point> {
-  const performed = await clickAt(ctx, aim, describe, element);
+  const performed = await clickAt(ctx, aim, describe, element, true);
   if (performed.kind === "unverified") return notPlaced(performed, describe);
   await ctx.perform({ kind: "action", action: { type: "type", args: { text }, intent: describe, requires_verification: false }, intent: describe });
   return performed.at ?? aim;

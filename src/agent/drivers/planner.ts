@@ -69,11 +69,13 @@ export class PlannerDriver implements Driver {
         await this.askUser(run, action.args.answer);
         continue;
       }
+      // The planner that answered may not be the one asked (a router fell back to one that sees alike).
+      const acting = planner.capabilities(shot);
       const resolved = resolveAction(action, view.spaces);
       const aimed = actionPoint(resolved);
       let performed: Performed;
       try {
-        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(caps), requested: action.requires_verification, clicks: caps.verifyClicks });
+        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
         hands.takeChecks();

@@ -4,14 +4,17 @@
 import type { BrowserContext, Page, Request } from "playwright-core";
 import type { HitTest, StructuralEffect } from "../computer.ts";
 
-// A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations and the
-// input/change events of form controls, whose new state (a ticked checkbox) is not a mutation.
+// A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations, the
+// input/change events of form controls, whose new state (a ticked checkbox) is not a mutation,
+// and focus moving into a field (a click into a field has that effect and no other).
 const COUNTER = "__easyagentcuMutations";
 const COUNT_MUTATIONS = `(() => {
   if (window.${COUNTER} !== undefined) return;
   const counter = { n: 0 };
   Object.defineProperty(window, "${COUNTER}", { value: counter, enumerable: false });
   for (const type of ["input", "change"]) document.addEventListener(type, () => { counter.n += 1; }, true);
+  const field = "textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image])";
+  document.addEventListener("focusin", (e) => { if (e.target instanceof Element && e.target.matches(field)) counter.n += 1; }, true);
   const observe = () => new MutationObserver((records) => { counter.n += records.length; })
     .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   if (document.documentElement) observe(); else document.addEventListener("DOMContentLoaded", observe, { once: true });

@@ -9,7 +9,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { fitWithin } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createMessage,
@@ -58,12 +58,8 @@ export class AnthropicComputerUse implements Planner {
     this.name = `anthropic:${options.model}`;
   }
 
-  imageSize(screenshot: Size): Size {
-    const aspect = screenshot.width / screenshot.height;
-    const display = DISPLAYS.reduce((best, d) =>
-      Math.abs(d.width / d.height - aspect) < Math.abs(best.width / best.height - aspect) ? d : best,
-    );
-    return fitWithin(screenshot, display);
+  capabilities(screenshot: Size): PlannerCapabilities {
+    return { elements: false, imageSize: displayFor(screenshot), verifyClicks: null, checkPointer: null };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
@@ -142,6 +138,15 @@ export class AnthropicComputerUse implements Planner {
     this.messages.push({ role: "assistant", content: reply.content });
     return reply;
   }
+}
+
+/** The screenshot fitted into the recommended display size nearest its aspect ratio. */
+function displayFor(screenshot: Size): Size {
+  const aspect = screenshot.width / screenshot.height;
+  const display = DISPLAYS.reduce((best, d) =>
+    Math.abs(d.width / d.height - aspect) < Math.abs(best.width / best.height - aspect) ? d : best,
+  );
+  return fitWithin(screenshot, display);
 }
 
 /** computer_20251124 for the models that take it (Opus 4.5 and later 4.x, Sonnet 4.6). */

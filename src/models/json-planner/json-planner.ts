@@ -4,7 +4,7 @@
 // most `repairRetries` times; then the task fails with that reason.
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import type { Planner, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
 import { parsePlannerAnswer, parsePointerCheck } from "./parse.ts";
 import { pointerCheckContent, repairRequest, SYSTEM_PROMPT, userContent } from "./prompt.ts";
 
@@ -17,11 +17,18 @@ export interface JsonPlannerOptions extends ChatEndpoint {
 
 export class JsonPlanner implements Planner {
   readonly name: string;
-  readonly verifyClicks: JsonPlannerOptions["verifyClicks"];
 
   constructor(private readonly options: JsonPlannerOptions) {
     this.name = `qwen:${options.model}`;
-    this.verifyClicks = options.verifyClicks;
+  }
+
+  capabilities(): PlannerCapabilities {
+    return {
+      elements: false,
+      imageSize: null,
+      verifyClicks: this.options.verifyClicks ?? null,
+      checkPointer: (input, signal) => this.checkPointer(input, signal),
+    };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
@@ -33,7 +40,7 @@ export class JsonPlanner implements Planner {
     return { thought: value.thought, progress: value.progress || value.action.intent, action: value.action, usage, planner: this.name };
   }
 
-  async checkPointer(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck> {
+  private async checkPointer(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck> {
     const messages: ChatMessage[] = [{ role: "user", content: pointerCheckContent(input) }];
     const { value, usage } = await this.ask(messages, parsePointerCheck, signal);
     return { ...value, usage };

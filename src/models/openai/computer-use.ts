@@ -7,7 +7,7 @@
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import type { Planner, PlannerInput, PlannerTurn, SafetyCheckNotice } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -40,6 +40,10 @@ export class OpenAIComputerUse implements Planner {
     this.name = `openai:${options.model}`;
   }
 
+  capabilities(): PlannerCapabilities {
+    return { elements: false, imageSize: null, verifyClicks: null, checkPointer: null };
+  }
+
   private get preview(): boolean {
     return this.options.model.startsWith("computer-use-preview");
   }
@@ -64,7 +68,7 @@ export class OpenAIComputerUse implements Planner {
           action: translated.action,
           usage,
           planner: this.name,
-          ...(checks.length > 0 ? { approval: { checks: checks.map((c) => ({ id: c.id, code: c.code ?? "", message: c.message ?? "" })) } } : {}),
+          ...(checks.length > 0 ? { approval: this.approval(checks) } : {}),
         };
       }
       if (requests++ >= MAX_REQUESTS_PER_STEP) {
@@ -91,9 +95,14 @@ export class OpenAIComputerUse implements Planner {
     }
   }
 
-  /** The person approved the safety checks of the action about to run; say so with its output. */
-  acknowledge(checks: SafetyCheckNotice[]): void {
-    this.acknowledged.push(...checks);
+  /** The checks for the person; once they approve, the checks go back with the action's output. */
+  private approval(checks: SafetyCheck[]): NonNullable<PlannerTurn["approval"]> {
+    return {
+      checks: checks.map((c) => ({ id: c.id, code: c.code ?? "", message: c.message ?? "" })),
+      acknowledge: () => {
+        this.acknowledged.push(...checks);
+      },
+    };
   }
 
   private request(input: PlannerInput): ResponsesRequest {

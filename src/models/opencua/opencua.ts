@@ -6,7 +6,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
@@ -40,6 +40,10 @@ export class OpenCUAPlanner implements Planner {
 
   constructor(private readonly options: OpenCUAOptions) {
     this.name = `opencua:${options.model}`;
+  }
+
+  capabilities(): PlannerCapabilities {
+    return { elements: false, imageSize: null, verifyClicks: null, checkPointer: null };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {

@@ -7,7 +7,7 @@ import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
@@ -35,11 +35,14 @@ Actions:
 
 export class SomPlanner implements Planner {
   readonly name: string;
-  readonly wantsElements = true;
   private queue: PlannerTurn[] = [];
 
   constructor(private readonly options: SomOptions) {
     this.name = `som:${options.model}`;
+  }
+
+  capabilities(): PlannerCapabilities {
+    return { elements: true, imageSize: null, verifyClicks: null, checkPointer: null };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {

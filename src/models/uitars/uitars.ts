@@ -7,7 +7,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import type { Planner, PlannerInput, PlannerTurn } from "../planner.ts";
+import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
 
 export interface UITarsOptions extends ChatEndpoint {
   model: string;
@@ -41,6 +41,10 @@ export class UITarsPlanner implements Planner {
 
   constructor(private readonly options: UITarsOptions) {
     this.name = `uitars:${options.model}`;
+  }
+
+  capabilities(): PlannerCapabilities {
+    return { elements: false, imageSize: null, verifyClicks: null, checkPointer: null };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {

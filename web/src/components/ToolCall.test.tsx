@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ToolCallRecord } from "../protocol.ts";
 import { ToolCall } from "./ToolCall.tsx";
 
-const call = (fields: Pick<ToolCallRecord, "name" | "input" | "ok" | "output" | "error">): ToolCallRecord => ({ targets: [], before_hash: null, replay: null, ...fields });
+const call = (fields: Pick<ToolCallRecord, "name" | "input" | "ok" | "output" | "error">): ToolCallRecord => ({ label: null, targets: [], before_hash: null, replay: null, ...fields });
 
 afterEach(cleanup);
 
