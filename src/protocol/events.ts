@@ -12,7 +12,6 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.started"), ...taskId, task: taskSchema }),
   z.object({ type: z.literal("screen.live"), ...taskId, frame: frameRefSchema, url: z.string().nullable() }),
   z.object({ type: z.literal("progress.append"), ...taskId, step: progressStepSchema }),
-  z.object({ type: z.literal("progress.update"), ...taskId, step_id: z.string(), text: z.string() }),
   z.object({
     type: z.literal("task.awaiting_user"),
     ...taskId,

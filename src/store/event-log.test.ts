@@ -1,4 +1,5 @@
-// Events stored by an older version still replay: fields added since then take their defaults.
+// The session event log: events stored by an older version still replay (fields added since then
+// take their defaults), and a subscriber that comes before a session's first event misses nothing.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +7,23 @@ import { describe, expect, it } from "vitest";
 import { Store } from "./store.ts";
 
 describe("EventLog", () => {
+  it("delivers, in order, every event of a session that had none when the subscriber came", async () => {
+    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    try {
+      const seen: [number, string][] = [];
+      const stop = await store.events.subscribe("s-new", 0, (event) => seen.push([event.id, event.type]));
+      await Promise.all([
+        store.events.append("s-new", { type: "task.resumed", task_id: "task_1" }),
+        store.events.append("s-new", { type: "task.stopped", task_id: "task_1", reason: "r" }),
+      ]);
+      stop();
+      await store.events.append("s-new", { type: "task.resumed", task_id: "task_1" });
+      expect(seen).toEqual([[1, "task.resumed"], [2, "task.stopped"]]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("replays events written before a field existed, and skips one it cannot read", async () => {
     const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
     try {

@@ -1,5 +1,6 @@
 // What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
-// or hostile planner output. And an SSE client that reconnects receives exactly what it missed.
+// or hostile planner output. And an SSE client receives everything: one that reconnects, exactly
+// what it missed; one that subscribes before the session exists, its events once they come.
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
@@ -43,12 +44,17 @@ describe("invalid requests", () => {
     ["GET", "/api/frames/frame_unknown", undefined],
     ["GET", "/api/sessions/nobody/messages", undefined],
     ["GET", "/api/sessions/nobody/tasks", undefined],
-    ["GET", "/api/chat/stream?session_id=nobody", undefined],
     ["GET", "/api/no-such-route", undefined],
   ] as const)("%s %s with an unknown id → 404", async (method, route, body) => {
     const reply = await app.api<ErrorJson>(method, route, body);
     expect(reply.status).toBe(404);
     expect(reply.json.error.code).toBe("NOT_FOUND");
+  });
+
+  it("GET /api/chat/stream with a malformed session id → 400", async () => {
+    const reply = await app.api<ErrorJson>("GET", "/api/chat/stream?session_id=..%2Fx");
+    expect(reply.status).toBe(400);
+    expect(reply.json.error).toMatchObject({ code: "INVALID_BODY", message: expect.stringContaining("session_id: must contain only letters") });
   });
 
   it("keeps serving after all of that", async () => {
@@ -115,7 +121,28 @@ describe("malformed planner output", () => {
   });
 });
 
-describe("SSE reconnect", () => {
+describe("the SSE stream", () => {
+  it("a client that subscribes before its first message receives that session's events, in order, on the open stream", async () => {
+    model.route((r) => planningText(r).includes("Task: listen first"), act("done", { answer: "heard it" }));
+    const early = await openStream(app.url, "s-early");
+    const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
+    expect(sessions.json.sessions.map((s) => s.id)).not.toContain("s-early");
+
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-early", text: "listen first", start_url: pages.url("form.html") });
+    const end = await early.waitForEnd(json.task_id);
+    early.close();
+    expect(end).toMatchObject({ type: "task.completed", answer: "heard it" });
+    expect(early.events[0]).toMatchObject({ type: "task.started", task_id: json.task_id });
+    // Nothing lost or reordered: every id from the session's first on, then the same as a replay.
+    expect(early.events.map((e) => e.id)).toEqual(early.events.map((_, i) => i + 1));
+    const replay = await openStream(app.url, "s-early", 0);
+    await replay.waitForEnd(json.task_id);
+    replay.close();
+    const lasting = (e: SessionEvent) => e.type !== "screen.live";
+    expect(early.events.filter(lasting)).toEqual(replay.events.filter(lasting));
+  });
+
+
   it("a client that reconnects with Last-Event-ID receives exactly the events it missed (of live frames, the latest)", async () => {
     model.route(
       (r) => planningText(r).includes("Task: reconnect"),

@@ -14,7 +14,8 @@ describe("reduceEvent", () => {
         { type: "screen.live", frame: liveFrame(1), url: "http://127.0.0.1:9/form.html" },
         { type: "progress.append", step: step(1) },
         { type: "progress.append", step: step(2) },
-        { type: "progress.update", step_id: "step_1", text: "Pressed the button" },
+        // A step sent again replaces the one with its id, and its tokens are not counted twice.
+        { type: "progress.append", step: step(1, { text: "Pressed the button" }) },
       ),
     );
     const run = state.runs.task_1!;

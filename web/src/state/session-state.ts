@@ -73,8 +73,6 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
         }),
       };
     }
-    case "progress.update":
-      return { ...run, steps: run.steps.map((s) => (s.id === event.step_id ? { ...s, text: event.text } : s)) };
     case "task.awaiting_user":
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
     case "task.approval_requested":
