@@ -5,13 +5,15 @@
 // mode skips the assistant and starts a task at once. One turn or task per session at a time.
 // Stop ends a turn at once: what was streamed stays as the reply, and its task is stopped too.
 import type { Logger } from "pino";
+import type { z } from "zod";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso, today } from "../core/ids.ts";
-import type { ChatModel, ChatTurn, ToolCall } from "../models/chat/chat-model.ts";
+import type { ChatModel, ChatTurn } from "../models/chat/chat-model.ts";
+import { RepairBudget, streamReply } from "../models/chat/conversation.ts";
 import type { ChatMessage, ProgressStep, SendReply, Task } from "../protocol/index.ts";
-import { COMPUTER_TASK, computerTaskArgs, computerTaskTool, historyText, systemPrompt, userText } from "./chat-prompt.ts";
+import { computerTask, historyText, systemPrompt, userText } from "./chat-prompt.ts";
 import type { ChatRecorder } from "./ports.ts";
 import type { Runtime, Submission } from "./runtime.ts";
 
@@ -23,6 +25,15 @@ export interface ChatSubmission extends Omit<Submission, "message" | "maxSteps">
 type ToolResult =
   | { ok: true; result: { task_id: string; status: "completed"; answer: string; steps: number } }
   | { ok: false; error: { code: string; message: string }; result?: { task_id: string; status: Task["status"]; steps: number } };
+
+/** A `computer_task` call's arguments, as its schema parsed them. */
+type TaskArgs = z.output<ReturnType<typeof computerTask>["input"]>;
+
+/** What a turn may still spend: tasks to start, and second chances for unusable calls. */
+interface TurnBudget {
+  tasks: number;
+  repairs: RepairBudget;
+}
 
 /** The turn ends without another reply: the person stopped the task it started. */
 class TurnEnded extends Error {}
@@ -137,23 +148,34 @@ export class ChatAgent {
       ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
       { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
     ];
-    const tool = computerTaskTool(limits.maxSteps, Math.min(chat.taskMaxSteps, limits.maxSteps));
-    const budget = { tasks: chat.maxTasks, repairs: this.config.model.repairRetries };
+    const tool = computerTask(limits.maxSteps, Math.min(chat.taskMaxSteps, limits.maxSteps));
+    const budget: TurnBudget = { tasks: chat.maxTasks, repairs: new RepairBudget(this.config.model.repairRetries) };
     // Each model answer is one reply in the chat; none is open while a task runs.
     let reply: { id: string; text: string } | null = null;
     try {
       for (;;) {
-        reply = { id: await this.begin(message), text: "" };
+        const open = { id: await this.begin(message), text: "" };
+        reply = open;
         // Once the budget is spent the model may not call tools, so it has to answer in words.
-        const toolChoice = budget.tasks > 0 && budget.repairs >= 0 ? "auto" : "none";
-        const calls = await this.stream(reply, message, { system: systemPrompt(today()), turns: chatTurns, tools: [tool], toolChoice }, signal, log);
-        chatTurns.push({ role: "assistant", text: reply.text, toolCalls: calls });
-        await this.complete(reply.id, message, reply.text, calls.length === 0);
+        const toolChoice = budget.tasks > 0 && !budget.repairs.spent ? "auto" : "none";
+        // The text grows as it streams, so a stop keeps what was shown.
+        const onDelta = (delta: string) => {
+          open.text += delta;
+          return this.recorder.emit(message.session_id, { type: "chat.delta", message_id: open.id, reply_to: message.id, delta });
+        };
+        const { calls, usage } = await streamReply(
+          this.model,
+          { system: systemPrompt(today()), turns: chatTurns, tools: [tool], toolChoice },
+          { signal, onDelta, budget: budget.repairs },
+        );
+        log.info({ model: this.model.name, usage, tool_calls: calls.length }, "chat model answered");
+        chatTurns.push({ role: "assistant", text: open.text, toolCalls: calls.map((c) => c.call) });
+        await this.complete(open.id, message, open.text, calls.length === 0);
         reply = null;
         if (calls.length === 0) return;
-        for (const call of calls) {
-          const result = await this.runTool(call, message, submission, budget, turn);
-          chatTurns.push({ role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify(result) });
+        for (const checked of calls) {
+          const result = checked.ok ? await this.runTask(checked.input, message, submission, budget, turn) : { ok: false as const, error: checked.error };
+          chatTurns.push({ role: "tool", toolCallId: checked.call.id, name: checked.call.name, content: JSON.stringify(result) });
         }
       }
     } catch (error) {
@@ -167,70 +189,25 @@ export class ChatAgent {
     }
   }
 
-  /** Streams one model answer into `reply.text` (so a stop keeps what was shown) and returns its tool calls. */
-  private async stream(
-    reply: { id: string; text: string },
-    message: ChatMessage,
-    request: Parameters<ChatModel["stream"]>[0],
-    signal: AbortSignal,
-    log: Logger,
-  ): Promise<ToolCall[]> {
-    const calls: ToolCall[] = [];
-    for await (const event of this.model.stream(request, signal)) {
-      switch (event.type) {
-        case "delta":
-          reply.text += event.text;
-          await this.recorder.emit(message.session_id, { type: "chat.delta", message_id: reply.id, reply_to: message.id, delta: event.text });
-          break;
-        case "tool_call":
-          calls.push(event.call);
-          break;
-        case "done":
-          log.info({ model: this.model.name, usage: event.usage, tool_calls: calls.length }, "chat model answered");
-          break;
-      }
+  /** Runs a checked call: starts its task and waits for it to end; over the task limit it is refused. */
+  private async runTask(args: TaskArgs, message: ChatMessage, submission: ChatSubmission, budget: TurnBudget, turn: Turn): Promise<ToolResult> {
+    const { chat } = this.config;
+    if (budget.tasks <= 0) {
+      budget.repairs.charge();
+      return { ok: false, error: { code: "TASK_LIMIT", message: `One answer may start at most ${chat.maxTasks} tasks; answer with what you have.` } };
     }
-    return calls;
-  }
-
-  /** Validates a call and runs it; a call that cannot run is answered with the reason, never run. */
-  private async runTool(
-    call: ToolCall,
-    message: ChatMessage,
-    submission: ChatSubmission,
-    budget: { tasks: number; repairs: number },
-    turn: Turn,
-  ): Promise<ToolResult> {
-    const refuse = (code: string, text: string): ToolResult => {
-      budget.repairs--;
-      return { ok: false, error: { code, message: text } };
-    };
-    if (call.name !== COMPUTER_TASK) return refuse("UNKNOWN_TOOL", `There is no tool named ${JSON.stringify(call.name)}; the only tool is ${COMPUTER_TASK}.`);
-    let json: unknown;
-    try {
-      json = JSON.parse(call.arguments);
-    } catch {
-      return refuse("INVALID_ARGUMENTS", `The arguments are not JSON: ${call.arguments.slice(0, 200)}`);
-    }
-    const { limits, chat } = this.config;
-    const args = computerTaskArgs(limits.maxSteps).safeParse(json);
-    if (!args.success) {
-      const issue = args.error.issues[0];
-      return refuse("INVALID_ARGUMENTS", `${issue?.path.join(".") || "arguments"}: ${issue?.message}`);
-    }
-    if (budget.tasks <= 0) return refuse("TASK_LIMIT", `One answer may start at most ${chat.maxTasks} tasks; answer with what you have.`);
     budget.tasks--;
     turn.controller.signal.throwIfAborted();
     const { task, done } = await this.runtime.submit({
       sessionId: message.session_id,
-      text: args.data.task,
+      text: args.task,
       attachments: submission.attachments,
-      startUrl: args.data.start_url ?? submission.startUrl,
+      startUrl: args.start_url ?? submission.startUrl,
       model: submission.model,
       agentMode: submission.agentMode,
       cdp: submission.cdp,
       message,
-      maxSteps: args.data.max_steps ?? chat.taskMaxSteps,
+      maxSteps: args.max_steps ?? chat.taskMaxSteps,
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.

@@ -1,10 +1,10 @@
 // What the chat assistant is told: its system prompt and the one tool it has, `computer_task`,
 // which starts a computer task (the sub-agent of seed 001 §2) and returns when the task ends.
 import { z } from "zod";
-import type { ToolSpec } from "../models/chat/chat-model.ts";
+import type { ConversationTool } from "../models/chat/conversation.ts";
 import type { ChatMessage } from "../protocol/index.ts";
 
-export const COMPUTER_TASK = "computer_task";
+const COMPUTER_TASK = "computer_task";
 
 export function systemPrompt(today: string): string {
   return [
@@ -18,40 +18,29 @@ export function systemPrompt(today: string): string {
   ].join("\n");
 }
 
-export function computerTaskTool(maxSteps: number, defaultSteps: number): ToolSpec {
+/** The tool as the model is told about it and as its arguments must be; anything else goes back to it as an error. */
+export function computerTask(maxSteps: number, defaultSteps: number) {
   return {
     name: COMPUTER_TASK,
     description:
       "Runs a task on a real computer (a Chromium browser) with a computer-use agent that looks at the screen, clicks and types. The person sees it live. Returns when the task has ended, with its answer or the reason it failed.",
-    parameters: {
-      type: "object",
-      properties: {
-        task: { type: "string", description: "The complete instruction for the agent: what to do, and what to report back." },
-        start_url: { type: "string", description: "An http(s) address to open before the first step, when known." },
-        max_steps: {
-          type: "integer",
-          minimum: 1,
-          maximum: maxSteps,
-          description: `The most single actions the agent may take; ${defaultSteps} when not given. Ask for more only for long tasks.`,
-        },
-      },
-      required: ["task"],
-      additionalProperties: false,
-    },
-  };
-}
-
-/** The tool's arguments as the model must write them; anything else goes back to it as an error. */
-export function computerTaskArgs(maxSteps: number) {
-  return z.strictObject({
-    task: z.string().trim().min(1, "must not be empty").max(20_000),
-    start_url: z
-      .string()
-      .url()
-      .refine((u) => /^https?:/.test(u), "must be an http(s) URL")
-      .optional(),
-    max_steps: z.number().int().min(1).max(maxSteps).optional(),
-  });
+    input: z.strictObject({
+      task: z.string().trim().min(1, "must not be empty").max(20_000).describe("The complete instruction for the agent: what to do, and what to report back."),
+      start_url: z
+        .string()
+        .url()
+        .refine((u) => /^https?:/.test(u), "must be an http(s) URL")
+        .optional()
+        .describe("An http(s) address to open before the first step, when known."),
+      max_steps: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxSteps)
+        .optional()
+        .describe(`The most single actions the agent may take; ${defaultSteps} when not given. Ask for more only for long tasks.`),
+    }),
+  } satisfies ConversationTool;
 }
 
 /** An earlier message as the assistant reads it; a task's answer says that it came from a task. */

@@ -2,10 +2,9 @@
 // tools, `hybrid` drops fillForm and the DOM scroll), by whether the model takes images, and by
 // whether a search provider is configured. Runs a call: bounds its time and turns any failure into
 // an outcome the model reads.
-import { z } from "zod";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested } from "../core/errors.ts";
-import type { ToolSpec } from "../models/chat/chat-model.ts";
+import { firstIssue } from "../models/chat/conversation.ts";
 import { act } from "./act.ts";
 import { ariaTree } from "./aria-tree.ts";
 import { clickAndHold } from "./click-and-hold.ts";
@@ -62,14 +61,6 @@ export function toolSet({ mode, vision, search: withSearch }: ToolSetOptions): A
   return ALL.filter((tool) => tool.modes.includes(mode) && (vision || !tool.needsVision) && (withSearch || tool.name !== "search"));
 }
 
-/** The tools as the chat model is told about them: JSON Schemas made from their zod inputs. */
-export function toolSpecs(tools: AgentTool[]): ToolSpec[] {
-  return tools.map((tool) => {
-    const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
-    return { name: tool.name, description: tool.description, parameters };
-  });
-}
-
 /** The tool of this name in the set, if any. */
 export function findTool(tools: AgentTool[], name: string): AgentTool | undefined {
   return tools.find((t) => t.name === name);
@@ -79,8 +70,7 @@ export function findTool(tools: AgentTool[], name: string): AgentTool | undefine
 export function parseInput(tool: AgentTool, input: unknown): { ok: true; input: unknown } | { ok: false; outcome: ToolOutcome } {
   const parsed = tool.input.safeParse(input);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, outcome: { ok: false, error: { code: "INVALID_ARGUMENTS", message: `${issue?.path.join(".") || "arguments"}: ${issue?.message}` } } };
+  return { ok: false, outcome: { ok: false, error: { code: "INVALID_ARGUMENTS", message: firstIssue(parsed.error, "arguments") } } };
 }
 
 /**

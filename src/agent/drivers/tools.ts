@@ -7,10 +7,11 @@
 import type { ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
-import type { ChatModel, ChatTurn, ToolCall, ToolSpec } from "../../models/chat/chat-model.ts";
+import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
+import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
 import type { Attachment, StepEffect, Usage } from "../../protocol/index.ts";
-import { findTool, parseInput, toolSet, toolSpecs, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
+import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { compressContext } from "../tool-context.ts";
 import { toolAgentPrompt } from "../tool-prompt.ts";
@@ -37,7 +38,6 @@ export class ToolDriver implements Driver {
     const { web } = runner.context;
     const { agent } = config;
     const tools = toolSet({ mode, vision: agent.vision, search: agent.searchApiKey !== "" });
-    const specs = toolSpecs(tools);
     const system = toolAgentPrompt({ goal: task.text, today: today(), startUrl: task.start_url, mode, tools });
     const prepared = await preparePage(
       {
@@ -49,25 +49,26 @@ export class ToolDriver implements Driver {
     );
     if (prepared.screenshot) runner.look(prepared.screenshot);
     const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, this.attachments), pageText(prepared)].join("\n\n") }];
-    let nudges = 0;
+    // Answers without a tool call are sent back with a nudge until the budget is spent.
+    const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
-      const answer = await ask(model, system, compressContext(turns), specs, signal);
+      const reply = await streamReply(model, { system, turns: compressContext(turns), tools }, { signal });
+      const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
-      if (answer.text || answer.calls.length > 0) turns.push({ role: "assistant", text: answer.text, toolCalls: answer.calls });
-      if (answer.calls.length === 0) {
-        if (nudges++ >= config.model.repairRetries) {
-          throw new AppError("PLANNER_INVALID_OUTPUT", "The model stopped calling tools without calling close.");
-        }
+      if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
+      if (reply.calls.length === 0) {
+        repairs.charge();
+        if (repairs.spent) throw new AppError("PLANNER_INVALID_OUTPUT", "The model stopped calling tools without calling close.");
         turns.push({ role: "user", text: "Go on with a tool call. When the goal is reached, or cannot be reached, call close." });
         continue;
       }
-      let usage = answer.usage;
-      for (const call of answer.calls) {
+      let usage = reply.usage;
+      for (const checked of reply.calls) {
         budget.assertStepRoom(steps.count);
-        const ran = await runCall(runner, tools, call, usage);
-        const step = await runner.record(ran, answer.text.split("\n")[0] ?? "", answer.text);
+        const ran = checked.ok ? await runner.call(checked.tool, checked.input, usage) : refused(checked, usage);
+        const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
         usage = { input_tokens: 0, output_tokens: 0 };
-        turns.push(toolTurn(call, ran.outcome, step.effect));
+        turns.push(toolTurn(checked.call, ran.outcome, step.effect));
         if (ran.outcome.close) {
           const { reasoning, taskComplete } = ran.outcome.close;
           return taskComplete ? { status: "completed", answer: reasoning } : { status: "failed", code: "TASK_INCOMPLETE", message: reasoning };
@@ -75,18 +76,6 @@ export class ToolDriver implements Driver {
       }
     }
   }
-}
-
-async function ask(model: ChatModel, system: string, turns: ChatTurn[], tools: ToolSpec[], signal: AbortSignal) {
-  let text = "";
-  const calls: ToolCall[] = [];
-  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  for await (const event of model.stream({ system, turns, tools }, signal)) {
-    if (event.type === "delta") text += event.text;
-    else if (event.type === "tool_call") calls.push(event.call);
-    else usage = event.usage;
-  }
-  return { text: text.trim(), calls, usage };
 }
 
 /**
@@ -128,18 +117,8 @@ function goalText(goal: string, startUrl: string | null, attachments: Attachment
 }
 
 
-/** Validates a call against its tool's schema and runs it; a call that cannot run is answered with why. */
-async function runCall(runner: ToolRunner, tools: ReturnType<typeof toolSet>, call: ToolCall, usage: Usage): Promise<Ran> {
-  const refuse = (code: string, message: string): Ran => ({ name: call.name, label: call.name, input: call.arguments, outcome: { ok: false, error: { code, message } }, spent: usage, before: null });
-  const tool = findTool(tools, call.name);
-  if (!tool) return refuse("UNKNOWN_TOOL", `There is no tool ${JSON.stringify(call.name)}; the tools are ${tools.map((t) => t.name).join(", ")}.`);
-  let json: unknown;
-  try {
-    json = call.arguments.trim() ? JSON.parse(call.arguments) : {};
-  } catch {
-    return refuse("INVALID_ARGUMENTS", `The arguments are not JSON: ${call.arguments.slice(0, 200)}`);
-  }
-  const parsed = parseInput(tool, json);
-  if (!parsed.ok) return { name: call.name, label: call.name, input: json, outcome: parsed.outcome, spent: usage, before: null };
-  return runner.call(tool, parsed.input, usage);
+/** A call that cannot run, as a step: answered with why (unknown tool, bad arguments), never run. */
+function refused(checked: Extract<CheckedCall<AgentTool>, { ok: false }>, usage: Usage): Ran {
+  const { call, error, json } = checked;
+  return { name: call.name, label: call.name, input: json ?? call.arguments, outcome: { ok: false, error }, spent: usage, before: null };
 }
