@@ -10,7 +10,7 @@ import { act, planningText, startScriptedModel, systemText, type RecordedRequest
 import { openStream } from "../test/support/sse.ts";
 
 const SENDS = 20;
-const STEPS = 20;
+const STEPS = Number(process.env.BENCH_STEPS ?? 20);
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();

@@ -1,5 +1,6 @@
 // What the runtime needs from the outside world, as interfaces: the store implements the
-// recorder, the composition root supplies computers and planners. The runtime imports neither.
+// recorders, the composition root supplies computers, planners and chat models. The agent
+// imports no store and builds no computer or model itself.
 import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";

@@ -71,6 +71,6 @@ export function checkedUrl(raw: string): string {
   return url.href;
 }
 
-export function assertNever(value: never): never {
+function assertNever(value: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(value)}`);
 }

@@ -1,5 +1,6 @@
 // The store: sessions, messages, tasks, steps, events and frame records in one SQLite file, plus
-// frame images and attachments as files. It is the runtime's RunRecorder and answers the API's reads.
+// frame images and attachments as files. It implements the agent's ports (RunRecorder,
+// ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { ChatRecorder, FrameOptions, RunRecorder } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";

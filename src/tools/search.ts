@@ -15,6 +15,8 @@ export const search = defineTool({
   description: "Search the web when you do not know the address to open. Returns titles, addresses and snippets.",
   input: z.object({ query: z.string().min(1).max(400) }),
   modes: BOTH,
+  // It changes nothing on the page: Run again does not search again.
+  looks: true,
   label: ({ query }) => labelled("search", query),
   async run({ query }, ctx) {
     if (!ctx.search) return failed("UNAVAILABLE", "No search provider is configured.");

@@ -1,4 +1,4 @@
-// POST /api/chat/send, /stop, /approve and /ack-user-action (seed 000 §7.1).
+// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1) and /replay (Run again).
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
