@@ -15,10 +15,6 @@ export class Budget {
     this.leftMs = limits.maxDurationMs;
   }
 
-  get maxSteps(): number {
-    return this.limits.maxSteps;
-  }
-
   /** Throws STEP_LIMIT when `taken` steps have filled the cap. */
   assertStepRoom(taken: number): void {
     if (taken >= this.limits.maxSteps) throw new AppError("STEP_LIMIT", `The task reached its limit of ${this.limits.maxSteps} steps.`);

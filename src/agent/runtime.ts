@@ -87,7 +87,7 @@ export class Runtime {
       ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
       : task.mode === "actions"
         ? new PlannerDriver(this.resources.plannerFor(task, submission.model))
-        : new ToolDriver(this.resources.chatModel(), task.mode, submission.attachments);
+        : new ToolDriver(this.resources.chatModel(), task.mode);
     task.model = driver.label;
     const page = task.cdp ? `${task.cdp.url}#${task.cdp.target_id ?? "first page"}` : null;
     const driving = page ? this.busyBrowsers.get(page) : undefined;

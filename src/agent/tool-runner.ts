@@ -46,7 +46,7 @@ export class ToolRunner {
       imageMax,
       saveArtifact: run.saveArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
-      perform: (deed) => hands.perform(deed, { look: null, requested: true }),
+      perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...(bound ? { signal: bound } : {}) }),
       ...(search ? { search } : {}),
     };
     this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);

@@ -61,8 +61,11 @@ export interface ReadabilityResult {
 export interface BrowserPage {
   /** The ARIA tree with element refs (`[ref=e5]`), iframes and open shadow roots included. */
   ariaTree(): Promise<{ content: string; url: string }>;
-  /** The element a ref of the latest ARIA tree names, scrolled into view, as a target with its box. */
-  locate(ref: string): Promise<ElementTarget>;
+  /**
+   * The element a ref of the latest ARIA tree names, scrolled into view, as a target with its box;
+   * `coveredBy` says what covers its centre (a click there would land on that), null when nothing.
+   */
+  locate(ref: string): Promise<{ target: ElementTarget; coveredBy: string | null }>;
   /** Acts on the element a ref of the latest ARIA tree names. */
   actOnRef(ref: string, action: RefAction): Promise<ElementTarget>;
   /** A recorded element as it is now (by its locator code, else its XPath), scrolled into view; null when it is gone. */

@@ -14,16 +14,27 @@ export interface StepChecks {
 
 export class CheckLog {
   private current: StepChecks | null = null;
+  /** Actions of this step whose effect counts, and how many of them changed nothing. */
+  private acted = 0;
+  private unchanged = 0;
 
-  /** The pointer checks so far in this step: the next one's captures are numbered on from here. */
-  get checks(): number {
+  /** The pointer check attempts so far in this step: the next one's captures are numbered on from here. */
+  get attempts(): number {
     return this.current?.verification?.attempts.length ?? 0;
   }
 
-  add(part: { effect?: StepEffect; verification: StepVerification | null; usage: Usage; after?: Screenshot }): void {
+  /** `judged`: the action's own effect counts (not a click that only focuses a field for typing). */
+  add(part: { effect?: StepEffect; verification: StepVerification | null; usage: Usage; after?: Screenshot }, judged = true): void {
     const was = this.current;
+    if (part.effect && judged) {
+      this.acted++;
+      if (!part.effect.changed) this.unchanged++;
+    }
+    const effect = mergeEffects(was?.effect ?? null, part.effect ?? null);
+    // One action of several that changed nothing would hide behind the others that did.
+    if (effect && effect.changed && this.unchanged > 0) effect.note = `${this.unchanged} of ${this.acted} actions changed nothing`;
     this.current = {
-      effect: mergeEffects(was?.effect ?? null, part.effect ?? null),
+      effect,
       verification: mergeVerifications(was?.verification ?? null, part.verification),
       usage: {
         input_tokens: (was?.usage.input_tokens ?? 0) + part.usage.input_tokens,
@@ -36,6 +47,7 @@ export class CheckLog {
   take(): StepChecks | null {
     const taken = this.current;
     this.current = null;
+    this.acted = this.unchanged = 0;
     return taken;
   }
 }

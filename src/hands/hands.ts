@@ -25,9 +25,10 @@ export type Deed =
    * A computer action at screenshot pixels; `element`: the element a click is meant for, when
    * known; `repeat`: keys pressed several times, checked once; `retries`: how often a click
    * without effect is repeated (EFFECT_CLICK_RETRIES by default; 0 for a click that only puts
-   * the focus where typing follows, whose effect the typing shows).
+   * the focus where typing follows, whose effect the typing shows); `fresh`: the screen may have
+   * changed since it was last seen (the element was scrolled into view), so take it anew first.
    */
-  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; retries?: number }
+  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; retries?: number; fresh?: boolean }
   /** Anything else that changes the page (fill a field, go back): run, then settle, capture and compare. */
   | { kind: "page"; run: (signal: AbortSignal) => Promise<void> };
 
@@ -51,6 +52,8 @@ export interface PerformOptions {
   requested: boolean;
   /** The decider's own VERIFY_CLICKS, overriding the configured one. */
   clicks?: Config["verification"]["clicks"] | null;
+  /** A tighter signal than the task's (a tool call's deadline). */
+  signal?: AbortSignal;
 }
 
 export interface HandsOptions {
@@ -102,21 +105,22 @@ export class Hands {
   }
 
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
-    const { computer, config, signal } = this.options;
-    const before = this.latest ?? (await this.capture());
+    const { computer, config } = this.options;
+    const signal = options.signal ?? this.options.signal;
+    const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
-    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode)) {
+    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode) && this.canCheck(options.look)) {
       const checked = await checkPointer(target, deed.intent, deed.element ?? null, {
         computer,
         config,
         look: options.look,
         saveFrame: this.options.saveFrame,
-        checksBefore: this.log.checks,
+        checksBefore: this.log.attempts,
         signal,
       });
       verification = checked.verification;
@@ -135,7 +139,7 @@ export class Hands {
         await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
       }
       await raceAbort(computer.settle(), signal);
-      const after = await this.capture();
+      const after = await this.capture(signal);
       const structure = watch ? await raceAbort(watch(), signal) : null;
       const structural = structure ? hasEffect(structure) : null;
       // The DOM already shows an effect: comparing pixels would only cost time.
@@ -167,8 +171,17 @@ export class Hands {
           ? `retried ${retries} times a few pixels off`
           : null;
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
-    this.log.add({ effect, verification, usage, after: result.after });
+    this.log.add({ effect, verification, usage, after: result.after }, !(deed.kind === "action" && deed.retries === 0));
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
+  }
+
+  /**
+   * Whether anything can check a pointer: the computer's hit test, or a model that looks, as
+   * VERIFY_METHOD allows. Where nothing can, a click is not checked rather than never made.
+   */
+  private canCheck(look: PointerLook | null): boolean {
+    const { method } = this.options.config.verification;
+    return (method !== "model" && this.options.computer.holdTarget !== undefined) || (method !== "hit_test" && look !== null);
   }
 
   /**
@@ -176,8 +189,8 @@ export class Hands {
    * capture that fails is tried again once the computer has found its screen again: the action
    * happened, and must not be reported as failed.
    */
-  async capture(): Promise<Screenshot> {
-    const { computer, signal } = this.options;
+  async capture(signal = this.options.signal): Promise<Screenshot> {
+    const { computer } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
         const shot = await raceAbort(computer.screenshot(), signal);

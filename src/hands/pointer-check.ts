@@ -32,7 +32,7 @@ export interface PointerCheckDeps {
   look: PointerLook | null;
   /** Stores a capture of this step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
-  /** The number of pointer checks this step made before this one. */
+  /** The pointer check attempts this step made before this check: its captures are numbered on. */
   checksBefore: number;
   signal: AbortSignal;
 }

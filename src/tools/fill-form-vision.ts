@@ -41,12 +41,13 @@ export const fillFormVision = defineTool({
       const missed = await fill(ctx, at, field.action, field.value, null);
       if (missed) return { ...missed, targets };
     }
-    return { ok: true, data: { success: true, filled: fields.map((f) => f.action) }, targets };
+    // Replay pairs each field with its element: a call that lacks one is done again as written.
+    return { ok: true, data: { success: true, filled: fields.map((f) => f.action) }, targets: targets.length === fields.length ? targets : [] };
   },
   async replay({ fields }, found, ctx) {
+    if (found.length !== fields.length) return failed("INVALID_TARGET", `The recording names ${found.length} elements for ${fields.length} fields.`);
     for (const [i, { target }] of found.entries()) {
-      const field = fields[i];
-      if (!field) break;
+      const field = fields[i]!;
       const denied = await refused(ctx, await risksAt(ctx, { target }, field.value));
       if (denied) return denied;
       const missed = await fill(ctx, centerOf(target)!, field.action, field.value, target);

@@ -93,7 +93,7 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
     }
   };
   try {
-    return await raceAbort(work({ ...ctx, signal, approve }), signal);
+    return await raceAbort(work({ ...ctx, signal, approve, perform: (deed) => ctx.perform(deed, signal) }), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

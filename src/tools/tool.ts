@@ -29,8 +29,11 @@ export interface ToolContext {
   saveArtifact(text: string): Promise<string>;
   /** Counts the tokens of a model call the tool made (act's and fillForm's choice, extract). */
   spend(usage: Usage): void;
-  /** Does an action through the hands: pointer-checked where it is a click, then its effect checked. */
-  perform(deed: Deed): Promise<Performed>;
+  /**
+   * Does an action through the hands: pointer-checked where it is a click, then its effect
+   * checked; `signal` bounds it (the call's deadline, which tools/index.ts passes).
+   */
+  perform(deed: Deed, signal?: AbortSignal): Promise<Performed>;
   /** Asks the person to approve an action with these risks; true when none needs approval. */
   approve(risks: Risk[]): Promise<boolean>;
   /** Web search, when a provider is configured. */
@@ -123,7 +126,7 @@ export function failed(code: string, message: string): ToolOutcome {
 }
 
 /** What an element action amounts to for approvals: a click, Enter pressed in it, or neither. */
-export function activation(action: RefAction | null): "click" | "enter" | null {
+function activation(action: RefAction | null): "click" | "enter" | null {
   if (action === null || action.kind === "click") return "click";
   if (action.kind === "press") return pressesEnter(action.key.split("+")) ? "enter" : null;
   return null;
@@ -161,10 +164,11 @@ export function notPlaced(performed: Extract<Performed, { kind: "unverified" }>,
 /**
  * A click at a point through the hands, checked on the element meant when it is known.
  * `focus`: the click only puts the focus where typing follows; the typing shows its effect.
+ * `fresh`: the page may have moved since the screen was last taken (scrolled into view).
  */
-export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null, focus = false): Promise<Performed> {
+export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null, focus = false, fresh = false): Promise<Performed> {
   const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
-  return ctx.perform({ kind: "action", action, intent, element, ...(focus ? { retries: 0 } : {}) });
+  return ctx.perform({ kind: "action", action, intent, element, fresh, ...(focus ? { retries: 0 } : {}) });
 }
 
 /**
@@ -183,11 +187,14 @@ export async function actOnElement(
     const denied = await refused(ctx, await ctx.web.risksOf(element, how));
     if (denied) return { ok: false, outcome: denied };
   }
-  const target = "ref" in element ? await ctx.web.locate(element.ref) : element.target;
+  const located = "ref" in element ? await ctx.web.locate(element.ref) : { target: element.target, coveredBy: null };
+  const { target } = located;
   if (action.kind === "click") {
     const at = centerOf(target);
     if (!at) return { ok: false, outcome: failed("INVALID_TARGET", `${intent}: the element has no box on the page.`) };
-    const performed = await clickAt(ctx, at, intent, target);
+    if (located.coveredBy) return { ok: false, outcome: failed("NOT_CLICKED", `${intent}: ${located.coveredBy} covers it, so nothing was clicked; close or scroll away what covers it first.`) };
+    // Finding the element may have scrolled the page: its effect is measured from the screen as it is now.
+    const performed = await clickAt(ctx, at, intent, target, false, true);
     return performed.kind === "acted" ? { ok: true, target } : { ok: false, outcome: notPlaced(performed, intent) };
   }
   const run = "ref" in element ? () => ctx.web.actOnRef(element.ref, action).then(() => undefined) : () => ctx.web.actOnTarget(target, action);

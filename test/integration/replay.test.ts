@@ -90,8 +90,11 @@ describe("Run again", () => {
     await pages.waitForRecord("continued");
     expect(model.requests.length).toBe(before);
     const click = replay.stored.steps[0]!;
-    expect(click.tool).toMatchObject({ name: "click", replay: "replayed" });
+    expect(click.tool).toMatchObject({ name: "click", label: 'click "the Continue button"', replay: "replayed" });
     expect(click.cursor_y! - 201).toBeGreaterThan(100);
+    // A replayed click is checked as the first run's was: the hit test on the recorded element, then its effect.
+    expect(click.verification).toMatchObject({ verified: true, model_calls: 0, attempts: [{ method: "hit_test", on_target: true }] });
+    expect(click.effect).toMatchObject({ changed: true });
   });
 
   it("takes only completed tasks of the tool agent", async () => {

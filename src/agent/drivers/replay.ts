@@ -42,6 +42,7 @@ export class ReplayDriver implements Driver {
         const answer = `${input.reasoning}\n\n${summary(replayed, healed)}`;
         return input.taskComplete ? { status: "completed", answer } : { status: "failed", code: "TASK_INCOMPLETE", message: answer };
       }
+      run.budget.assertStepRoom(run.steps.count);
       const sameScreen = !record.before_hash || hashDistance(record.before_hash, (await runner.screenHash()) ?? record.before_hash) <= SAME_SCREEN;
       let ran = await again(runner, tool, record);
       let how: "replayed" | "healed" = "replayed";
@@ -54,7 +55,7 @@ export class ReplayDriver implements Driver {
       }
       const url = await run.computer.currentUrl();
       // The step keeps the recorded call's name and input, whichever call did it this time.
-      const recorded: Ran = { ...ran, name: record.name, label: how === "replayed" ? ran.label : (record.label ?? record.name), input: record.input };
+      const recorded: Ran = { ...ran, name: record.name, label: how === "replayed" ? ran.label : labelOf(tool, record), input: record.input };
       await runner.record(recorded, stepText(step, how, sameScreen, url), step.thought, how);
       if (!ran.outcome.ok) return { status: "failed", code: ran.outcome.error?.code ?? "ACTION_FAILED", message: `Replaying step ${step.index} (${describeStep(step)}) failed: ${ran.outcome.error?.message}` };
       (how === "healed" ? healed : replayed).push(step.index);
@@ -66,7 +67,7 @@ export class ReplayDriver implements Driver {
 /** Does a recorded call again without the model; null when an element it acted on is gone. */
 async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord): Promise<Ran | null> {
   const parsed = parseInput(tool, record.input);
-  if (!parsed.ok) return { name: tool.name, label: tool.name, input: record.input, outcome: parsed.outcome, spent: NO_USAGE, before: null };
+  if (!parsed.ok) return { name: tool.name, label: record.label ?? tool.name, input: record.input, outcome: parsed.outcome, spent: NO_USAGE, before: null };
   const { input } = parsed;
   if (record.targets.length === 0 || !tool.replay) return runner.call(tool, input, NO_USAGE);
   const found: RecordedTarget[] = [];
@@ -77,6 +78,12 @@ async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord
   }
   const replay = tool.replay;
   return runner.call(tool, input, NO_USAGE, (ctx: ToolContext) => replay(input, found, ctx));
+}
+
+/** The recorded call's label: as recorded, or as its tool names it (recordings older than labels). */
+function labelOf(tool: AgentTool, record: ToolCallRecord): string {
+  const parsed = parseInput(tool, record.input);
+  return record.label ?? (parsed.ok ? tool.label(parsed.input) : record.name);
 }
 
 function stepText(step: ProgressStep, how: "replayed" | "healed", sameScreen: boolean, url: string | null): string {

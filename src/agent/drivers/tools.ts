@@ -25,7 +25,6 @@ export class ToolDriver implements Driver {
   constructor(
     private readonly model: ChatModel,
     private readonly mode: ToolMode,
-    private readonly attachments: Attachment[],
   ) {
     this.label = `${model.name} (${mode} tools)`;
   }
@@ -48,7 +47,7 @@ export class ToolDriver implements Driver {
       signal,
     );
     if (prepared.screenshot) runner.look(prepared.screenshot);
-    const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, this.attachments), pageText(prepared)].join("\n\n") }];
+    const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), pageText(prepared)].join("\n\n") }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -84,7 +83,7 @@ export class ToolDriver implements Driver {
  * history does.
  */
 function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null): ChatTurn {
-  const unseen = effect && !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : {};
+  const unseen = !effect ? {} : !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : effect.note ? { effect: effect.note } : {};
   const body = outcome.ok ? { ok: true, data: outcome.data ?? null, ...unseen } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}), ...unseen };
   const image = outcome.image?.shot;
   return {

@@ -36,6 +36,8 @@ export class BrowserComputer implements Computer {
   private liveListeners = new Set<LiveFrameListener>();
   private closed = false;
   private lastInputAt = 0;
+  /** Popups being switched to: settling waits for them. */
+  private readonly following = new Set<Promise<void>>();
 
   readonly web: WebPage;
 
@@ -225,6 +227,8 @@ export class BrowserComputer implements Computer {
       const cap = { timeout: SETTLE_CAP_MS };
       await this.page.waitForLoadState("load", cap).catch(() => undefined);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
+      // A popup the action opened becomes the screen before anything else looks at it.
+      if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
       // Whatever the action changed has been painted.
       await this.nextFrame();
     });
@@ -302,7 +306,13 @@ export class BrowserComputer implements Computer {
    * A new page becomes the screen; in someone else's browser only a popup of the screen does, not a
    * tab the person opens. When the screen closes, the page it came from takes over.
    */
-  private async follow(page: Page): Promise<void> {
+  private follow(page: Page): Promise<void> {
+    const following = this.switchTo(page).finally(() => this.following.delete(following));
+    this.following.add(following);
+    return following;
+  }
+
+  private async switchTo(page: Page): Promise<void> {
     if (this.closed) return;
     // Only in someone else's browser is the opener asked for: our own context holds nothing
     // else, and the extra round trip would delay the switch to a popup.

@@ -34,11 +34,12 @@ export class WebPage implements BrowserPage {
     return target;
   }
 
-  async locate(ref: string): Promise<ElementTarget> {
+  async locate(ref: string): Promise<{ target: ElementTarget; coveredBy: string | null }> {
     const locator = locateRef(this.page(), ref);
     try {
       await locator.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS });
-      return await this.targetOf(locator);
+      const [target, cover] = await Promise.all([this.targetOf(locator), locator.evaluate(coverOf, undefined, { timeout: ACTION_TIMEOUT_MS })]);
+      return { target: { ...target, box: this.inView(target.box) }, coveredBy: cover };
     } catch (error) {
       throw new AppError("INVALID_TARGET", `The element ${ref} is not on the page any more (${firstLine(error)}); take a new ARIA tree.`);
     }
@@ -49,7 +50,7 @@ export class WebPage implements BrowserPage {
     await locator?.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
     const box = await locator?.boundingBox({ timeout: ACTION_TIMEOUT_MS });
     // Found by the recording's own locator and XPath: only its place is new.
-    return box ? { ...target, box: this.toScreenshot(box) } : null;
+    return box ? { ...target, box: this.inView(this.toScreenshot(box)) } : null;
   }
 
   async actOnTarget(target: ElementTarget, action: RefAction): Promise<void> {
@@ -190,6 +191,18 @@ export class WebPage implements BrowserPage {
     return { locator: await describeLocator(locator), xpath: at?.xpath ?? null, box: box ? this.toScreenshot(box) : null };
   }
 
+  /** The part of a box (screenshot pixels) that is in view, so that its centre can be clicked. */
+  private inView(box: ElementTarget["box"]): ElementTarget["box"] {
+    const viewport = this.page().viewportSize();
+    if (!box || !viewport) return box;
+    const [width, height] = [viewport.width * this.scale, viewport.height * this.scale];
+    const x = Math.max(box.x, 0);
+    const y = Math.max(box.y, 0);
+    const right = Math.min(box.x + box.width, width);
+    const bottom = Math.min(box.y + box.height, height);
+    return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : box;
+  }
+
   private toScreenshot(box: { x: number; y: number; width: number; height: number }): ElementTarget["box"] {
     const s = this.scale;
     return { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) };
@@ -220,6 +233,22 @@ function risksInPage(element: Element, { downloads, enter }: { downloads: string
     }
   }
   return risks;
+}
+
+// Runs in the page on the element: what covers the centre of its part in view (a sticky header,
+// a dialog), described as a person would see it; null when the element itself is there.
+function coverOf(element: Element): string | null {
+  const box = element.getBoundingClientRect();
+  const left = Math.max(box.left, 0);
+  const right = Math.min(box.right, innerWidth);
+  const top = Math.max(box.top, 0);
+  const bottom = Math.min(box.bottom, innerHeight);
+  if (right <= left || bottom <= top) return "the edge of the view";
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const under = root.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+  if (!under || under === element || element.contains(under)) return null;
+  const name = (under.getAttribute("aria-label") ?? (under as HTMLElement).innerText ?? "").trim().slice(0, 40);
+  return `<${under.localName}>${name ? ` "${name}"` : ""}`;
 }
 
 function safeUrl(url: string): URL | null {

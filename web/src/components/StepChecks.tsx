@@ -21,7 +21,7 @@ export function StepChecks({ step }: { step: ProgressStep }) {
         {effect && (
           <li>
             {effect.changed ? (effect.retries > 0 ? `✓ ${t.changedAfter(effect.retries)}` : `✓ ${t.changed}`) : `✗ ${t.unchanged}`}
-            {!effect.changed && effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
+            {effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
           </li>
         )}
         {verifiedBy && <li>{`${verification?.verified ? "✓" : "✗"} ${verifiedBy}`}</li>}
