@@ -10,6 +10,7 @@ import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso, today } from "../core/ids.ts";
+import { redact, secretsOf } from "../core/redact.ts";
 import type { ChatModel, ChatTurn } from "../models/chat/chat-model.ts";
 import { RepairBudget, streamReply } from "../models/chat/conversation.ts";
 import type { ChatMessage, ProgressStep, SendReply, Task } from "../protocol/index.ts";
@@ -182,7 +183,8 @@ export class ChatAgent {
       // Stopped: what the person has seen stays as the reply, and the turn is over.
       if (error instanceof TurnEnded || signal.reason instanceof StopRequested) return this.complete(reply?.id ?? newId("msg"), message, reply?.text ?? "", true);
       const cause: unknown = signal.aborted ? signal.reason : error;
-      const { code, message: text } = toTaskError(cause);
+      const { code, message: shown } = toTaskError(cause);
+      const text = redact(shown, secretsOf(this.config));
       log.warn({ err: cause }, "the chat assistant could not answer");
       const failed = { type: "chat.failed", message_id: reply?.id ?? newId("msg"), reply_to: message.id, error: { code, message: text } } as const;
       await this.recorder.emit(message.session_id, failed);

@@ -8,6 +8,7 @@ import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { StopRequested, toTaskError } from "../core/errors.ts";
 import { nowIso } from "../core/ids.ts";
+import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import { Budget } from "./budget.ts";
@@ -124,7 +125,8 @@ export class TaskRun {
     const cause = this.controller.signal.aborted ? reason : error;
     const { code, message } = toTaskError(cause);
     if (code === "INTERNAL") this.log.error({ err: cause }, "task failed unexpectedly");
-    return { status: "failed", code, message };
+    // What is recorded and shown never holds a key or a URL's credentials.
+    return { status: "failed", code, message: redact(message, secretsOf(this.config)) };
   }
 
   private async finish(outcome: Outcome): Promise<void> {

@@ -1,4 +1,4 @@
-// The composition root: opens the store, recovers interrupted tasks, and wires the browser,
+// The composition root: holds the data dir, opens the store, recovers interrupted tasks, and wires the browser,
 // the planner and the runtime together. `serve` and `run` both start from here.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
+import { lockDataDir } from "../store/data-lock.ts";
 import { Store } from "../store/store.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -30,7 +31,12 @@ export interface System {
  * `run` beside a running server leaves that server's tasks alone.
  */
 export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
-  const store = await Store.open(config.dataDir);
+  // The server holds its data dir: a second one would take the first one's tasks for interrupted.
+  const lock = options.recover ? await lockDataDir(config.dataDir) : null;
+  const store = await Store.open(config.dataDir).catch(async (error: unknown) => {
+    await lock?.release();
+    throw error;
+  });
   if (options.recover) {
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
@@ -65,6 +71,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       await Promise.all([chat.shutdown(), runtime.shutdown()]);
       await browsers.close();
       await store.close();
+      await lock?.release();
     },
   };
 }

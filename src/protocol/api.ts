@@ -91,6 +91,7 @@ export const ERROR_CODES = [
   "STEP_LIMIT",
   "TIME_LIMIT",
   "INTERRUPTED",
+  "DATA_DIR_LOCKED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

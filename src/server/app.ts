@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
@@ -55,6 +56,25 @@ export function createApp({ store, runtime, chat, log, webDir }: AppDeps) {
   const noRoute = (c: Context) => c.json({ error: { code: "NOT_FOUND", message: `No route ${c.req.method} ${c.req.path}.` } }, 404);
   app.notFound(noRoute);
 
+  // No site may frame the UI (clickjacking), and the UI runs only its own scripts.
+  app.use(
+    "*",
+    secureHeaders({
+      xFrameOptions: "DENY",
+      referrerPolicy: "no-referrer",
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    }),
+  );
   app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));

@@ -8,7 +8,8 @@ import { openStream } from "../support/sse.ts";
 import { act, planningText, userText, type ScriptedModel } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld();
+// The model's key is long enough to be recognised wherever an error echoes it.
+const { model, pages, app } = useWorld({ config: { model: { apiKey: "test-key-echoed-0123" } } });
 type ErrorJson = { error: { code: string; message: string } };
 
 async function runTask(session: string, task: string, ...replies: Parameters<ScriptedModel["script"]>) {
@@ -119,6 +120,16 @@ describe("malformed planner output", () => {
     expect(run.end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });
     expect((run.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("HTTP 500");
   });
+
+  it("never records or shows the key when the endpoint's error echoes it", async () => {
+    const echo = { status: 401, body: '{"error":"invalid api key test-key-echoed-0123"}' };
+    const run = await runTask("s-echo", "echoed key", echo);
+    const error = (run.end as Extract<SessionEvent, { type: "task.failed" }>).error;
+    expect(error.message).not.toContain("test-key-echoed-0123");
+    expect(error.message).toContain("[redacted]");
+    const stored = (await app.api<TaskReply>("GET", `/api/tasks/${run.taskId}`)).json;
+    expect(JSON.stringify(stored)).not.toContain("test-key-echoed-0123");
+  });
 });
 
 describe("the SSE stream", () => {
@@ -200,6 +211,16 @@ describe("requests from elsewhere", () => {
     expect(rebound).toBe(403);
     const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
     expect(sessions.json.sessions.map((s) => s.id)).not.toContain("s-cross");
+  });
+
+  it("may not be framed by any site, and the UI runs only its own scripts", async () => {
+    for (const route of ["/", "/api/sessions"]) {
+      const reply = await fetch(`${app.url}${route}`);
+      expect(reply.headers.get("x-frame-options")).toBe("DENY");
+      const csp = reply.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+    }
   });
 
   it("refuses file: start URLs, bodies over 25 MB and broken data: URLs", async () => {

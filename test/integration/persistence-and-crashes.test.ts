@@ -14,6 +14,27 @@ import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
 
+describe("two servers on one data dir", () => {
+  it("refuses the second before it touches the first one's running task", async () => {
+    model.route((r) => planningText(r).includes("Task: hold on"), act("wait", { ms: 1500 }, "Waiting"), act("done", { answer: "Held on." }, "Done"));
+    const first = await startApp({ modelBaseUrl: model.baseUrl });
+    try {
+      const { json } = await first.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-two-servers", text: "hold on" });
+      const events = await openStream(first.url, "s-two-servers", 0);
+      await events.waitFor((e) => e.type === "task.started");
+      await expect(startApp({ modelBaseUrl: model.baseUrl, dataDir: first.dataDir })).rejects.toMatchObject({ code: "DATA_DIR_LOCKED" });
+      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Held on." });
+      events.close();
+      expect(events.events.some((e) => e.type === "task.failed")).toBe(false);
+    } finally {
+      await first.close();
+    }
+    // Once the first has stopped, the data dir is free again.
+    const again = await startApp({ modelBaseUrl: model.baseUrl, dataDir: first.dataDir });
+    await again.close();
+  });
+});
+
 describe("restart", () => {
   it("shows sessions, tasks, steps and frames after the server restarts", async () => {
     model.route(
@@ -90,7 +111,10 @@ describe("restart", () => {
     const answering = await openStream(url, "s-killed-chat", 0);
     await answering.waitFor((e) => e.type === "chat.started");
     answering.close();
+    const exited = new Promise((resolve) => server.once("exit", resolve));
     process.kill(-server.pid!, "SIGKILL");
+    // Restarted once it is gone: while it lives, it holds the data dir.
+    await exited;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
     try {

@@ -1,0 +1,20 @@
+// Keeps secrets out of what a task or an answer records and shows: the configured keys, anywhere
+// in a text (a model's error body may echo the key it was sent), and the user and password of
+// any URL (a base URL written with credentials).
+import type { Config } from "./config.ts";
+
+const MASK = "[redacted]";
+/** Shorter values are too common to mask as text without mangling it. */
+const MIN_SECRET = 8;
+
+/** Every key the configuration holds. */
+export function secretsOf(config: Config): string[] {
+  const keys = [config.model.apiKey, config.chat.apiKey, config.agent.searchApiKey, ...Object.values(config.providers).map((p) => p?.apiKey)];
+  return [...new Set(keys.filter((k): k is string => typeof k === "string" && k.length >= MIN_SECRET))];
+}
+
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, `$1${MASK}@`);
+  for (const secret of secrets) out = out.split(secret).join(MASK);
+  return out;
+}
