@@ -14,11 +14,11 @@ describe("CheckLog: the checks of one step's actions, together", () => {
     expect(log.take()!.effect).toMatchObject({ changed: true, retries: 3, note: "1 of 2 actions changed nothing" });
   });
 
-  it("does not count a click that only focused a field for typing", () => {
+  it("counts only actions with an effect of their own (not a click that only focused a field)", () => {
     const log = new CheckLog();
-    log.add({ effect: effect(false), verification: null, usage }, false);
+    log.add({ verification: { verified: true, attempts: [hit(true)], model_calls: 0, elapsed_ms: 2 }, usage });
     log.add({ effect: effect(true), verification: null, usage });
-    expect(log.take()!.effect).toMatchObject({ changed: true, note: null });
+    expect(log.take()).toMatchObject({ effect: { changed: true, note: null }, verification: { verified: true } });
   });
 
   it("joins the pointer checks and numbers the next one's captures on", () => {

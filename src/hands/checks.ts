@@ -14,7 +14,7 @@ export interface StepChecks {
 
 export class CheckLog {
   private current: StepChecks | null = null;
-  /** Actions of this step whose effect counts, and how many of them changed nothing. */
+  /** Actions of this step with an effect of their own, and how many of them changed nothing. */
   private acted = 0;
   private unchanged = 0;
 
@@ -23,10 +23,9 @@ export class CheckLog {
     return this.current?.verification?.attempts.length ?? 0;
   }
 
-  /** `judged`: the action's own effect counts (not a click that only focuses a field for typing). */
-  add(part: { effect?: StepEffect; verification: StepVerification | null; usage: Usage; after?: Screenshot }, judged = true): void {
+  add(part: { effect?: StepEffect; verification: StepVerification | null; usage: Usage; after?: Screenshot }): void {
     const was = this.current;
-    if (part.effect && judged) {
+    if (part.effect) {
       this.acted++;
       if (!part.effect.changed) this.unchanged++;
     }

@@ -23,12 +23,12 @@ export type { PointerLook, FrameOptions, StepChecks };
 export type Deed =
   /**
    * A computer action at screenshot pixels; `element`: the element a click is meant for, when
-   * known; `repeat`: keys pressed several times, checked once; `retries`: how often a click
-   * without effect is repeated (EFFECT_CLICK_RETRIES by default; 0 for a click that only puts
-   * the focus where typing follows, whose effect the typing shows); `fresh`: the screen may have
-   * changed since it was last seen (the element was scrolled into view), so take it anew first.
+   * known; `repeat`: keys pressed several times, checked once; `focus`: a click that only puts
+   * the focus where typing follows — its pointer is checked, its effect is the typing's, measured
+   * from the screen before both; `fresh`: the screen may have changed since it was last seen (the
+   * element was scrolled into view), so take it anew first.
    */
-  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; retries?: number; fresh?: boolean }
+  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; focus?: boolean; fresh?: boolean }
   /** Anything else that changes the page (fill a field, go back): run, then settle, capture and compare. */
   | { kind: "page"; run: (signal: AbortSignal) => Promise<void> };
 
@@ -38,7 +38,8 @@ export type Performed =
       after: Screenshot;
       /** Where the action happened (after any correction), in screenshot pixels. */
       at: Point | null;
-      effect: StepEffect;
+      /** Null for a focusing click, whose effect the typing after it shows. */
+      effect: StepEffect | null;
       verification: StepVerification | null;
       usage: Usage;
     }
@@ -131,6 +132,11 @@ export class Hands {
       }
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
+    if (deed.kind === "action" && deed.focus) {
+      await raceAbort(execute(deed.action, computer, before, signal, offset), signal);
+      this.log.add({ verification, usage });
+      return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
+    }
 
     const attempt = async (jitter: Point) => {
       const watch = computer.watchStructure ? await raceAbort(computer.watchStructure(), signal) : null;
@@ -156,8 +162,7 @@ export class Hands {
     let result = await attempt({ x: 0, y: 0 });
     let retries = 0;
     if (action && CLICKS.has(action.type)) {
-      const bound = deed.kind === "action" ? (deed.retries ?? config.effect.clickRetries) : 0;
-      for (const jitter of jitters(config.effect.jitterPx).slice(0, bound)) {
+      for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
         if (result.changed) break;
         retries++;
         result = await attempt(jitter);
@@ -171,7 +176,7 @@ export class Hands {
           ? `retried ${retries} times a few pixels off`
           : null;
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
-    this.log.add({ effect, verification, usage, after: result.after }, !(deed.kind === "action" && deed.retries === 0));
+    this.log.add({ effect, verification, usage, after: result.after });
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
   }
 

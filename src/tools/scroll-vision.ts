@@ -20,7 +20,7 @@ export const scrollVision = defineTool({
     const [dx, dy] = vertical ? [0, amount] : [amount, 0];
     const action = { type: "scroll" as const, args: { x: at.x, y: at.y, scroll_x: dx, scroll_y: dy }, intent: `scroll ${direction}`, requires_verification: false };
     const performed = await ctx.perform({ kind: "action", action, intent: action.intent });
-    const moved = performed.kind === "acted" && performed.effect.changed;
+    const moved = performed.kind === "acted" && performed.effect?.changed === true;
     return {
       ok: true,
       data: { success: true, message: moved ? `Scrolled ${direction} at (${at.x}, ${at.y}).` : `Nothing moved: the end was reached scrolling ${direction} at (${at.x}, ${at.y}).` },

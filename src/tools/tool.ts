@@ -168,7 +168,7 @@ export function notPlaced(performed: Extract<Performed, { kind: "unverified" }>,
  */
 export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null, focus = false, fresh = false): Promise<Performed> {
   const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
-  return ctx.perform({ kind: "action", action, intent, element, fresh, ...(focus ? { retries: 0 } : {}) });
+  return ctx.perform({ kind: "action", action, intent, element, fresh, focus });
 }
 
 /**

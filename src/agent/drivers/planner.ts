@@ -91,7 +91,7 @@ export class PlannerDriver implements Driver {
         continue;
       }
       const { after, at, effect, verification, usage } = performed;
-      await this.record(run, turn, after, await computer.currentUrl(), { at, effect, verification, usage });
+      await this.record(run, turn, after, await computer.currentUrl(), { at, verification, usage, ...(effect ? { effect } : {}) });
     }
   }
 
