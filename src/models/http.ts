@@ -43,6 +43,37 @@ export async function postJson<S extends z.ZodType>(request: JsonRequest<S>, pol
   }
 }
 
+/** No planner's or chat model's answer comes near this; a larger one is refused unread. */
+const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+const MAX_ERROR_BYTES = 64 * 1024;
+
+function tooLarge(): AppError {
+  return new AppError("MODEL_HTTP_ERROR", `The model endpoint's answer is larger than ${MAX_REPLY_BYTES / 1024 / 1024} MB; it was not read.`);
+}
+
+/** The body as text, read no further than `max` bytes: past it, an error (or, `strict` false, what was read). */
+async function readCapped(response: Response, max: number, strict = true): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size > max) {
+        if (strict) throw tooLarge();
+        break;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 class RetryableHttpError extends Error {
   constructor(
     readonly appError: AppError,
@@ -54,7 +85,7 @@ class RetryableHttpError extends Error {
 
 async function postOnce(request: JsonRequest<z.ZodType>, policy: HttpPolicy, signal: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(policy.timeoutMs);
-  const text = await guard(request.url, policy, signal, timeout, async () => (await open(request, signal, timeout)).text());
+  const text = await guard(request.url, policy, signal, timeout, async () => readCapped(await open(request, signal, timeout), MAX_REPLY_BYTES));
   try {
     return JSON.parse(text);
   } catch {
@@ -81,7 +112,7 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
       const response = await guard(request.url, policy, signal, idle.signal, () => open(request, signal, idle.signal));
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream")) {
-        const text = await response.text();
+        const text = await readCapped(response, MAX_ERROR_BYTES);
         throw new AppError("MODEL_HTTP_ERROR", `The model endpoint answered ${type || "no content type"} instead of an event stream: ${text.slice(0, 200)}`);
       }
       body = response.body!;
@@ -95,6 +126,7 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
     }
   }
   const reader = body.getReader();
+  let received = 0;
   try {
     yield* readSse(
       (async function* () {
@@ -104,6 +136,8 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
             throw error instanceof RetryableHttpError ? error.appError : error;
           });
           if (done) return;
+          received += value.byteLength;
+          if (received > MAX_REPLY_BYTES) throw tooLarge();
           yield value;
         }
       })(),
@@ -146,7 +180,8 @@ async function open(request: StreamRequest, signal: AbortSignal, timeout: AbortS
     signal: AbortSignal.any([signal, timeout]),
   });
   if (!response.ok) {
-    const text = await response.text();
+    // An error's body is read only as far as the message shows it.
+    const text = await readCapped(response, MAX_ERROR_BYTES, false);
     const retryable = response.status === 429 || response.status >= 500;
     const error = new AppError("MODEL_HTTP_ERROR", `The model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`, { retryable });
     if (retryable) throw new RetryableHttpError(error, retryAfter(response.headers));

@@ -121,6 +121,13 @@ describe("malformed planner output", () => {
     expect((run.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("HTTP 500");
   });
 
+  it("refuses a 50 MB answer without reading it whole, and the task says why", async () => {
+    const huge = { status: 200, body: `{"choices":[{"message":{"content":"${"x".repeat(50 * 1024 * 1024)}"}}]}` };
+    const run = await runTask("s-huge", "huge answer", huge);
+    expect(run.end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR", message: expect.stringContaining("larger than 8 MB") } });
+    expect(JSON.stringify(run.events).length).toBeLessThan(100_000);
+  });
+
   it("never records or shows the key when the endpoint's error echoes it", async () => {
     const echo = { status: 401, body: '{"error":"invalid api key test-key-echoed-0123"}' };
     const run = await runTask("s-echo", "echoed key", echo);
