@@ -26,6 +26,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   const cfg = config({ ...(options.host ? { host: options.host } : {}), ...(options.port ? { port: Number(options.port) } : {}) }, options);
   const system = await startSystem(cfg, { recover: true });
   const server = await listen({ ...system, webDir: WEB_DIR }, cfg.host, cfg.port);
+  system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name }, "EasyAgentCU is listening");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   let closing = false;

@@ -1,5 +1,6 @@
 // The composition root: holds the data dir, opens the store, recovers interrupted tasks, and wires the browser,
 // the planner and the runtime together. `serve` and `run` both start from here.
+import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino, type Logger } from "pino";
@@ -8,6 +9,7 @@ import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
+import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
@@ -18,6 +20,8 @@ export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 
 export interface System {
   config: Config;
+  /** Tells the fence the port the server listens on, so that the agent's browser cannot reach it. */
+  serving(port: number): void;
   log: Logger;
   store: Store;
   browsers: BrowserHost;
@@ -41,7 +45,10 @@ export async function startSystem(config: Config, options: { recover: boolean },
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
   }
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless });
+  // The server's own ports, as it listens: the agent's browser never reaches them.
+  const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
+  const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const chatModel = createChatModel(config);
   const runtime = new Runtime(
@@ -62,6 +69,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   const chat = new ChatAgent(runtime, store, chatModel, config, log);
   return {
     config,
+    serving: (port) => void serverPorts.add(port),
     log,
     store,
     browsers,
@@ -74,6 +82,11 @@ export async function startSystem(config: Config, options: { recover: boolean },
       await lock?.release();
     },
   };
+}
+
+/** This machine's addresses on its network interfaces. */
+function localAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }
 
 export function createLogger(config: Config): Logger {

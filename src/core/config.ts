@@ -162,6 +162,13 @@ export const configSchema = z.object({
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
   }).prefault({}),
+  /** Where the agent's own browser may go (the network fence; see computers/browser/fence.ts). */
+  network: z.object({
+    /** Local or private origins the agent may open (`http://127.0.0.1:3000`, `localhost:*`); everything public is allowed anyway. */
+    allowedOrigins: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+    /** Domains the agent may never open, with their subdomains. */
+    blockedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+  }).prefault({}),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -235,6 +242,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpTargetId: env.CDP_TARGET_ID,
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
+    network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));
   const parsed = configSchema.safeParse(merged);

@@ -124,7 +124,8 @@ export const test = base.extend<Fixtures>({
     await pages.close();
   },
   appConfig: [{}, { option: true }],
-  app: async ({ model, appConfig }, use) => {
+  // After the pages, whose origin the network fence then lets the agent's browser open.
+  app: async ({ model, pages: _pages, appConfig }, use) => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: appConfig });
     await use(app);
     await app.close();

@@ -97,7 +97,7 @@ async function runningState(browser: Browser, app: TestApp, model: ScriptedModel
 
 /** A tool-agent run (dom mode) with its extract step selected: the call's input and the data as JSON. */
 async function toolAgentState(browser: Browser, model: ScriptedModel, invoices: string): Promise<void> {
-  const app = await startApp({ modelBaseUrl: model.baseUrl, config: { agent: { mode: "dom" } } });
+  const app = await startApp({ modelBaseUrl: model.baseUrl, config: { agent: { mode: "dom" }, network: { allowedOrigins: [new URL(invoices).origin] } } });
   try {
     const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
     const schema = { type: "object", properties: { month: { type: "string" }, total: { type: "number" }, status: { type: "string" } } };
@@ -125,7 +125,8 @@ async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
   const model = await startScriptedModel();
   const invoices = await serveInvoices();
-  const app = await startApp({ modelBaseUrl: model.baseUrl });
+  // The invoices site is local, so the network fence is told it may be opened.
+  const app = await startApp({ modelBaseUrl: model.baseUrl, config: { network: { allowedOrigins: [new URL(invoices.url).origin] } } });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await answerStates(browser, app, model, invoices.url);

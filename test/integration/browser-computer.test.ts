@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Computer } from "../../src/computers/computer.ts";
 import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { fixtureOrigins, startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 
 let pages: FixtureServer;
 let host: BrowserHost;
@@ -11,7 +11,7 @@ let computer: Computer;
 
 beforeAll(async () => {
   pages = await startFixtureServer();
-  host = new BrowserHost({ headless: true });
+  host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
   computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
   await computer.navigate(pages.url("input-lab.html"));
 });

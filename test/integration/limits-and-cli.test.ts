@@ -9,6 +9,7 @@ import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { Store } from "../../src/store/store.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { fixtureOrigins } from "../support/fixture-server.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -45,7 +46,8 @@ describe("easyagentcu run", () => {
   const cli = async (args: string[], dataDir?: string) => {
     const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-")));
     const child = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dir], {
-      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20" },
+      // The fixture pages are a local service: the CLI's browser may open them because they are named.
+      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20", ALLOWED_ORIGINS: fixtureOrigins().join(",") },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadConfig, type ConfigInput, type DeepPartial } from "../../src/core/config.ts";
 import { startSystem, WEB_DIR, type System } from "../../src/cli/system.ts";
 import { listen } from "../../src/server/listen.ts";
+import { fixtureOrigins } from "./fixture-server.ts";
 
 export interface TestApp {
   url: string;
@@ -25,12 +26,15 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
       port: 0,
       logLevel: "silent",
       ...options.config,
+      // The fence lets the agent's browser open the fixture pages, as a person names their own app.
+      network: { ...options.config?.network, allowedOrigins: [...fixtureOrigins(), ...((options.config?.network?.allowedOrigins as string[] | undefined) ?? [])] },
       // Backoffs as short as possible keep retry tests fast; the retries themselves are real.
       model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", backoffMs: 20, ...options.config?.model },
     },
   );
   const system = await startSystem(config, { recover: true });
   const server = await listen({ ...system, webDir: WEB_DIR }, config.host, 0);
+  system.serving(server.port);
   return {
     url: server.url,
     dataDir,

@@ -20,6 +20,12 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** The origins of the fixture servers running in this process: the network fence lets test apps open them. */
+const running = new Set<string>();
+export function fixtureOrigins(): string[] {
+  return [...running];
+}
+
 export async function startFixtureServer(): Promise<FixtureServer> {
   const records: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
@@ -42,6 +48,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       res.writeHead(200, { "content-type": "text/plain" }).end(variant);
       return;
     }
+    if (url.pathname === "/redirect") {
+      // Sends the browser on to `to`: a way around a check that looks only at the first address.
+      res.writeHead(302, { location: url.searchParams.get("to") ?? "/" }).end();
+      return;
+    }
     if (url.pathname === "/slow-image") {
       // Holds back a page's load event for `ms`.
       setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(PIXEL), Number(url.searchParams.get("ms") ?? 1000));
@@ -59,6 +70,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  running.add(origin);
   return {
     url: (page) => `http://127.0.0.1:${port}/${page}`,
     records,
@@ -74,6 +87,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           }),
     close: () =>
       new Promise<void>((resolve) => {
+        running.delete(origin);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,11 +1,14 @@
-// Owns the one Chromium process that browser computers share. Each task gets its own isolated
-// browser context from it; when Chromium dies the next `open` launches a new one. `attach`
-// instead connects a task to a browser that runs elsewhere, over CDP.
+// Owns the one Chromium process that browser computers share, and the network fence it goes
+// through. Each task gets its own isolated browser context from it; when Chromium dies the next
+// `open` launches a new one. `attach` instead connects a task to a browser that runs elsewhere,
+// over CDP — someone else's browser, which the fence does not cover.
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
+import type { NetworkPolicy } from "../../core/network-policy.ts";
 import { BrowserComputer, crashed, type BrowserComputerOptions } from "./browser-computer.ts";
+import { Fence } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 
 // Without these, Chromium keeps trying to reach Google's services, which closed networks refuse.
@@ -21,10 +24,13 @@ const QUIET_ARGS = [
 export interface BrowserHostOptions {
   chromePath?: string;
   headless: boolean;
+  /** Where the browser may connect, read for every connection. */
+  network: () => NetworkPolicy;
 }
 
 export class BrowserHost {
   private launching: Promise<Browser> | null = null;
+  private fence: Promise<Fence> | null = null;
 
   constructor(private readonly options: BrowserHostOptions) {}
 
@@ -65,6 +71,9 @@ export class BrowserHost {
     const launching = this.launching;
     this.launching = null;
     if (launching) await (await launching.catch(() => null))?.close().catch(() => undefined);
+    const fence = this.fence;
+    this.fence = null;
+    if (fence) await (await fence.catch(() => null))?.close();
   }
 
   private browser(): Promise<Browser> {
@@ -86,8 +95,10 @@ export class BrowserHost {
 
   private async launch(): Promise<Browser> {
     const executablePath = findChromium(this.options.chromePath);
+    this.fence ??= Fence.start(this.options.network);
+    const fence = await this.fence;
     try {
-      return await chromium.launch({ executablePath, headless: this.options.headless, args: QUIET_ARGS });
+      return await chromium.launch({ executablePath, headless: this.options.headless, args: [...QUIET_ARGS, ...fence.chromiumArgs] });
     } catch (error) {
       throw new AppError("BROWSER_UNAVAILABLE", `Could not start Chromium at ${executablePath}: ${String(error)}`, {
         cause: error,

@@ -1,0 +1,103 @@
+// The network fence of the browser we launch: Chromium reaches the network only through this
+// proxy (`--proxy-server`, loopback included), which resolves every host itself, judges each
+// address with the network policy, and connects to the address it judged — so neither a
+// redirect, a popup, a frame, a form post nor a name that resolves to this machine gets past it.
+// Plain HTTP is forwarded; HTTPS and WebSockets are tunnelled with CONNECT.
+import { lookup } from "node:dns/promises";
+import http from "node:http";
+import net from "node:net";
+import { judge, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
+
+export class Fence {
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
+
+  /** Starts the proxy on 127.0.0.1; `policy` is read for every connection, so it may change. */
+  static async start(policy: () => NetworkPolicy): Promise<Fence> {
+    const server = http.createServer((req, res) => void forward(req, res, policy()));
+    server.on("connect", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void tunnel(req, socket, head, policy()));
+    server.on("clientError", (_error, socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return new Fence(server, (server.address() as net.AddressInfo).port);
+  }
+
+  /** What Chromium is started with so that every connection goes through the fence. */
+  get chromiumArgs(): string[] {
+    return [`--proxy-server=http://127.0.0.1:${this.port}`, "--proxy-bypass-list=<-loopback>"];
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The address to connect to, once every address the host resolves to is judged; or why not. */
+async function resolve(policy: NetworkPolicy, host: string, port: number): Promise<{ address: string } | Extract<Verdict, { allowed: false }>> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses = net.isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address);
+  } catch {
+    return { allowed: false, why: `${bare} could not be resolved` };
+  }
+  for (const address of addresses) {
+    const verdict = judge(policy, bare, port, address);
+    if (!verdict.allowed) return verdict;
+  }
+  return { address: addresses[0]! };
+}
+
+async function forward(req: http.IncomingMessage, res: http.ServerResponse, policy: NetworkPolicy): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "");
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  const port = Number(url.port || 80);
+  const target = await resolve(policy, url.hostname, port);
+  if ("why" in target) {
+    res.writeHead(403, { "content-type": "text/html; charset=utf-8" }).end(blockedPage(url.origin, target.why));
+    return;
+  }
+  const headers = { ...req.headers };
+  delete headers["proxy-connection"];
+  const upstream = http.request({ host: target.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (reply) => {
+    res.writeHead(reply.statusCode ?? 502, reply.statusMessage, reply.rawHeaders);
+    reply.pipe(res);
+  });
+  upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+  req.pipe(upstream);
+}
+
+async function tunnel(req: http.IncomingMessage, socket: net.Socket, head: Buffer, policy: NetworkPolicy): Promise<void> {
+  socket.on("error", () => socket.destroy());
+  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? "");
+  if (!match) {
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
+  const port = Number(match[2]);
+  const target = await resolve(policy, match[1]!, port);
+  if ("why" in target) {
+    socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nBlocked by EasyAgentCU's network policy: ${target.why}.\n`);
+    return;
+  }
+  const upstream = net.connect(port, target.address, () => {
+    socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on("error", () => socket.destroy());
+  socket.on("close", () => upstream.destroy());
+}
+
+function blockedPage(origin: string, why: string): string {
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><meta charset="utf-8"><title>Blocked</title><body style="font:16px sans-serif;margin:40px"><h1>Blocked</h1><p>EasyAgentCU's network policy does not let the agent open ${escape(origin)}: ${escape(why)}.</p></body>`;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { judge, type NetworkPolicy } from "./network-policy.ts";
+
+const policy: NetworkPolicy = {
+  allowedOrigins: ["http://127.0.0.1:3000", "localhost:*"],
+  blockedDomains: ["evil.example"],
+  serverPorts: new Set([8000]),
+  localAddresses: ["10.1.2.3"],
+};
+
+describe("the network policy", () => {
+  it("never reaches link-local or cloud-metadata addresses", () => {
+    expect(judge(policy, "169.254.169.254", 80, "169.254.169.254")).toMatchObject({ allowed: false });
+    expect(judge(policy, "metadata.google.internal", 80, "8.8.8.8")).toMatchObject({ allowed: false });
+    expect(judge(policy, "fe80::1", 80, "fe80::1")).toMatchObject({ allowed: false });
+  });
+
+  it("never reaches EasyAgentCU's own server, by any name or local address", () => {
+    for (const [host, address] of [["127.0.0.1", "127.0.0.1"], ["localhost", "::1"], ["rebound.example", "127.0.0.1"], ["10.1.2.3", "10.1.2.3"], ["x", "::ffff:127.0.0.1"]]) {
+      expect(judge(policy, host!, 8000, address!)).toMatchObject({ allowed: false, why: expect.stringContaining("own server") });
+    }
+  });
+
+  it("opens local and private origins only where the allow-list names them", () => {
+    expect(judge(policy, "127.0.0.1", 3000, "127.0.0.1")).toEqual({ allowed: true });
+    expect(judge(policy, "localhost", 5173, "127.0.0.1")).toEqual({ allowed: true });
+    expect(judge(policy, "127.0.0.1", 3001, "127.0.0.1")).toMatchObject({ allowed: false, why: expect.stringContaining("ALLOWED_ORIGINS") });
+    expect(judge(policy, "router.lan", 80, "192.168.1.1")).toMatchObject({ allowed: false });
+    expect(judge(policy, "public.example", 80, "93.184.216.34")).toEqual({ allowed: true });
+  });
+
+  it("refuses a blocked domain and its subdomains", () => {
+    expect(judge(policy, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, why: expect.stringContaining("block-list") });
+  });
+});

@@ -1,0 +1,72 @@
+// Where the agent's own browser may connect (issue 12's fence, seed 000 §9): judged on the address
+// a host name resolves to, so a name that points at this machine is judged as this machine.
+// Link-local and cloud-metadata addresses are never reached, nor EasyAgentCU's own server; local
+// and private networks only where the allow-list names the origin; public addresses are.
+import { BlockList, isIP } from "node:net";
+
+export interface NetworkPolicy {
+  /** Local or private origins allowed: `http://127.0.0.1:3000`, `127.0.0.1:3000`, `localhost:*`. */
+  allowedOrigins: readonly string[];
+  /** Domains never allowed, with their subdomains. */
+  blockedDomains: readonly string[];
+  /** The ports EasyAgentCU's server listens on: never reachable on this machine's addresses. */
+  serverPorts: ReadonlySet<number>;
+  /** This machine's own addresses (its network interfaces), besides loopback. */
+  localAddresses: readonly string[];
+}
+
+export type Verdict = { allowed: true } | { allowed: false; why: string };
+
+const NEVER = new BlockList();
+NEVER.addSubnet("169.254.0.0", 16, "ipv4"); // link-local, where cloud metadata lives
+NEVER.addSubnet("0.0.0.0", 8, "ipv4");
+NEVER.addSubnet("224.0.0.0", 4, "ipv4"); // multicast
+NEVER.addAddress("100.100.100.200", "ipv4"); // Alibaba Cloud metadata
+NEVER.addSubnet("fe80::", 10, "ipv6");
+NEVER.addSubnet("ff00::", 8, "ipv6");
+NEVER.addAddress("::", "ipv6");
+NEVER.addAddress("fd00:ec2::254", "ipv6"); // AWS metadata over IPv6
+const NEVER_HOSTS = ["metadata.google.internal", "metadata"];
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+const PRIVATE = new BlockList();
+for (const [net, bits] of [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["100.64.0.0", 10]] as const) PRIVATE.addSubnet(net, bits, "ipv4");
+PRIVATE.addSubnet("fc00::", 7, "ipv6");
+
+/** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */
+export function judge(policy: NetworkPolicy, host: string, port: number, address: string): Verdict {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const ip = unmapped(address);
+  const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
+  if (policy.blockedDomains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`))) {
+    return { allowed: false, why: `${name} is on the block-list` };
+  }
+  if (NEVER_HOSTS.includes(name) || NEVER.check(ip, family)) return { allowed: false, why: `${ip} is a link-local or cloud-metadata address` };
+  const local = LOOPBACK.check(ip, family) || policy.localAddresses.includes(ip);
+  if (local && policy.serverPorts.has(port)) return { allowed: false, why: "it is EasyAgentCU's own server" };
+  if (local || PRIVATE.check(ip, family)) {
+    if (allowed(policy.allowedOrigins, name, port)) return { allowed: true };
+    return { allowed: false, why: `${name}:${port} is on this machine or a private network; add it to ALLOWED_ORIGINS to let the agent open it` };
+  }
+  return { allowed: true };
+}
+
+function allowed(origins: readonly string[], host: string, port: number): boolean {
+  return origins.some((origin) => {
+    const bare = origin.toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/\/.*$/, "");
+    const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+|\*))?$/.exec(bare);
+    if (!match) return false;
+    const wantedHost = match[1]!.replace(/^\[|\]$/g, "");
+    const wantedPort = match[2] ?? (origin.toLowerCase().startsWith("https:") ? "443" : "80");
+    return wantedHost === host && (wantedPort === "*" || Number(wantedPort) === port);
+  });
+}
+
+/** `::ffff:127.0.0.1` is 127.0.0.1. */
+function unmapped(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped ? mapped[1]! : address;
+}
