@@ -1,6 +1,7 @@
 // The runtime: accepts tasks, runs each in its own TaskRun, and routes Stop and "I've done it"
-// to the right one. Tasks in different sessions run concurrently; a session runs one task at a
-// time and a second send while one is active is refused with SESSION_BUSY (409).
+// to the right one. Tasks in different sessions run concurrently, up to MAX_CONCURRENT_TASKS (the
+// rest wait, queued); a session runs one task at a time and a second send while one is active is
+// refused with SESSION_BUSY (409).
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
@@ -12,6 +13,7 @@ import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
+import { TaskQueue } from "./task-queue.ts";
 import { ACK_TEXT, TaskRun } from "./task-run.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
@@ -42,13 +44,16 @@ export class Runtime {
   /** The task driving each page of an attached browser: one at a time. */
   private readonly busyBrowsers = new Map<string, string>();
   private readonly finished = new Set<Promise<Task>>();
+  private readonly queue: TaskQueue;
 
   constructor(
     private readonly config: Config,
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.queue = new TaskQueue(config.limits.maxConcurrentTasks);
+  }
 
   /**
    * Records the task and starts it; resolves once it is queued, not when it ends. `done` resolves
@@ -122,8 +127,8 @@ export class Runtime {
     const maxSteps = Math.min(cap, this.config.limits.maxSteps);
     const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, driver, this.config, log, maxSteps);
     this.runs.set(task.id, run);
-    const done = run
-      .run()
+    const done = this.queue
+      .run(() => run.run(), run.signal)
       .catch((error: unknown) => {
         log.error({ err: error }, "task run crashed");
         return run.current;

@@ -49,6 +49,11 @@ export class TaskRun {
     return this.record.current;
   }
 
+  /** Aborts on Stop and at the time limit. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
   stop(reason = "stopped by the user"): void {
     this.controller.abort(new StopRequested(reason));
   }

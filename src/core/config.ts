@@ -140,6 +140,8 @@ export const configSchema = z.object({
   limits: z.object({
     maxSteps: int.positive().default(80),
     maxDurationMs: int.positive().default(8 * 60_000),
+    /** Tasks that run at once across sessions; later ones wait their turn, `queued`. */
+    maxConcurrentTasks: int.positive().default(4),
   }).prefault({}),
   browser: z.object({
     chromePath: z.string().optional(),
@@ -230,7 +232,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       clickRetries: env.EFFECT_CLICK_RETRIES,
     },
     verification: { clicks: env.VERIFY_CLICKS, method: env.VERIFY_METHOD },
-    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS },
+    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS, maxConcurrentTasks: env.MAX_CONCURRENT_TASKS },
     browser: {
       chromePath: env.CHROME_PATH,
       headless: env.HEADLESS,

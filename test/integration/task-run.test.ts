@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
+import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
@@ -92,6 +93,31 @@ describe("a task on a local page", () => {
     const startedA = streamA.events.find((e) => e.type === "task.started")!.at;
     const startedB = streamB.events.find((e) => e.type === "task.started")!.at;
     expect(startedA < endB.at && startedB < endA.at).toBe(true);
+  });
+});
+
+describe("the cap on tasks at once", () => {
+  it("keeps a task queued while the cap is taken, then runs it; one stopped while queued ends at once", async () => {
+    const capped = await startApp({ modelBaseUrl: model.baseUrl, config: { limits: { maxConcurrentTasks: 1 } } });
+    try {
+      model.route((r) => planningText(r).includes("Task: first in line"), act("wait", { ms: 1500 }, "Waiting"), act("done", { answer: "first" }));
+      model.route((r) => planningText(r).includes("Task: second in line"), act("done", { answer: "second" }));
+      const send = (session: string, text: string) => capped.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text });
+      const first = await send("s-cap-1", "first in line");
+      const second = await send("s-cap-2", "second in line");
+      const third = await send("s-cap-3", "third in line");
+      const [one, two, three] = await Promise.all(["s-cap-1", "s-cap-2", "s-cap-3"].map((s) => openStream(capped.url, s, 0)));
+      await one!.waitFor((e) => e.type === "task.started");
+      expect((await capped.api<TaskReply>("GET", `/api/tasks/${second.json.task_id}`)).json.task.status).toBe("queued");
+      expect((await capped.api("POST", "/api/chat/stop", { task_id: third.json.task_id })).status).toBe(202);
+      expect(await three!.waitForEnd(third.json.task_id)).toMatchObject({ type: "task.stopped" });
+      const endOne = await one!.waitForEnd(first.json.task_id);
+      expect(await two!.waitForEnd(second.json.task_id)).toMatchObject({ type: "task.completed", answer: "second" });
+      expect(two!.events.find((e) => e.type === "task.started")!.at >= endOne.at).toBe(true);
+      for (const stream of [one, two, three]) stream!.close();
+    } finally {
+      await capped.close();
+    }
   });
 });
 
