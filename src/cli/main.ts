@@ -2,6 +2,7 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line as it comes, and exits 0 only on success;
 // `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
+import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import type { Runtime } from "../agent/runtime.ts";
@@ -22,13 +23,20 @@ function config(overrides: DeepPartial<ConfigInput>, options: CommonOptions): Co
   return loadConfig(process.env, { ...overrides, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(Object.keys(browser).length > 0 ? { browser } : {}) });
 }
 
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
+}
+
 async function serve(options: CommonOptions & { host?: string; port?: string }): Promise<void> {
   const cfg = config({ ...(options.host ? { host: options.host } : {}), ...(options.port ? { port: Number(options.port) } : {}) }, options);
+  // Off loopback, anyone on the network could drive the agent: a token is required, made up if none is given.
+  const authToken = cfg.authToken ?? (isLoopback(cfg.host) ? undefined : randomBytes(24).toString("base64url"));
   const system = await startSystem(cfg, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR }, cfg.host, cfg.port);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken }, cfg.host, cfg.port);
   system.serving(server.port);
-  system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name }, "EasyAgentCU is listening");
+  system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
+  if (authToken) process.stdout.write(`Sign in by opening ${server.url}/login?token=${authToken}\n`);
   let closing = false;
   const shutdown = async () => {
     // A second Ctrl-C means now, even if a browser hangs while closing.

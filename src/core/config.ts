@@ -30,6 +30,8 @@ const int = z.coerce.number().int();
 export const configSchema = z.object({
   host: z.string().default("127.0.0.1"),
   port: int.min(0).max(65535).default(8000),
+  /** A token every request must carry (a cookie set by /login, or a bearer header); required off loopback. */
+  authToken: z.string().min(16, "AUTH_TOKEN must have at least 16 characters").optional(),
   dataDir: z.string().default("./data"),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
   locale: z.enum(["en", "zh"]).default("en"),
@@ -182,6 +184,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): Config {
   const fromEnv = {
     host: env.HOST,
+    authToken: env.AUTH_TOKEN,
     port: env.PORT,
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,

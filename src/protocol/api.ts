@@ -69,6 +69,7 @@ export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeo
 export const ERROR_CODES = [
   "INVALID_BODY",
   "FORBIDDEN",
+  "UNAUTHORIZED",
   "NOT_FOUND",
   "SESSION_BUSY",
   "BROWSER_BUSY",

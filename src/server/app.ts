@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { Store } from "../store/store.ts";
+import { signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { readRoutes } from "./routes/reads.ts";
@@ -22,6 +23,8 @@ export interface AppDeps {
   log: Logger;
   /** The built web UI (web/dist); when absent, / explains how to build it. */
   webDir?: string;
+  /** When set, every request must carry it (see auth.ts). */
+  authToken?: string | undefined;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -46,7 +49,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, chat, log, webDir }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -75,6 +78,7 @@ export function createApp({ store, runtime, chat, log, webDir }: AppDeps) {
       },
     }),
   );
+  if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));

@@ -10,6 +10,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   INVALID_BODY: 400,
   NOT_FOUND: 404,
   FORBIDDEN: 403,
+  UNAUTHORIZED: 401,
   SESSION_BUSY: 409,
   BROWSER_BUSY: 409,
   TASK_FINISHED: 409,

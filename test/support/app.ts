@@ -33,7 +33,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
     },
   );
   const system = await startSystem(config, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR }, config.host, 0);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken }, config.host, 0);
   system.serving(server.port);
   return {
     url: server.url,

@@ -1,0 +1,27 @@
+// Sign-in for a server that others on the network can reach: every request carries the server's
+// token, as a cookie that `/login?token=…` sets (the link `serve` prints) or as a bearer header.
+// On loopback without a token configured, nothing is asked.
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+
+const COOKIE = "easyagentcu_token";
+
+export function signIn(token: string): MiddlewareHandler {
+  const expected = Buffer.from(token);
+  const matches = (given: string | undefined) => {
+    const value = Buffer.from(given ?? "");
+    return value.length === expected.length && timingSafeEqual(value, expected);
+  };
+  return async (c, next) => {
+    if (c.req.path === "/login") {
+      if (!matches(c.req.query("token"))) return c.text("This sign-in link is not valid; use the one the server printed.", 401);
+      setCookie(c, COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
+      return c.redirect("/");
+    }
+    const bearer = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
+    if (matches(getCookie(c, COOKIE)) || matches(bearer)) return next();
+    const message = "Sign in first: open the link the server printed when it started (…/login?token=…).";
+    return c.req.path.startsWith("/api/") ? c.json({ error: { code: "UNAUTHORIZED", message } }, 401) : c.text(message, 401);
+  };
+}
