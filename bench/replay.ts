@@ -10,7 +10,7 @@ import { openStream } from "../test/support/sse.ts";
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
-const app = await startApp({ modelBaseUrl: model.baseUrl, config: { agent: { approvals: [] } } });
+const app = await startApp({ modelBaseUrl: model.baseUrl, });
 
 const refIn = (r: RecordedRequest, role: string, name: string) => new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(userText(r))![1];
 

@@ -3,6 +3,7 @@
 // recorder; the driver decides what to do and says how the task ended.
 import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
@@ -21,6 +22,8 @@ export interface RunContext {
   computer: Computer;
   hands: Hands;
   config: Config;
+  /** The task secrets: what the model reads is concealed with them. */
+  secrets: Secrets;
   signal: AbortSignal;
   budget: Budget;
   gate: PersonGate;

@@ -3,8 +3,8 @@
 // at once on Stop.
 import { raceAbort } from "../core/abort.ts";
 import { newId } from "../core/ids.ts";
-import type { Risk } from "../computers/computer.ts";
-import type { Approval } from "../protocol/index.ts";
+import type { ApprovalRequest } from "../hands/hands.ts";
+import type { Approval, FrameRef } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
 import type { TaskRecord } from "./task-record.ts";
 
@@ -58,8 +58,9 @@ export class PersonGate {
     budget.pauseClock();
     const why = approval.checks.map((c) => c.message || c.code).join("\n");
     await record.update({ status: "awaiting_user", approval, answer: why });
-    await record.emit({ type: "task.approval_requested", task_id: record.current.id, approval });
+    await record.emit({ type: "approval.requested", task_id: record.current.id, approval });
     const approved = await raceAbort(new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide })), this.signal);
+    await record.emit({ type: "approval.resolved", task_id: record.current.id, approval_id: approval.id, approved });
     await record.update({ status: "running", approval: null, answer: null });
     if (approved || goesOnWhenDenied) {
       await record.emit({ type: "task.resumed", task_id: record.current.id });
@@ -68,9 +69,10 @@ export class PersonGate {
     return approved;
   }
 
-  /** A risky tool call (seed 001 §3.3) waits for the person; each risk is one check they read. */
-  approveTool(tool: { name: string; label: string; input: unknown }, risks: Risk[]): Promise<boolean> {
-    const checks = risks.map((risk, i) => ({ id: `risk_${i + 1}`, code: risk.kind, message: `${tool.label} ${risk.message}.` }));
-    return this.approve({ id: newId("appr"), checks, action: null, tool: { name: tool.name, input: tool.input } }, true);
+  /** An action the approval policy asks about (seed 000 §9), shown on the screen before it; a refusal goes back to the model. */
+  approveAction(request: ApprovalRequest, frame: FrameRef): Promise<boolean> {
+    const checks = request.risks.map((risk, i) => ({ id: `risk_${i + 1}`, code: risk.kind, message: `${request.intent ? `${request.intent}: it` : "It"} ${risk.message}.` }));
+    const { action, intent, url, at, box } = request;
+    return this.approve({ id: newId("appr"), checks, action, tool: null, intent, url, frame, at, box }, true);
   }
 }

@@ -1,6 +1,7 @@
 // Records a task's steps: the screenshot as a frame file, the step, the task's step count and
 // tokens, then `progress.append` — the one way any driver adds a step to the timeline.
 import { newId, nowIso } from "../core/ids.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, ProgressStep } from "../protocol/index.ts";
@@ -9,7 +10,11 @@ import type { TaskRecord } from "./task-record.ts";
 export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">;
 
 export class StepRecorder {
-  constructor(private readonly record: TaskRecord) {}
+  constructor(
+    private readonly record: TaskRecord,
+    /** A step's address is stored and shown without a secret's value in it. */
+    private readonly secrets: Secrets,
+  ) {}
 
   /** Steps recorded so far. */
   get count(): number {
@@ -26,7 +31,7 @@ export class StepRecorder {
     const task = record.current;
     const index = task.current_step_index + 1;
     const frame = await record.recorder.saveStepFrame(task, index, shot);
-    const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame, created_at: nowIso(), ...fields };
+    const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url) };
     await record.recorder.saveStep(step);
     const usage = {
       input_tokens: task.usage.input_tokens + step.usage.input_tokens,

@@ -7,6 +7,8 @@ import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { StopRequested, toTaskError } from "../core/errors.ts";
+import { namedOrigins } from "../core/approval-policy.ts";
+import { Secrets } from "../core/secrets.ts";
 import { nowIso } from "../core/ids.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
@@ -83,8 +85,17 @@ export class TaskRun {
       live = throttleFrames(this.config.browser.liveFps, (frame) => this.publishLive(frame));
       const liveFrames = live;
       stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
-      const steps = new StepRecorder(record);
-      const hands = new Hands({ computer, config: this.config, saveFrame: (shot, options) => steps.saveFrame(shot, options), signal });
+      const secrets = new Secrets(this.config.secrets);
+      const steps = new StepRecorder(record, secrets);
+      const { text, start_url } = record.current;
+      const hands = new Hands({
+        computer,
+        config: this.config,
+        saveFrame: (shot, options) => steps.saveFrame(shot, options),
+        signal,
+        trusted: namedOrigins(text, start_url),
+        ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
+      });
       liveFrames.push(await hands.start(record.current.start_url));
       outcome = await this.driver.drive({
         task: () => record.current,
@@ -92,6 +103,7 @@ export class TaskRun {
         computer,
         hands,
         config: this.config,
+        secrets,
         signal,
         budget: this.budget,
         gate: this.gate,

@@ -1,9 +1,8 @@
 // What the tool agent and its replay share: the tools' context on the task's computer (every
-// action through the task's hands), running one call under its deadline (its approvals filtered
-// by APPROVALS, the tokens its own model calls spent counted), and recording the step a call
+// action through the task's hands, which judge it by the approval policy), running one call under
+// its deadline (held while the person decides, the tokens its own model calls spent counted), and recording the step a call
 // made — the tool record with its label, the checks its actions passed, the screen after it and
 // the hash of the one before.
-import type { Risk } from "../computers/computer.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import { fitWithin, type Spaces } from "../perception/coordinates.ts";
 import { screenHash } from "../perception/screen-hash.ts";
@@ -24,7 +23,7 @@ export interface Ran {
 }
 
 export class ToolRunner {
-  readonly context: Omit<ToolContext, "approve" | "spend">;
+  readonly context: Omit<ToolContext, "spend">;
   private readonly timeoutMs: number;
 
   constructor(
@@ -46,7 +45,7 @@ export class ToolRunner {
       imageMax,
       saveArtifact: run.saveArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
-      perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...(bound ? { signal: bound } : {}) }),
+      perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
       ...(search ? { search } : {}),
     };
     this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
@@ -69,17 +68,13 @@ export class ToolRunner {
       spent.output_tokens += u.output_tokens;
     };
     const label = tool.label(input);
-    const approve = (risks: Risk[]) => this.ask({ name: tool.name, label, input }, risks);
     const before = this.run.hands.screen;
-    const outcome = await runTool(tool.name, work, { ...this.context, approve, spend }, this.timeoutMs);
+    const ran = await runTool(tool.name, work, { ...this.context, spend }, this.timeoutMs);
+    // What the model reads back never holds a secret's value (a field's value in the ARIA tree, extracted data).
+    const { secrets } = this.run;
+    const outcome = { ...ran, data: secrets.concealAll(ran.data), ...(ran.error ? { error: secrets.concealAll(ran.error) } : {}) };
     if (outcome.image) this.context.spaces = outcome.image.spaces;
     return { name: tool.name, label, input, outcome, spent, before };
-  }
-
-  /** Asks the person about the risks that APPROVALS names; true when there are none. */
-  ask(tool: { name: string; label: string; input: unknown }, risks: Risk[]): Promise<boolean> {
-    const needed = risks.filter((risk) => this.run.config.agent.approvals.includes(risk.kind));
-    return needed.length === 0 ? Promise.resolve(true) : this.run.gate.approveTool(tool, needed);
   }
 
   /** The hash of the screen as the last step left it. */

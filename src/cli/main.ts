@@ -91,7 +91,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
         print(`? ${event.answer}`);
         void askToContinue(system.runtime, event.task_id);
         break;
-      case "task.approval_requested":
+      case "approval.requested":
         print(`? ${event.approval.checks.map((c) => c.message).join(" ")}`);
         void askToApprove(system.runtime, event.task_id, event.approval.id);
         break;

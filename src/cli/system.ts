@@ -9,6 +9,7 @@ import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
+import { Secrets } from "../core/secrets.ts";
 import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
@@ -50,6 +51,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
   const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
+  const secrets = new Secrets(config.secrets);
   const chatModel = createChatModel(config);
   const runtime = new Runtime(
     config,
@@ -58,10 +60,10 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
       openComputer: async (task) => {
-        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs });
+        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets });
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);
-        return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs });
+        return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs, secrets });
       },
     },
     log,

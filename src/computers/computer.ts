@@ -1,6 +1,7 @@
 // The Computer interface of seed 000 §3.4.2, shared by every kind of computer (browser, desktop,
 // extension). Coordinates are pixels of the screenshot the computer returns; each implementation
 // maps them to its own input space through perception/coordinates.
+import type { Risk } from "../core/approval-policy.ts";
 import type { Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
@@ -35,11 +36,7 @@ export type LiveFrameListener = (frame: Screenshot) => void;
 
 export type { ElementTarget, RefAction };
 
-/** Why an action on an element may need the person's approval (seed 001 §3.3). */
-export interface Risk {
-  kind: "submit" | "download" | "external";
-  message: string;
-}
+export type { Risk };
 
 /** An element named by ARIA ref, by a recorded target, by point (screenshot pixels), or the one that has focus. */
 export type ElementQuery = { ref: string } | { target: ElementTarget } | { x: number; y: number } | "focused";
@@ -85,9 +82,13 @@ export interface BrowserPage {
   holdAt(x: number, y: number, ms: number): Promise<void>;
   /** The element under a point, as a target that replay can find again. */
   targetAt(x: number, y: number): Promise<ElementTarget | null>;
-  /** What a click on the element, or Enter in it, would risk: submitting a form, a download, leaving the site. */
-  risksOf(element: ElementQuery, how: "click" | "enter"): Promise<Risk[]>;
-  /** A download or another site, for an address about to be opened. */
+  /**
+   * What a click on the element, Enter in it or typing into it would risk (the approval policy's
+   * classes): submitting a form, paying, deleting, sending, a download, leaving the site, a
+   * password or payment field.
+   */
+  risksOf(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]>;
+  /** A download or another site (another origin), for an address about to be opened. */
   risksOfUrl(url: string): Promise<Risk[]>;
 }
 

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_APPROVAL_POLICY } from "./approval-policy.ts";
 import { loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
@@ -30,11 +34,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ MODEL_PROVIDER: "nope" })).toThrow(/model.provider/);
   });
 
-  it("reads lists from the environment, and an empty list is a setting too", () => {
-    expect(loadConfig({}).agent.approvals).toEqual(["submit", "download", "external"]);
-    expect(loadConfig({ APPROVALS: "submit, download" }).agent.approvals).toEqual(["submit", "download"]);
-    expect(loadConfig({ APPROVALS: "none" }).agent.approvals).toEqual([]);
-    expect(loadConfig({}, { agent: { approvals: [] } }).agent.approvals).toEqual([]);
-    expect(() => loadConfig({ APPROVALS: "everything" })).toThrow(/agent.approvals/);
+  it("reads the approval policy inline or from a file, over the defaults, and refuses what it cannot read", () => {
+    expect(loadConfig({}).approvals).toEqual(DEFAULT_APPROVAL_POLICY);
+    expect(loadConfig({ APPROVAL_POLICY: '{"submit":"allow","delete":"deny"}' }).approvals).toMatchObject({ submit: "allow", delete: "deny", pay: "ask" });
+    const dir = mkdtempSync(path.join(tmpdir(), "policy-"));
+    writeFileSync(path.join(dir, "policy.json"), '{"download":"deny"}');
+    expect(loadConfig({ APPROVAL_POLICY: path.join(dir, "policy.json") }).approvals.download).toBe("deny");
+    expect(loadConfig({}, { approvals: { hotkey: "allow" } }).approvals.hotkey).toBe("allow");
+    expect(() => loadConfig({ APPROVAL_POLICY: '{"submit":"maybe"}' })).toThrow(/approvals/);
+    expect(() => loadConfig({ APPROVAL_POLICY: '{"everything":"allow"}' })).toThrow(/approvals/);
+    expect(() => loadConfig({ APPROVAL_POLICY: path.join(dir, "missing.json") })).toThrow(/missing.json is not a readable JSON object/);
   });
 });

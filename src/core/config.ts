@@ -2,6 +2,8 @@
 // command line, then passed down (STYLE habit 9). Nothing else reads process.env.
 import path from "node:path";
 import { z } from "zod";
+import { approvalPolicySchema } from "./approval-policy.ts";
+import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
 import { AGENT_MODES, MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
 
 export const PROVIDERS = MODEL_PROVIDERS;
@@ -87,13 +89,6 @@ export const configSchema = z.object({
       vision: bool.default(true),
       /** The tool agent's step cap (one tool call a step), seed 001 §7. */
       maxSteps: int.positive().default(15),
-      /** What needs the person's approval before the tool agent does it (seed 001 §3.3); `none` for nothing. */
-      approvals: z
-        .preprocess(
-          (v) => (typeof v === "string" ? (v.trim() === "none" ? [] : v.split(",").map((p) => p.trim()).filter(Boolean)) : v),
-          z.array(z.enum(["submit", "download", "external"])),
-        )
-        .default(["submit", "download", "external"]),
       /** Brave Search, for the `search` tool; without a key the tool is not offered. */
       searchApiKey: z.string().default(""),
       searchBaseUrl: z.string().url().default("https://api.search.brave.com/res/v1"),
@@ -166,6 +161,10 @@ export const configSchema = z.object({
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
   }).prefault({}),
+  /** allow, ask or deny for each class of action (core/approval-policy.ts): APPROVAL_POLICY, JSON inline or a file. */
+  approvals: approvalPolicySchema.prefault({}),
+  /** `%name%` → value, typed only where the computer types (core/secrets.ts): SECRETS_FILE, and SECRET_<NAME> variables. */
+  secrets: secretsFileSchema.default({}),
   /** Where the agent's own browser may go (the network fence; see computers/browser/fence.ts). */
   network: z.object({
     /** Local or private origins the agent may open (`http://127.0.0.1:3000`, `localhost:*`); everything public is allowed anyway. */
@@ -218,7 +217,6 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       mode: env.AGENT_MODE,
       vision: env.AGENT_VISION,
       maxSteps: env.AGENT_MAX_STEPS,
-      approvals: env.APPROVALS,
       searchApiKey: env.BRAVE_API_KEY,
       searchBaseUrl: env.BRAVE_BASE_URL,
     },
@@ -247,6 +245,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpTargetId: env.CDP_TARGET_ID,
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
+    approvals: env.APPROVAL_POLICY,
+    secrets: env.SECRETS_FILE,
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));
@@ -255,7 +255,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${issues}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir), secrets: { ...parsed.data.secrets, ...secretsFromEnv(env) } };
 }
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */

@@ -3,9 +3,13 @@
 // the model's look), then the action runs, the screen settles, the capture is compared with the
 // screen before it, and a click without effect is repeated a few pixels off, a bounded number
 // of times; a scroll without effect means the end was reached. What happened is data for the
-// step record and the model's history, never a reason to fail the task.
-import type { Computer, ElementTarget, StructuralEffect } from "../computers/computer.ts";
+// step record and the model's history, never a reason to fail the task. Before any of it, the
+// action is classified and judged by the approval policy: it runs, waits for the person, or is
+// refused (DENIED, which goes back to whoever decided it).
+import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
+import { judge, originOf } from "../core/approval-policy.ts";
 import type { Config } from "../core/config.ts";
+import { Secrets } from "../core/secrets.ts";
 import { delay, raceAbort } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point } from "../perception/coordinates.ts";
@@ -14,10 +18,11 @@ import { diffScreens } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
+import { risksOfDeed, secretRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 
-export type { PointerLook, FrameOptions, StepChecks };
+export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
 
 /** What the hands are asked to do. */
 export type Deed =
@@ -29,8 +34,11 @@ export type Deed =
    * element was scrolled into view), so take it anew first.
    */
   | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; focus?: boolean; fresh?: boolean }
-  /** Anything else that changes the page (fill a field, go back): run, then settle, capture and compare. */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void> };
+  /**
+   * Anything else that changes the page (fill a field, go back): run, then settle, capture and
+   * compare; `on`: the element it acts on and how, for the approval policy.
+   */
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget };
 
 export type Performed =
   | {
@@ -55,6 +63,19 @@ export interface PerformOptions {
   clicks?: Config["verification"]["clicks"] | null;
   /** A tighter signal than the task's (a tool call's deadline). */
   signal?: AbortSignal;
+  /** Runs the wait for the person's decision with that deadline held. */
+  hold?: <T>(wait: () => Promise<T>) => Promise<T>;
+}
+
+/** An action the policy says to ask about: the screen before it, and where on it the action lands. */
+export interface ApprovalRequest {
+  risks: Risk[];
+  intent: string;
+  action: ScreenAction | null;
+  url: string | null;
+  shot: Screenshot;
+  at: Point | null;
+  box: ElementTarget["box"];
 }
 
 export interface HandsOptions {
@@ -63,6 +84,10 @@ export interface HandsOptions {
   /** Stores a capture of the current step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
   signal: AbortSignal;
+  /** The origins the person named for the task: there the policy's allow stands for every class. */
+  trusted: ReadonlySet<string>;
+  /** Asks the person about an action; true when they allow it. */
+  ask(request: ApprovalRequest): Promise<boolean>;
 }
 
 const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "right_click"]);
@@ -80,13 +105,19 @@ export class Hands {
   /** The screen as last seen: what the next action's effect is measured against. */
   private latest: Screenshot | null = null;
   private readonly log = new CheckLog();
+  /** The origins the task has been on. */
+  private readonly visited = new Set<string>();
+  private readonly secrets: Secrets;
 
-  constructor(private readonly options: HandsOptions) {}
+  constructor(private readonly options: HandsOptions) {
+    this.secrets = new Secrets(options.config.secrets);
+  }
 
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
   async start(url: string | null): Promise<Screenshot> {
     const { computer, signal } = this.options;
     if (url) await raceAbort(computer.navigate(checkedUrl(url)), signal);
+    this.visit(await computer.currentUrl());
     return this.capture();
   }
 
@@ -111,6 +142,7 @@ export class Hands {
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
+    await this.approve(deed, before, target, signal, options.hold);
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
@@ -176,8 +208,36 @@ export class Hands {
           ? `retried ${retries} times a few pixels off`
           : null;
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
+    this.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
+  }
+
+  /**
+   * Classifies the deed and applies the policy: returns when it may run, after asking the person
+   * if the policy says so; throws DENIED when the policy or the person refuses it.
+   */
+  private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<void> {
+    const { computer, config, trusted, ask } = this.options;
+    const action = deed.kind === "action" ? deed.action : null;
+    const on = deed.kind === "page" ? (deed.on ?? null) : null;
+    const risks = [...(await raceAbort(risksOfDeed(computer, action, on), signal)), ...secretRisks(action, on, this.secrets)];
+    if (risks.length === 0) return;
+    const url = await computer.currentUrl();
+    this.visit(url);
+    const judged = judge(config.approvals, withNewOrigins(risks, this.visited), url ? originOf(url) : null, (origin) => trusted.has(origin));
+    if (judged.verdict === "allow") return;
+    const what = judged.risks.map((r) => r.message).join(" and ");
+    if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
+    const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
+    const box = deed.kind === "action" ? (deed.element?.box ?? null) : null;
+    const allowed = await hold(() => raceAbort(ask({ risks: judged.risks, intent, action, url, shot: before, at, box }), signal));
+    if (!allowed) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+  }
+
+  private visit(url: string | null): void {
+    const origin = url ? originOf(url) : null;
+    if (origin) this.visited.add(origin);
   }
 
   /**

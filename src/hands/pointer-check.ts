@@ -24,6 +24,8 @@ export interface FrameOptions {
   kind?: "raw" | "annotated";
   /** The number of the pointer check this capture belongs to. */
   check?: number;
+  /** The screen an approval asks about. */
+  approval?: boolean;
 }
 
 export interface PointerCheckDeps {

@@ -170,14 +170,29 @@ export const taskErrorSchema = z.object({ code: z.string(), message: z.string() 
 export type TaskError = z.infer<typeof taskErrorSchema>;
 
 /**
- * An action the model flagged (OpenAI's pending safety checks), or a risky tool call of the tool
- * agent (seed 001 §3.3): it runs only if the person approves.
+ * What an action may amount to, for the approval policy: the hands classify every action before
+ * it runs (from its kind, its target element and the URL) and the policy says allow, ask or deny
+ * for each class.
+ */
+export const ACTION_CLASSES = ["submit", "pay", "delete", "send", "download", "leave_site", "new_origin", "sensitive_field", "hotkey"] as const;
+export const actionClassSchema = z.enum(ACTION_CLASSES);
+export type ActionClass = z.infer<typeof actionClassSchema>;
+
+/**
+ * An action waiting for the person's decision: classified as risky by the approval policy, or
+ * flagged by the model itself (OpenAI's pending safety checks). `frame` is the screen before it,
+ * `box` (or `at`) where on it the action lands, in the frame's pixels.
  */
 export const approvalSchema = z.object({
   id: z.string(),
   checks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })),
   action: actionSchema.nullable(),
   tool: z.object({ name: z.string(), input: z.unknown() }).nullable().default(null),
+  intent: z.string().default(""),
+  url: z.string().nullable().default(null),
+  frame: frameRefSchema.nullable().default(null),
+  at: z.object({ x: z.number(), y: z.number() }).nullable().default(null),
+  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable().default(null),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 

@@ -26,11 +26,11 @@ export class DataFiles {
   /** Step 3's frame is 0003.jpg; its second pointer check 0003_check2.jpg and 0003_check2_annotated.jpg. */
   async saveStepFrame(task: Task, index: number, shot: Screenshot, options: FrameOptions = {}): Promise<FrameRef> {
     const kind = options.kind ?? "raw";
-    const check = options.check ? `_check${options.check}` : "";
+    const id = newId("frame");
+    const check = options.check ? `_check${options.check}` : options.approval ? `_approval_${id}` : "";
     const suffix = kind === "annotated" ? "_annotated" : "";
     const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${check}${suffix}.${extension(shot)}`);
     await this.write(relative, shot.data);
-    const id = newId("frame");
     await this.db
       .insertInto("frames")
       .values({ id, task_id: task.id, step_id: null, path: relative, width: shot.width, height: shot.height, kind, created_at: nowIso() })

@@ -3,7 +3,7 @@
 // The element is recorded so that replay can find it again; a replay clicks it where it is now.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, refused, risksAt } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, labelled, notPlaced } from "./tool.ts";
 
 export const click = defineTool({
   name: "click",
@@ -15,8 +15,6 @@ export const click = defineTool({
   async run({ describe, coordinates }, ctx) {
     const aim = toScreen(ctx, coordinates);
     if (typeof aim === "string") return failed("INVALID_TARGET", aim);
-    const denied = await refused(ctx, await risksAt(ctx, aim));
-    if (denied) return denied;
     const target = await ctx.web.targetAt(aim.x, aim.y);
     const performed = await clickAt(ctx, aim, describe);
     if (performed.kind === "unverified") return notPlaced(performed, describe);
@@ -31,8 +29,6 @@ export const click = defineTool({
   },
   async replay({ describe }, [found], ctx) {
     const at = centerOf(found!.target)!;
-    const denied = await refused(ctx, await ctx.web.risksOf({ target: found!.target }, "click"));
-    if (denied) return denied;
     const performed = await clickAt(ctx, at, describe, found!.target);
     if (performed.kind === "unverified") return notPlaced(performed, describe);
     return { ok: true, data: { success: true, replayed: true }, at: performed.at ?? at, targets: [found!] };

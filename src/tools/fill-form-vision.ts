@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, notPlaced, refused, risksAt, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, notPlaced, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 /** Clicks the field, selects what is in it and types over it; an outcome when the click could not be aimed. */
 async function fill(ctx: ToolContext, at: Point, action: string, value: string, element: ElementTarget | null): Promise<ToolOutcome | null> {
@@ -34,8 +34,6 @@ export const fillFormVision = defineTool({
       ctx.signal.throwIfAborted();
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
-      const denied = await refused(ctx, await risksAt(ctx, at, field.value));
-      if (denied) return { ...denied, targets };
       const target = await ctx.web.targetAt(at.x, at.y);
       if (target) targets.push({ target, action: null });
       const missed = await fill(ctx, at, field.action, field.value, null);
@@ -48,8 +46,6 @@ export const fillFormVision = defineTool({
     if (found.length !== fields.length) return failed("INVALID_TARGET", `The recording names ${found.length} elements for ${fields.length} fields.`);
     for (const [i, { target }] of found.entries()) {
       const field = fields[i]!;
-      const denied = await refused(ctx, await risksAt(ctx, { target }, field.value));
-      if (denied) return denied;
       const missed = await fill(ctx, centerOf(target)!, field.action, field.value, target);
       if (missed) return missed;
     }

@@ -1,6 +1,6 @@
 // goto: open an address (seed 001 §12.2); http(s) only, through the hands like every action.
 import { z } from "zod";
-import { BOTH, defineTool, failed, labelled, refused } from "./tool.ts";
+import { BOTH, defineTool, failed, labelled } from "./tool.ts";
 
 export const goto = defineTool({
   name: "goto",
@@ -16,8 +16,6 @@ export const goto = defineTool({
       return failed("INVALID_ARGUMENTS", `${JSON.stringify(url)} is not a web address`);
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
-    const denied = await refused(ctx, await ctx.web.risksOfUrl(parsed.href));
-    if (denied) return denied;
     const action = { type: "navigate" as const, args: { url: parsed.href }, intent: `open ${parsed.href}`, requires_verification: false };
     await ctx.perform({ kind: "action", action, intent: action.intent });
     return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() }, action };

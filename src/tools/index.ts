@@ -83,17 +83,17 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
   const expire = () => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`));
   let timer = setTimeout(expire, timeoutMs);
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);
-  const approve = async (risks: Parameters<ToolContext["approve"]>[0]) => {
+  const hold = async <T>(wait: () => Promise<T>): Promise<T> => {
     signal.throwIfAborted();
     clearTimeout(timer);
     try {
-      return await ctx.approve(risks);
+      return await wait();
     } finally {
       timer = setTimeout(expire, timeoutMs);
     }
   };
   try {
-    return await raceAbort(work({ ...ctx, signal, approve, perform: (deed) => ctx.perform(deed, signal) }), signal);
+    return await raceAbort(work({ ...ctx, signal, perform: (deed) => ctx.perform(deed, { signal, hold }) }), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

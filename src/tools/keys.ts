@@ -1,7 +1,7 @@
 // keys: keyboard input to whatever has focus (seed 001 §12.2): a key or chord pressed, or text
 // typed, optionally repeated — one action for the hands, whose effect is checked once.
 import { z } from "zod";
-import { BOTH, defineTool, labelled, pressesEnter, refused, typesEnter } from "./tool.ts";
+import { BOTH, defineTool, labelled } from "./tool.ts";
 
 export const keys = defineTool({
   name: "keys",
@@ -12,10 +12,6 @@ export const keys = defineTool({
   label: ({ method, value }) => labelled(`keys ${method}`, value),
   async run({ method, value, repeat = 1 }, ctx) {
     const chord = value.split("+").map((k) => k.trim()).filter(Boolean);
-    if (method === "press" ? pressesEnter(chord) : typesEnter(value)) {
-      const denied = await refused(ctx, await ctx.web.risksOf("focused", "enter"));
-      if (denied) return denied;
-    }
     const action =
       method === "press"
         ? ({ type: "keypress", args: { keys: chord }, intent: `press ${value}`, requires_verification: false } as const)

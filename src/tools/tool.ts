@@ -5,10 +5,10 @@
 // reports failure in its outcome — the model sees it and may try otherwise — instead of throwing;
 // tools/index.ts builds and wraps the set.
 import type { z } from "zod";
-import type { BrowserPage, Computer, ElementQuery, ElementTarget, RefAction, Risk } from "../computers/computer.ts";
+import type { BrowserPage, Computer, ElementTarget, RefAction } from "../computers/computer.ts";
 import { normalizeChord } from "../computers/keys.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
-import type { Deed, Performed } from "../hands/hands.ts";
+import type { Deed, DeedTarget, Performed, PerformOptions } from "../hands/hands.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { Action, AgentMode, Usage } from "../protocol/index.ts";
@@ -30,12 +30,11 @@ export interface ToolContext {
   /** Counts the tokens of a model call the tool made (act's and fillForm's choice, extract). */
   spend(usage: Usage): void;
   /**
-   * Does an action through the hands: pointer-checked where it is a click, then its effect
-   * checked; `signal` bounds it (the call's deadline, which tools/index.ts passes).
+   * Does an action through the hands: judged by the approval policy (a refusal throws DENIED,
+   * which the call's outcome reports), pointer-checked where it is a click, then its effect
+   * checked; `bound`: the call's deadline, held while the person decides (tools/index.ts).
    */
-  perform(deed: Deed, signal?: AbortSignal): Promise<Performed>;
-  /** Asks the person to approve an action with these risks; true when none needs approval. */
-  approve(risks: Risk[]): Promise<boolean>;
+  perform(deed: Deed, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<Performed>;
   /** Web search, when a provider is configured. */
   search?: (query: string, signal: AbortSignal) => Promise<unknown>;
 }
@@ -125,10 +124,11 @@ export function failed(code: string, message: string): ToolOutcome {
   return { ok: false, error: { code, message } };
 }
 
-/** What an element action amounts to for approvals: a click, Enter pressed in it, or neither. */
-function activation(action: RefAction | null): "click" | "enter" | null {
-  if (action === null || action.kind === "click") return "click";
+/** What an element action amounts to for approvals: a click, Enter pressed in it, typing into it, or none of them. */
+function activation(action: RefAction): DeedTarget["how"] | null {
+  if (action.kind === "click") return "click";
   if (action.kind === "press") return pressesEnter(action.key.split("+")) ? "enter" : null;
+  if (action.kind === "fill") return "type";
   return null;
 }
 
@@ -141,18 +141,6 @@ export function pressesEnter(chord: string[]): boolean {
 /** Text typed with a line break in it presses Enter. */
 export function typesEnter(text: string): boolean {
   return /[\r\n]/.test(text);
-}
-
-/** The risks of clicking an element (or at a point), and of Enter there too when the text to type has a line break. */
-export async function risksAt(ctx: ToolContext, element: ElementQuery, text = ""): Promise<Risk[]> {
-  const click = await ctx.web.risksOf(element, "click");
-  return typesEnter(text) ? [...click, ...(await ctx.web.risksOf(element, "enter"))] : click;
-}
-
-/** Asks the person when an action risks something (seed 001 §3.3); a refusal is the tool's result. */
-export async function refused(ctx: ToolContext, risks: Risk[]): Promise<ToolOutcome | null> {
-  if (risks.length === 0 || (await ctx.approve(risks))) return null;
-  return failed("DENIED", `The person did not allow this: it ${risks.map((r) => r.message).join(" and ")}.`);
 }
 
 /** The outcome of an action the hands could not aim: nothing was done. */
@@ -174,7 +162,7 @@ export async function clickAt(ctx: ToolContext, at: Point, intent: string, eleme
 /**
  * Acts on an element: a click goes through the hands at the element's centre, checked by
  * hit-testing that element; filling, pressing, selecting, ticking and hovering go through the
- * page, and their effect is checked too. The person approves first what risks something.
+ * page, and their effect is checked too. The hands judge each by the approval policy first.
  */
 export async function actOnElement(
   ctx: ToolContext,
@@ -182,11 +170,6 @@ export async function actOnElement(
   action: RefAction,
   intent: string,
 ): Promise<{ ok: true; target: ElementTarget } | { ok: false; outcome: ToolOutcome }> {
-  const how = activation(action);
-  if (how) {
-    const denied = await refused(ctx, await ctx.web.risksOf(element, how));
-    if (denied) return { ok: false, outcome: denied };
-  }
   const located = "ref" in element ? await ctx.web.locate(element.ref) : { target: element.target, coveredBy: null };
   const { target } = located;
   if (action.kind === "click") {
@@ -198,7 +181,9 @@ export async function actOnElement(
     return performed.kind === "acted" ? { ok: true, target } : { ok: false, outcome: notPlaced(performed, intent) };
   }
   const run = "ref" in element ? () => ctx.web.actOnRef(element.ref, action).then(() => undefined) : () => ctx.web.actOnTarget(target, action);
-  await ctx.perform({ kind: "page", run });
+  const how = activation(action);
+  const on = how ? { element, how, ...(action.kind === "fill" ? { text: action.value } : {}) } : null;
+  await ctx.perform({ kind: "page", run, intent, ...(on ? { on } : {}) });
   return { ok: true, target };
 }
 

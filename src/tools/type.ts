@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, refused, risksAt, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 async function clickAndType(ctx: ToolContext, aim: Point, describe: string, text: string, element: ElementTarget | null): Promise<ToolOutcome | Point> {
   const performed = await clickAt(ctx, aim, describe, element, true);
@@ -23,8 +23,6 @@ export const type = defineTool({
   async run({ describe, text, coordinates }, ctx) {
     const aim = toScreen(ctx, coordinates);
     if (typeof aim === "string") return failed("INVALID_TARGET", aim);
-    const denied = await refused(ctx, await risksAt(ctx, aim, text));
-    if (denied) return denied;
     const target = await ctx.web.targetAt(aim.x, aim.y);
     const at = await clickAndType(ctx, aim, describe, text, null);
     if (!("x" in at)) return at;
@@ -38,8 +36,6 @@ export const type = defineTool({
   },
   async replay({ describe, text }, [found], ctx) {
     const element = found!.target;
-    const denied = await refused(ctx, await risksAt(ctx, { target: element }, text));
-    if (denied) return denied;
     const at = await clickAndType(ctx, centerOf(element)!, describe, text, element);
     if (!("x" in at)) return at;
     return { ok: true, data: { success: true, replayed: true }, at, targets: [found!] };

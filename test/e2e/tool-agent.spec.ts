@@ -4,7 +4,7 @@
 import { isChatTurn, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
-test.use({ appConfig: { agent: { mode: "dom", approvals: [] } } });
+test.use({ appConfig: { agent: { mode: "dom" } } });
 
 const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
 const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent");

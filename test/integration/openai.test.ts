@@ -135,7 +135,7 @@ describe("OpenAI computer use", () => {
     model.script(call("Pressing the button.", { type: "click", button: "left", x: 200, y: 130 }, [check]), say("Pressed."));
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-approve", text: "press it", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-approve", 0);
-    const asked = (await events.waitFor((e) => e.type === "task.approval_requested")) as Extract<SessionEvent, { type: "task.approval_requested" }>;
+    const asked = (await events.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
     expect(asked.approval).toMatchObject({ checks: [check], action: { type: "click", args: { x: 200, y: 130 } } });
     const { json: waiting } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
     expect(waiting.task).toMatchObject({ status: "awaiting_user", approval: { id: asked.approval.id } });
@@ -158,7 +158,7 @@ describe("OpenAI computer use", () => {
     model.script(call("Typing.", { type: "type", text: "secret" }, [check]));
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-deny", text: "type it", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-deny", 0);
-    const asked = (await events.waitFor((e) => e.type === "task.approval_requested")) as Extract<SessionEvent, { type: "task.approval_requested" }>;
+    const asked = (await events.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
     await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: false });
     expect(await events.waitForEnd(json.task_id)).toMatchObject({
       type: "task.stopped",

@@ -27,16 +27,10 @@ const choose = (role: string, name: string, method: string, value?: string): Res
   text: JSON.stringify({ ref: refIn(r, role, name), method, ...(value === undefined ? {} : { value }) }),
 });
 
-/** Runs a task to its end; `decisions` answer its approval requests in order, as the person would. */
-async function run(session: string, goal: string, start: string, agentMode: "dom" | "hybrid", decisions: boolean[] = []) {
+/** Runs a task to its end. */
+async function run(session: string, goal: string, start: string, agentMode: "dom" | "hybrid") {
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: agentMode, session_id: session, text: goal, start_url: pages.url(start) });
   const events = await openStream(app.url, session, 0);
-  for (const [n, approved] of decisions.entries()) {
-    await events.waitFor((e) => e.type === "task.approval_requested" && events.events.filter((x) => x.type === "task.approval_requested").indexOf(e) === n);
-    const asked = events.events.filter((e) => e.type === "task.approval_requested")[n]!;
-    const approval = "approval" in asked ? asked.approval : null;
-    expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: approval!.id, approved })).status).toBe(202);
-  }
   const end = await events.waitForEnd(json.task_id, 45_000);
   events.close();
   const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
@@ -79,16 +73,12 @@ describe("the tool agent in dom mode", () => {
       }),
       choose("button", "Submit", "click"),
     );
-    const { end, stored, requests, events } = await run("s-tools-form", goal, "long-form.html", "dom", [true]);
+    const { end, stored, requests } = await run("s-tools-form", goal, "long-form.html", "dom");
     expect(end).toMatchObject({ type: "task.completed", answer: "Ada Lovelace is signed up." });
     await pages.waitForRecord(
       'submitted:{"firstName":"Ada","lastName":"Lovelace","email":"ada@example.org","phone":"","dob":"","street":"","city":"","postcode":"","country":"GB","plan":"","about":"","terms":true}',
     );
 
-    // Submitting needed the person's approval (seed 001 §3.3).
-    expect(events.find((e) => e.type === "task.approval_requested")).toMatchObject({
-      approval: { action: null, tool: { name: "act", input: { action: "click the Submit button" } }, checks: [{ code: "submit", message: 'act "click the Submit button" submits the form.' }] },
-    });
     expect(stored.task).toMatchObject({ mode: "dom", model: "scripted-vl (dom tools)", current_step_index: 4 });
     expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok, s.action])).toEqual([
       ["ariaTree", true, null],
@@ -148,29 +138,6 @@ describe("the tool agent in dom mode", () => {
     expect(fourth[0]).toContain('"omitted"');
     expect(fourth[2]).toContain('button \\"Press me\\"');
     expect(fourth[1]).toContain("INVALID_ARGUMENTS");
-  });
-});
-
-describe("approvals", () => {
-  it("asks before a download and before leaving the site; a refusal goes back to the model, which carries on", async () => {
-    const goal = "Get the invoice, then visit the partner";
-    const partner = pages.url("form.html").replace("127.0.0.1", "localhost");
-    model.route(
-      agentOf(goal),
-      calls(["act", { action: "click Download the March invoice" }]),
-      calls(["goto", { url: partner }]),
-      calls(["close", { reasoning: "The download was refused; I opened the partner site.", taskComplete: true }]),
-    );
-    model.route(chooserOn("links.html"), choose("link", "Download the March invoice", "click"));
-    const { end, stored, events } = await run("s-tools-approvals", goal, "links.html", "dom", [false, true]);
-    expect(end).toMatchObject({ type: "task.completed" });
-    const asked = events.filter((e) => e.type === "task.approval_requested").map((e) => ("approval" in e ? e.approval.checks.map((c) => c.code) : []));
-    expect(asked).toEqual([["download"], ["external"]]);
-    expect(stored.steps[0]!.tool).toMatchObject({ name: "act", ok: false, error: { code: "DENIED", message: "The person did not allow this: it downloads invoice-march.pdf." } });
-    expect(stored.steps[1]).toMatchObject({ tool: { name: "goto", ok: true }, url: partner });
-    expect(pages.records).not.toContain("opened:download");
-    // Refused, the task went on: running again after each decision.
-    expect(events.filter((e) => e.type === "task.resumed")).toHaveLength(2);
   });
 });
 

@@ -3,7 +3,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { ApprovalPolicy } from "../../src/core/approval-policy.ts";
 import { loadConfig, type ConfigInput, type DeepPartial } from "../../src/core/config.ts";
+import { ACTION_CLASSES } from "../../src/protocol/index.ts";
 import { startSystem, WEB_DIR, type System } from "../../src/cli/system.ts";
 import { listen } from "../../src/server/listen.ts";
 import { fixtureOrigins } from "./fixture-server.ts";
@@ -17,6 +19,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Tests that are not about approvals allow every class, so that the policy stays out of their way;
+ * page content is still untrusted, so what leaves for an origin the task did not name still asks.
+ */
+export const ALLOW_EVERYTHING = Object.fromEntries(ACTION_CLASSES.map((c) => [c, "allow"])) as ApprovalPolicy;
+
 export async function startApp(options: { modelBaseUrl: string; dataDir?: string; config?: DeepPartial<ConfigInput> }): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-test-")));
   const config = loadConfig(
@@ -25,6 +33,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
       dataDir,
       port: 0,
       logLevel: "silent",
+      approvals: ALLOW_EVERYTHING,
       ...options.config,
       // The fence lets the agent's browser open the fixture pages, as a person names their own app.
       network: { ...options.config?.network, allowedOrigins: [...fixtureOrigins(), ...((options.config?.network?.allowedOrigins as string[] | undefined) ?? [])] },

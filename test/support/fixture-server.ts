@@ -20,10 +20,13 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-/** The origins of the fixture servers running in this process: the network fence lets test apps open them. */
+/**
+ * The origins of the fixture servers running in this process, each also as "localhost" (the
+ * pages' other origin): the network fence lets test apps open them.
+ */
 const running = new Set<string>();
 export function fixtureOrigins(): string[] {
-  return [...running];
+  return [...running].flatMap((origin) => [origin, origin.replace("127.0.0.1", "localhost")]);
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {

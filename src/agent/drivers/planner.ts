@@ -29,7 +29,7 @@ export class PlannerDriver implements Driver {
     for (;;) {
       budget.assertStepRoom(steps.count);
       const shot = hands.screen ?? (await hands.capture());
-      const url = await computer.currentUrl();
+      const url = await currentUrl(run);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
       const view = await modelView(shot, computer.logicalSize, max, config.browser.jpegQuality);
@@ -55,14 +55,6 @@ export class PlannerDriver implements Driver {
       }
       signal.throwIfAborted();
       const { action } = turn;
-      if (turn.approval && !isFinal(action)) {
-        const approved = await run.gate.approve({ id: newId("appr"), checks: turn.approval.checks, action, tool: null });
-        if (!approved) {
-          const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
-          return { status: "stopped", reason: `the person did not approve: ${why}` };
-        }
-        turn.approval.acknowledge();
-      }
       if (isFinal(action)) {
         await this.record(run, turn, shot, url, { at: null });
         if (action.type === "done") return { status: "completed", answer: action.args.answer };
@@ -73,14 +65,24 @@ export class PlannerDriver implements Driver {
       const acting = planner.capabilities(shot);
       const resolved = resolveAction(action, view.spaces);
       const aimed = actionPoint(resolved);
+      if (turn.approval) {
+        // The model flagged the action itself (OpenAI's safety checks): its protocol goes on only once they are acknowledged.
+        const frame = await steps.saveFrame(shot, { approval: true });
+        const approval = { id: newId("appr"), checks: turn.approval.checks, action: resolved, tool: null, intent: action.intent, url, frame, at: aimed, box: null };
+        if (!(await run.gate.approve(approval))) {
+          const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
+          return { status: "stopped", reason: `the person did not approve: ${why}` };
+        }
+        turn.approval.acknowledge();
+      }
       let performed: Performed;
       try {
         performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
       } catch (error) {
-        if (!(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
+        if (!(error instanceof AppError) || (error.code !== "ACTION_FAILED" && error.code !== "DENIED")) throw error;
         hands.takeChecks();
         const after = await hands.capture();
-        await this.record(run, turn, after, await computer.currentUrl(), { at: aimed, failure: error.message });
+        await this.record(run, turn, after, await currentUrl(run), { at: aimed, failure: error.message });
         continue;
       }
       hands.takeChecks();
@@ -91,7 +93,7 @@ export class PlannerDriver implements Driver {
         continue;
       }
       const { after, at, effect, verification, usage } = performed;
-      await this.record(run, turn, after, await computer.currentUrl(), { at, verification, usage, ...(effect ? { effect } : {}) });
+      await this.record(run, turn, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) });
     }
   }
 
@@ -123,6 +125,12 @@ export class PlannerDriver implements Driver {
     });
     this.history.push(historyLine(step, turn.action, turn.progress, outcome));
   }
+}
+
+/** The page's address as the model may read it: a secret typed into a form that is only read (GET) would be in it. */
+async function currentUrl(run: RunContext): Promise<string | null> {
+  const url = await run.computer.currentUrl();
+  return url === null ? null : run.secrets.conceal(url);
 }
 
 function lookOf(caps: PlannerCapabilities): PointerLook | null {

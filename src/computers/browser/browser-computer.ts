@@ -5,6 +5,7 @@
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
+import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
@@ -20,6 +21,8 @@ export interface BrowserComputerOptions {
   deviceScaleFactor?: number;
   jpegQuality: number;
   navigationTimeoutMs: number;
+  /** `%name%` placeholders typed as their values (core/secrets.ts). */
+  secrets?: Secrets;
 }
 
 const SETTLE_CAP_MS = 5_000;
@@ -40,6 +43,7 @@ export class BrowserComputer implements Computer {
   private readonly following = new Set<Promise<void>>();
 
   readonly web: WebPage;
+  private readonly secrets: Secrets;
 
   private constructor(
     private readonly browser: Browser,
@@ -50,7 +54,8 @@ export class BrowserComputer implements Computer {
     /** Attached to someone else's browser: closing only lets go of it. */
     private readonly attached = false,
   ) {
-    this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs);
+    this.secrets = options.secrets ?? new Secrets({});
+    this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, (operation) => this.guard(operation));
   }
 
   static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -74,7 +79,7 @@ export class BrowserComputer implements Computer {
    * Drives a page of a browser connected over CDP: its size and pixel ratio are the page's own;
    * `close` disconnects and leaves the browser and its pages as they were.
    */
-  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs">): Promise<BrowserComputer> {
+  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets">): Promise<BrowserComputer> {
     const context = page.context();
     const size = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio }));
     const activity = await PageActivity.install(context);
@@ -175,7 +180,9 @@ export class BrowserComputer implements Computer {
   }
 
   async type(text: string): Promise<void> {
-    await this.input(() => this.page.keyboard.type(text));
+    const typed = this.secrets.reveal(text);
+    await this.input(() => this.page.keyboard.type(typed));
+    if (typed !== text) await this.web.maskFocused();
   }
 
   async keypress(keys: string[]): Promise<void> {

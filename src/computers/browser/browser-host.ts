@@ -48,7 +48,7 @@ export class BrowserHost {
    * Connects to a running browser's DevTools endpoint (`http://host:9222` or its `ws://` URL) and
    * drives the page with the given target id, or its first page.
    */
-  async attach(cdpUrl: string, targetId: string | undefined, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs">): Promise<BrowserComputer> {
+  async attach(cdpUrl: string, targetId: string | undefined, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets">): Promise<BrowserComputer> {
     let browser: Browser;
     try {
       browser = await chromium.connectOverCDP(cdpUrl, { timeout: options.navigationTimeoutMs });

@@ -1,8 +1,9 @@
 // The browser's BrowserPage (computers/computer.ts): the page's ARIA tree and reader text, and
 // actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
 // screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
-import type { Locator, Page } from "playwright-core";
+import type { ElementHandle, Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
+import type { Secrets } from "../../core/secrets.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { elementAt } from "./dom-index.ts";
 import { locatorFromCode } from "./locator-code.ts";
@@ -18,6 +19,10 @@ export class WebPage implements BrowserPage {
     /** devicePixelRatio: screenshot pixels per CSS pixel. */
     private readonly scale: number,
     private readonly navigationTimeoutMs: number,
+    /** `%name%` placeholders, put in only here, where the page is typed into. */
+    private readonly secrets: Secrets,
+    /** Runs what the hands ask before every action (its risks), turning a dead browser into BROWSER_CRASHED. */
+    private readonly guard: <T>(operation: () => Promise<T>) => Promise<T>,
   ) {}
 
   ariaTree(): Promise<{ content: string; url: string }> {
@@ -82,9 +87,12 @@ export class WebPage implements BrowserPage {
         case "click":
           await locator.click(timeout);
           break;
-        case "fill":
-          await locator.fill(action.value, timeout);
+        case "fill": {
+          const value = this.secrets.reveal(action.value);
+          await locator.fill(value, timeout);
+          if (value !== action.value) await locator.evaluate(maskSecret, undefined, timeout);
           break;
+        }
         case "press":
           await locator.press(action.key, timeout);
           break;
@@ -147,8 +155,12 @@ export class WebPage implements BrowserPage {
     await mouse.up();
   }
 
-  async risksOf(element: ElementQuery, how: "click" | "enter"): Promise<Risk[]> {
-    const args = { downloads: DOWNLOADS.source, enter: how === "enter" };
+  risksOf(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]> {
+    return this.guard(() => this.risksOfElement(element, how));
+  }
+
+  private async risksOfElement(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]> {
+    const args = { downloads: DOWNLOADS.source, how };
     const page = this.page();
     if (element !== "focused" && "ref" in element) {
       return locateRef(page, element.ref).evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS });
@@ -158,10 +170,25 @@ export class WebPage implements BrowserPage {
       return locator ? locator.evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS }) : [];
     }
     const point = element === "focused" ? null : { x: element.x / this.scale, y: element.y / this.scale };
-    const handle = await page.evaluateHandle((p) => (p ? document.elementFromPoint(p.x, p.y) : document.activeElement), point);
+    return (await this.onElement(point, (found) => found.evaluate(risksInPage, args))) ?? [];
+  }
+
+  /** Blurs the focused field: a secret was just typed into it. */
+  async maskFocused(): Promise<void> {
+    await this.onElement(null, (found) => found.evaluate(maskSecret));
+  }
+
+  /** Runs `work` on the element at a point (CSS pixels), or the focused one, inside open shadow roots too; null when there is none. */
+  private async onElement<T>(point: { x: number; y: number } | null, work: (element: ElementHandle) => Promise<T>): Promise<T | null> {
+    const handle = await this.page().evaluateHandle((p) => {
+      if (p) return document.elementFromPoint(p.x, p.y);
+      let focused = document.activeElement;
+      while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+      return focused;
+    }, point);
     try {
       const found = handle.asElement();
-      return found ? await found.evaluate(risksInPage, args) : [];
+      return found ? await work(found) : null;
     } finally {
       await handle.dispose();
     }
@@ -172,7 +199,7 @@ export class WebPage implements BrowserPage {
     const from = safeUrl(this.page().url());
     const to = safeUrl(url);
     if (to && DOWNLOADS.test(to.pathname)) risks.push({ kind: "download", message: `downloads ${to.pathname.split("/").pop()}` });
-    if (from && to && /^https?:$/.test(from.protocol) && from.hostname !== to.hostname) risks.push({ kind: "external", message: `leaves ${from.hostname} for ${to.hostname}` });
+    if (from && to && /^https?:$/.test(from.protocol) && /^https?:$/.test(to.protocol) && from.origin !== to.origin) risks.push({ kind: "leave_site", message: `leaves ${from.origin} for ${to.origin}`, origin: to.origin });
     return risks;
   }
 
@@ -209,30 +236,60 @@ export class WebPage implements BrowserPage {
   }
 }
 
-// Runs in the page on the element itself (or its nearest link or button), so it is one
-// self-contained function: tsx would wrap inner named helpers in a `__name` the page lacks.
-// `enter`: the key is Enter in the element (which submits a form from a text field), not a click.
-function risksInPage(element: Element, { downloads, enter }: { downloads: string; enter: boolean }): Risk[] {
+// Runs in the page on the element itself (or its nearest control), so it is one self-contained
+// function: tsx would wrap inner named helpers in a `__name` the page lacks. `how`: a click, Enter
+// pressed in it (which submits a form from a text field), or text typed into it. A form that is
+// posted (or holds a password) submits; one that is only read (GET, a search) leaves the site at
+// most. Origins are compared whole: scheme, host and port.
+function risksInPage(element: Element, { downloads, how }: { downloads: string; how: "click" | "enter" | "type" }): Risk[] {
   const risks: Risk[] = [];
-  const control = element.closest("button, input, a[href]") ?? element;
-  const form = (control as HTMLButtonElement).form ?? control.closest("form");
+  const control = element.closest("button, input, textarea, select, a[href], [role=button], [role=link], [role=menuitem]") ?? element;
   const tag = control.localName;
   const type = (control.getAttribute("type") ?? (tag === "button" ? "submit" : "text")).toLowerCase();
+  const name = (control.getAttribute("aria-label") || (control as HTMLElement).innerText || (control as HTMLInputElement).value || control.getAttribute("title") || "").trim().replace(/\s+/g, " ");
+  const quoted = name.length > 0 && name.length <= 60 ? ` "${name}"` : "";
+  if (how === "type") {
+    const hints = `${control.getAttribute("autocomplete") ?? ""} ${control.getAttribute("name") ?? ""} ${control.id}`;
+    if (type === "password" || /\bcc-|card.?num|cc.?num|\bcvc|\bcvv|\bcsc\b|security.?code|\biban\b|current-password|new-password/i.test(hints)) {
+      risks.push({ kind: "sensitive_field", message: `types into a ${type === "password" || /password/i.test(hints) ? "password" : "payment"} field` });
+    }
+    return risks;
+  }
+  const form = (control as HTMLButtonElement).form ?? control.closest("form");
   const button = (tag === "button" && type === "submit") || (tag === "input" && (type === "submit" || type === "image"));
-  const field = tag === "input" && !["button", "checkbox", "radio", "reset", "file", "submit", "image"].includes(type);
-  const submits = button || (enter && field);
-  if (submits && form) risks.push({ kind: "submit", message: `submits the form${form.getAttribute("name") ? ` "${form.getAttribute("name")}"` : ""}` });
-  if (tag === "a") {
+  const field = (tag === "input" && !["button", "checkbox", "radio", "reset", "file", "submit", "image"].includes(type)) || tag === "textarea";
+  if (form && (how === "enter" ? field && tag !== "textarea" : button)) {
+    // A button's formAction reads as the page's own address when it has no formaction of its own.
+    const action = new URL(control.hasAttribute("formaction") ? (control as HTMLButtonElement).formAction : form.action, location.href);
+    const posted = (form.getAttribute("method") ?? "get").toLowerCase() !== "get" || form.querySelector("input[type=password]") !== null;
+    if (posted) risks.push({ kind: "submit", message: `submits the form${form.getAttribute("name") ? ` "${form.getAttribute("name")}"` : ""}`, origin: location.origin });
+    if (/^https?:$/.test(action.protocol) && action.origin !== location.origin) risks.push({ kind: "leave_site", message: `sends the form to ${action.origin}`, origin: action.origin });
+  }
+  if (how === "click" && name.length <= 60) {
+    if (/\b(pay|buy|purchase|place order|check ?out|confirm order|subscribe)\b|付款|支付|购买|下单/i.test(name)) risks.push({ kind: "pay", message: `presses${quoted}, which may pay` });
+    if (/\b(delete|remove|erase|destroy|discard)\b|删除|移除/i.test(name)) risks.push({ kind: "delete", message: `presses${quoted}, which may delete` });
+    if (/\b(send|post|publish|reply|tweet)\b|发送|发布/i.test(name)) risks.push({ kind: "send", message: `presses${quoted}, which may send` });
+  }
+  if (how === "click" && tag === "a") {
     const link = control as HTMLAnchorElement;
     const target = new URL(link.href, location.href);
     if (link.hasAttribute("download") || new RegExp(downloads, "i").test(target.pathname)) {
       risks.push({ kind: "download", message: `downloads ${link.getAttribute("download") || target.pathname.split("/").pop()}` });
     }
-    if (/^https?:$/.test(target.protocol) && /^https?:$/.test(location.protocol) && target.hostname !== location.hostname) {
-      risks.push({ kind: "external", message: `leaves ${location.hostname} for ${target.hostname}` });
+    if (/^https?:$/.test(target.protocol) && target.origin !== location.origin) {
+      risks.push({ kind: "leave_site", message: `leaves ${location.origin} for ${target.origin}`, origin: target.origin });
     }
   }
   return risks;
+}
+
+/**
+ * Runs in the page on a field a secret was typed into: it is blurred from now on, so that no
+ * screenshot — stored, live or sent to the model — shows what it holds.
+ */
+function maskSecret(element: Element): void {
+  element.setAttribute("data-easyagentcu-secret", "");
+  (element as HTMLElement).style.setProperty("filter", "blur(8px)", "important");
 }
 
 // Runs in the page on the element: what covers the centre of its part in view (a sticky header,

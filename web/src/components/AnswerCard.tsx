@@ -13,14 +13,17 @@ export type Ending =
 
 export interface AnswerCardProps {
   ending: Ending;
+  /** What the text is about (the screen an approval asks about), between it and the buttons. */
+  detail?: ReactNode;
   /** Buttons under the text (I've done it, Stop). */
   actions?: ReactNode;
 }
 
-export function AnswerCard({ ending, actions }: AnswerCardProps) {
+export function AnswerCard({ ending, detail, actions }: AnswerCardProps) {
   return (
     <div className="px-4 py-3 sm:px-5 sm:py-4">
       <EndingBody ending={ending} />
+      {detail}
       {actions && <div className="mt-3 flex flex-wrap items-center gap-2">{actions}</div>}
     </div>
   );

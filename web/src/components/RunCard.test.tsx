@@ -134,13 +134,20 @@ describe("RunCard with a flagged action", () => {
       checks: [{ id: "sc_1", code: "malicious_instructions", message: "The page asks to ignore your instructions." }],
       action: step(1).action,
       tool: null,
+      intent: "Press Send",
+      url: "https://shop.example/cart",
+      frame: { id: "frame_a", url: "/frames/frame_a", width: 1000, height: 500 },
+      at: { x: 250, y: 100 },
+      box: null,
     };
     const flagged = { ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } };
     const { onDecide } = renderCard(flagged);
     expect(screen.getByText("Needs your approval")).toBeTruthy();
     expect(screen.getByTestId("answer").textContent).toContain("The page asks to ignore your instructions.");
     expect(screen.queryByRole("button", { name: "I've done it" })).toBeNull();
-    fireEvent.click(screen.getByRole("button", { name: "Don't allow" }));
+    expect(screen.getByRole("img", { name: "The screen before “Press Send”, with its target marked" }).getAttribute("src")).toBe("/frames/frame_a");
+    expect(screen.getByTestId("approval-target").style).toMatchObject({ left: "25%", top: "20%" });
+    fireEvent.click(screen.getByRole("button", { name: "Deny" }));
     expect(onDecide).toHaveBeenCalledWith("task_1", "appr_1", false);
   });
 });

@@ -8,6 +8,7 @@ import type { TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position } from "../state/run-view.ts";
 import type { RunState } from "../state/session-state.ts";
 import { AnswerCard, type Ending } from "./AnswerCard.tsx";
+import { ApprovalShot } from "./ApprovalShot.tsx";
 import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
 import { ScreenWindow } from "./ScreenWindow.tsx";
 import { Scrubber } from "./Scrubber.tsx";
@@ -92,6 +93,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardPro
         <>
           <AnswerCard
             ending={ending}
+            detail={ending.kind === "awaiting_user" && task.approval && <ApprovalShot approval={task.approval} />}
             actions={
               replayable ? (
                 <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>

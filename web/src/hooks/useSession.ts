@@ -14,7 +14,7 @@ const EVENT_TYPES = agentEventSchema.options.map((option) => option.shape.type.v
 const REFRESHING: ReadonlySet<string> = new Set([
   "task.started",
   "task.awaiting_user",
-  "task.approval_requested",
+  "approval.requested",
   "task.resumed",
   "task.completed",
   "task.failed",

@@ -75,8 +75,9 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
     }
     case "task.awaiting_user":
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
-    case "task.approval_requested":
+    case "approval.requested":
       return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: event.approval.checks.map((c) => c.message || c.code).join("\n") }) };
+    case "approval.resolved":
     case "task.resumed":
       return { ...run, task: task({ status: "running", answer: null, approval: null }) };
     case "task.completed":

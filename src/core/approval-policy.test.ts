@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_APPROVAL_POLICY, judge, namedOrigins, type ApprovalPolicy, type Risk } from "./approval-policy.ts";
+
+const allowAll = Object.fromEntries(Object.keys(DEFAULT_APPROVAL_POLICY).map((k) => [k, "allow"])) as ApprovalPolicy;
+const submit: Risk = { kind: "submit", message: "submits the form", origin: "https://shop.example" };
+const leave: Risk = { kind: "leave_site", message: "leaves for evil.example", origin: "https://evil.example" };
+const pay: Risk = { kind: "pay", message: "may pay" };
+
+describe("judge", () => {
+  it("refuses if any class is denied, else asks if any asks, naming only the deciding risks", () => {
+    const policy = { ...DEFAULT_APPROVAL_POLICY, pay: "deny" as const };
+    expect(judge(policy, [submit, pay], "https://shop.example", () => true)).toEqual({ verdict: "deny", risks: [pay] });
+    expect(judge(DEFAULT_APPROVAL_POLICY, [submit, { kind: "new_origin", message: "" }], "https://shop.example", () => true)).toEqual({ verdict: "ask", risks: [submit] });
+    expect(judge(DEFAULT_APPROVAL_POLICY, [], "https://shop.example", () => true)).toEqual({ verdict: "allow", risks: [] });
+  });
+
+  it("allows leaving, submitting and sensitive typing only towards origins the person named", () => {
+    const named = (origin: string) => origin === "https://shop.example";
+    expect(judge(allowAll, [submit], "https://shop.example", named).verdict).toBe("allow");
+    expect(judge(allowAll, [leave], "https://shop.example", named)).toEqual({ verdict: "ask", risks: [leave] });
+    expect(judge(allowAll, [{ kind: "sensitive_field", message: "types into a password field" }], "https://evil.example", named).verdict).toBe("ask");
+    expect(judge(allowAll, [{ kind: "sensitive_field", message: "" }], null, named).verdict).toBe("ask");
+    // Classes that carry nothing away stay as the policy says.
+    expect(judge(allowAll, [pay, { kind: "download", message: "" }], "https://evil.example", named).verdict).toBe("allow");
+  });
+});
+
+describe("namedOrigins", () => {
+  it("takes the start page's origin and every http(s) address in the task's text", () => {
+    const origins = namedOrigins("Compare http://localhost:3000/cart with https://shop.example/x?y=1, not ftp://files.example", "http://127.0.0.1:9102/start");
+    expect([...origins].sort()).toEqual(["http://127.0.0.1:9102", "http://localhost:3000", "https://shop.example"]);
+    expect(namedOrigins("nothing here", null).size).toBe(0);
+  });
+});

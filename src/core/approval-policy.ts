@@ -1,0 +1,101 @@
+// The approval policy (seed 000 §9, seed 001 §3.3): every action the hands are asked to do is
+// classified first, and the policy says per class whether it runs (allow), waits for the person
+// (ask) or is refused (deny). Page content is untrusted input: an action that leaves the site,
+// submits a form or types into a sensitive field is allowed without asking only where the person
+// named the origin themselves (the task's start page, an address in the task), whatever the
+// policy or the model says.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ACTION_CLASSES, type ActionClass } from "../protocol/index.ts";
+
+export const VERDICTS = ["allow", "ask", "deny"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Why an action may need the person: its class, said as a person would (`submits the form "pay"`). */
+export interface Risk {
+  kind: ActionClass;
+  message: string;
+  /** Where the action goes, when it goes somewhere: the origin a link, a form or an address leads to. */
+  origin?: string;
+}
+
+export type ApprovalPolicy = Record<ActionClass, Verdict>;
+
+/** Seed 000 §9: submitting, paying and deleting wait for the person; so does whatever reaches outside the site. */
+export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
+  submit: "ask",
+  pay: "ask",
+  delete: "ask",
+  send: "ask",
+  download: "ask",
+  leave_site: "ask",
+  new_origin: "allow",
+  sensitive_field: "ask",
+  hotkey: "ask",
+};
+
+/** The classes an injected instruction would use to carry data away: never allowed blindly. */
+const PROVENANCE: ReadonlySet<ActionClass> = new Set(["leave_site", "submit", "sensitive_field"]);
+
+const policyObject = z.partialRecord(z.enum(ACTION_CLASSES), z.enum(VERDICTS));
+
+/**
+ * APPROVAL_POLICY: a JSON object of class → verdict, inline or the path of a file holding it;
+ * classes it leaves out keep their default.
+ */
+export const approvalPolicySchema = z
+  .preprocess((value, ctx) => {
+    if (typeof value !== "string") return value;
+    const inline = value.trim().startsWith("{");
+    try {
+      return JSON.parse(inline ? value : readFileSync(value, "utf8"));
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `${inline ? "the policy" : value} is not a readable JSON object: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+  }, policyObject)
+  .transform((partial): ApprovalPolicy => ({ ...DEFAULT_APPROVAL_POLICY, ...partial }));
+
+export interface Judgement {
+  verdict: Verdict;
+  /** The risks behind the verdict: what the person is asked about, or why it was refused. */
+  risks: Risk[];
+}
+
+/**
+ * The verdict on an action with these risks, made on a page of `pageOrigin`: deny if any class is
+ * denied, else ask if any asks, else allow. `trusted` says whether the person named an origin.
+ */
+export function judge(policy: ApprovalPolicy, risks: Risk[], pageOrigin: string | null, trusted: (origin: string) => boolean): Judgement {
+  const verdictOf = (risk: Risk): Verdict => {
+    const verdict = policy[risk.kind];
+    if (verdict !== "allow" || !PROVENANCE.has(risk.kind)) return verdict;
+    const origin = risk.origin ?? pageOrigin;
+    return origin !== null && trusted(origin) ? "allow" : "ask";
+  };
+  for (const verdict of ["deny", "ask"] as const) {
+    const deciding = risks.filter((risk) => verdictOf(risk) === verdict);
+    if (deciding.length > 0) return { verdict, risks: deciding };
+  }
+  return { verdict: "allow", risks: [] };
+}
+
+/** The origins a person named for a task: its start page's and every http(s) address in its text. */
+export function namedOrigins(text: string, startUrl: string | null): Set<string> {
+  const origins = new Set<string>();
+  for (const candidate of [startUrl ?? "", ...(text.match(/https?:\/\/[^\s"'<>)\]]+/gi) ?? [])]) {
+    const origin = originOf(candidate);
+    if (origin) origins.add(origin);
+  }
+  return origins;
+}
+
+/** scheme://host:port of an http(s) address; null for anything else. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return /^https?:$/.test(parsed.protocol) ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}

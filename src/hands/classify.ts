@@ -1,0 +1,80 @@
+// What an action amounts to for the approval policy, found before it runs: from its kind (a hotkey
+// that closes, quits or locks), its target element (a submit button, a "Pay" or "Delete" control,
+// a password field) and the address it opens. An origin the task has not been on yet is a new one.
+import type { Computer, ElementQuery, Risk } from "../computers/computer.ts";
+import { normalizeChord } from "../computers/keys.ts";
+import type { Secrets } from "../core/secrets.ts";
+import type { ScreenAction } from "../perception/resolve.ts";
+
+/** Where a page deed acts, so that it is classified like the screen action it stands for; `text`: what it types. */
+export type DeedTarget = { element: ElementQuery; how: "click" | "enter" | "type"; text?: string };
+
+/** Chords that close, quit, lock, log out or delete for good, written with canonical key names. */
+const RISKY_CHORDS: Record<string, string> = {
+  "Alt+F4": "closes the window",
+  "Control+w": "closes the tab or window",
+  "Control+q": "quits the application",
+  "Meta+q": "quits the application",
+  "Meta+w": "closes the window",
+  "Control+Alt+Delete": "opens the system's security screen",
+  "Control+Alt+Backspace": "ends the desktop session",
+  "Meta+l": "locks the screen",
+  "Control+Alt+l": "locks the screen",
+  "Shift+Delete": "deletes for good",
+  "Control+Shift+Delete": "clears browsing data",
+  "Meta+Backspace": "deletes for good",
+};
+
+/** A risky hotkey, whatever the order and case its keys were written in. */
+export function hotkeyRisk(keys: string[]): Risk | null {
+  const chord = normalizeChord(keys);
+  const key = (k: string) => (k.length === 1 ? k.toLowerCase() : k);
+  const written = new Set(chord.map(key));
+  for (const [combo, message] of Object.entries(RISKY_CHORDS)) {
+    const parts = combo.split("+");
+    if (parts.length === written.size && parts.every((p) => written.has(key(p)))) return { kind: "hotkey", message: `presses ${combo}, which ${message}` };
+  }
+  return null;
+}
+
+function pressesEnter(keys: string[]): boolean {
+  const last = normalizeChord(keys).at(-1);
+  return last === "Enter" || last === "NumpadEnter";
+}
+
+/** The risks of a screen action, or of a page deed on `target`; [] when there are none. */
+export async function risksOfDeed(computer: Computer, action: ScreenAction | null, target: DeedTarget | null): Promise<Risk[]> {
+  const web = computer.web;
+  if (!action) return target && web ? web.risksOf(target.element, target.how) : [];
+  switch (action.type) {
+    case "click":
+    case "double_click":
+      return web ? web.risksOf({ x: action.args.x, y: action.args.y }, "click") : [];
+    case "type": {
+      if (!web) return [];
+      const typed = await web.risksOf("focused", "type");
+      return /[\r\n]/.test(action.args.text) ? [...typed, ...(await web.risksOf("focused", "enter"))] : typed;
+    }
+    case "keypress": {
+      const hotkey = hotkeyRisk(action.args.keys);
+      const enter = web && pressesEnter(action.args.keys) ? await web.risksOf("focused", "enter") : [];
+      return hotkey ? [hotkey, ...enter] : enter;
+    }
+    case "navigate":
+      return web ? web.risksOfUrl(action.args.url) : [];
+    default:
+      return [];
+  }
+}
+
+/** Typing a `%name%` secret is typing into a sensitive field, whatever the field. */
+export function secretRisks(action: ScreenAction | null, target: DeedTarget | null, secrets: Secrets): Risk[] {
+  const text = action?.type === "type" ? action.args.text : (target?.text ?? "");
+  return secrets.named(text).map((name) => ({ kind: "sensitive_field", message: `types the secret %${name}%` }));
+}
+
+/** Adds `new_origin` for each origin a risk leads to that the task has not been on. */
+export function withNewOrigins(risks: Risk[], visited: ReadonlySet<string>): Risk[] {
+  const fresh = [...new Set(risks.flatMap((r) => (r.kind === "leave_site" && r.origin && !visited.has(r.origin) ? [r.origin] : [])))];
+  return [...risks, ...fresh.map((origin): Risk => ({ kind: "new_origin", message: `opens ${origin} for the first time`, origin }))];
+}
