@@ -30,6 +30,9 @@ export class StepRecorder {
     const { record } = this;
     const task = record.current;
     const index = task.current_step_index + 1;
+    // The frame first: a frame the disk refuses (STORAGE_FAILED) ends the task before its step is
+    // recorded, rather than leaving a step without its screen. A record with holes could not be
+    // checked or replayed, and a disk that refused one file refuses the next; the steps before stay.
     const frame = await record.recorder.saveStepFrame(task, index, shot);
     const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url) };
     await record.recorder.saveStep(step);

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
+import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
@@ -32,9 +33,10 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   // Off loopback, anyone on the network could drive the agent: a token is required, made up if none is given.
   const authToken = cfg.authToken ?? (isLoopback(cfg.host) ? undefined : randomBytes(24).toString("base64url"));
   const system = await startSystem(cfg, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken }, cfg.host, cfg.port);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken, ratePerSecond: cfg.limits.ratePerSecond }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
+  if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   if (authToken) process.stdout.write(`Sign in by opening ${server.url}/login?token=${authToken}\n`);
   let closing = false;

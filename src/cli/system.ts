@@ -7,6 +7,7 @@ import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
+import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { Secrets } from "../core/secrets.ts";
@@ -15,6 +16,7 @@ import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { lockDataDir } from "../store/data-lock.ts";
+import { installToken } from "../store/install-token.ts";
 import { Store } from "../store/store.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -23,6 +25,8 @@ export interface System {
   config: Config;
   /** Tells the fence the port the server listens on, so that the agent's browser cannot reach it. */
   serving(port: number): void;
+  /** What every state-changing request carries (store/install-token.ts). */
+  installToken: string;
   log: Logger;
   store: Store;
   browsers: BrowserHost;
@@ -42,9 +46,16 @@ export async function startSystem(config: Config, options: { recover: boolean },
     await lock?.release();
     throw error;
   });
+  const token = await installToken(config.dataDir).catch(async (error: unknown) => {
+    await store.close();
+    await lock?.release();
+    throw error;
+  });
   if (options.recover) {
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+    const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
+    if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
   }
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
@@ -72,6 +83,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   return {
     config,
     serving: (port) => void serverPorts.add(port),
+    installToken: token,
     log,
     store,
     browsers,

@@ -2,6 +2,7 @@
 // extension). Coordinates are pixels of the screenshot the computer returns; each implementation
 // maps them to its own input space through perception/coordinates.
 import type { Risk } from "../core/approval-policy.ts";
+import type { Verdict } from "../core/network-policy.ts";
 import type { Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
@@ -92,8 +93,18 @@ export interface BrowserPage {
   risksOfUrl(url: string): Promise<Risk[]>;
 }
 
+/** The network fence of a browser we launched, as the hands see it (computers/browser/fence.ts). */
+export interface NetworkGate {
+  /** Whether the fence lets the browser open this http(s) address; `local` when only the person's word is missing. */
+  judge(url: string): Promise<Verdict>;
+  /** Lets the browser open a local or private origin from now on: the person allowed it. */
+  permit(origin: string): void;
+}
+
 export interface Computer {
   readonly kind: "browser" | "desktop" | "extension";
+  /** A fenced browser's network gate; absent where nothing fences the computer (a browser attached over CDP). */
+  readonly gate?: NetworkGate;
   /** Browser computers only: the page's structure and element actions. */
   readonly web?: BrowserPage;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */

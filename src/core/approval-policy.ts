@@ -30,6 +30,8 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   download: "ask",
   leave_site: "ask",
   new_origin: "allow",
+  local_network: "ask",
+  sensitive_site: "ask",
   sensitive_field: "ask",
   hotkey: "ask",
 };

@@ -29,6 +29,9 @@ const bool = z
   .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
 const int = z.coerce.number().int();
 
+/** Where money moves or an identity signs in: SENSITIVE_DOMAINS replaces this list. */
+export const SENSITIVE_DOMAINS = ["paypal.com", "stripe.com", "accounts.google.com", "login.microsoftonline.com", "login.live.com", "appleid.apple.com", "signin.aws.amazon.com"] as const;
+
 export const configSchema = z.object({
   host: z.string().default("127.0.0.1"),
   port: int.min(0).max(65535).default(8000),
@@ -139,6 +142,8 @@ export const configSchema = z.object({
     maxDurationMs: int.positive().default(8 * 60_000),
     /** Tasks that run at once across sessions; later ones wait their turn, `queued`. */
     maxConcurrentTasks: int.positive().default(4),
+    /** API requests a second from one client address, with bursts of 15 seconds' worth (server/rate-limit.ts); 0 turns it off. */
+    ratePerSecond: z.coerce.number().min(0).default(20),
   }).prefault({}),
   browser: z.object({
     chromePath: z.string().optional(),
@@ -171,6 +176,8 @@ export const configSchema = z.object({
     allowedOrigins: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
     /** Domains the agent may never open, with their subdomains. */
     blockedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+    /** Sites where every action that changes something waits for the person (`sensitive_site`), with their subdomains. */
+    sensitiveDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([...SENSITIVE_DOMAINS]),
   }).prefault({}),
 });
 
@@ -233,7 +240,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       clickRetries: env.EFFECT_CLICK_RETRIES,
     },
     verification: { clicks: env.VERIFY_CLICKS, method: env.VERIFY_METHOD },
-    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS, maxConcurrentTasks: env.MAX_CONCURRENT_TASKS },
+    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS, maxConcurrentTasks: env.MAX_CONCURRENT_TASKS, ratePerSecond: env.RATE_LIMIT },
     browser: {
       chromePath: env.CHROME_PATH,
       headless: env.HEADLESS,
@@ -247,7 +254,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
-    network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS },
+    network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));
   const parsed = configSchema.safeParse(merged);

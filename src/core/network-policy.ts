@@ -15,7 +15,11 @@ export interface NetworkPolicy {
   localAddresses: readonly string[];
 }
 
-export type Verdict = { allowed: true } | { allowed: false; why: string };
+/**
+ * `local`: refused only because the origin is local or private and not allowed yet, so the person
+ * may allow it; `own`: EasyAgentCU's own server, which nothing allows.
+ */
+export type Verdict = { allowed: true } | { allowed: false; why: string; local?: true; own?: true };
 
 const NEVER = new BlockList();
 NEVER.addSubnet("169.254.0.0", 16, "ipv4"); // link-local, where cloud metadata lives
@@ -46,10 +50,10 @@ export function judge(policy: NetworkPolicy, host: string, port: number, address
   }
   if (NEVER_HOSTS.includes(name) || NEVER.check(ip, family)) return { allowed: false, why: `${ip} is a link-local or cloud-metadata address` };
   const local = LOOPBACK.check(ip, family) || policy.localAddresses.includes(ip);
-  if (local && policy.serverPorts.has(port)) return { allowed: false, why: "it is EasyAgentCU's own server" };
+  if (local && policy.serverPorts.has(port)) return { allowed: false, why: "it is EasyAgentCU's own server", own: true };
   if (local || PRIVATE.check(ip, family)) {
     if (allowed(policy.allowedOrigins, name, port)) return { allowed: true };
-    return { allowed: false, why: `${name}:${port} is on this machine or a private network; add it to ALLOWED_ORIGINS to let the agent open it` };
+    return { allowed: false, why: `${name}:${port} is on this machine or a private network; add it to ALLOWED_ORIGINS to let the agent open it`, local: true };
   }
   return { allowed: true };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hotkeyRisk, withNewOrigins } from "./classify.ts";
+import { SENSITIVE_DOMAINS } from "../core/config.ts";
+import { hotkeyRisk, sensitiveSiteRisks, withNewOrigins } from "./classify.ts";
 
 describe("hotkeyRisk", () => {
   it("knows the chords that close, quit, lock or delete for good, however they are written", () => {
@@ -20,5 +21,23 @@ describe("withNewOrigins", () => {
     const leave = { kind: "leave_site" as const, message: "leaves", origin: "https://b.example" };
     expect(withNewOrigins([leave], new Set(["https://a.example"]))).toEqual([leave, { kind: "new_origin", message: "opens https://b.example for the first time", origin: "https://b.example" }]);
     expect(withNewOrigins([leave], new Set(["https://b.example"]))).toEqual([leave]);
+  });
+});
+
+describe("sensitiveSiteRisks", () => {
+  const click = { type: "click" as const, args: { x: 1, y: 1, button: "left" as const }, intent: "", requires_verification: false };
+  const scroll = { type: "scroll" as const, args: { x: 1, y: 1, scroll_x: 0, scroll_y: 300 }, intent: "", requires_verification: false };
+  const open = (url: string) => ({ type: "navigate" as const, args: { url }, intent: "", requires_verification: false });
+
+  it("asks for every action that changes something on a listed site or its subdomains, and for opening one", () => {
+    expect(sensitiveSiteRisks(SENSITIVE_DOMAINS, "https://www.paypal.com/signin", click, null)).toEqual([{ kind: "sensitive_site", message: "acts on www.paypal.com, which is on the sensitive-site list" }]);
+    expect(sensitiveSiteRisks(SENSITIVE_DOMAINS, "https://shop.example/", open("https://accounts.google.com/"), null)).toHaveLength(1);
+    expect(sensitiveSiteRisks(["bank.example"], "https://bank.example/", null, { element: "focused", how: "type" })).toHaveLength(1);
+  });
+
+  it("lets looking alone, and other sites, go", () => {
+    expect(sensitiveSiteRisks(SENSITIVE_DOMAINS, "https://www.paypal.com/", scroll, null)).toEqual([]);
+    expect(sensitiveSiteRisks(SENSITIVE_DOMAINS, "https://notpaypal.com/", click, null)).toEqual([]);
+    expect(sensitiveSiteRisks(SENSITIVE_DOMAINS, "https://www.paypal.com/", null, null)).toEqual([]);
   });
 });

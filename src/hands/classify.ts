@@ -1,7 +1,8 @@
 // What an action amounts to for the approval policy, found before it runs: from its kind (a hotkey
 // that closes, quits or locks), its target element (a submit button, a "Pay" or "Delete" control,
 // a password field) and the address it opens. An origin the task has not been on yet is a new one.
-import type { Computer, ElementQuery, Risk } from "../computers/computer.ts";
+import type { Computer, ElementQuery, NetworkGate, Risk } from "../computers/computer.ts";
+import { originOf } from "../core/approval-policy.ts";
 import { normalizeChord } from "../computers/keys.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
@@ -77,4 +78,40 @@ export function secretRisks(action: ScreenAction | null, target: DeedTarget | nu
 export function withNewOrigins(risks: Risk[], visited: ReadonlySet<string>): Risk[] {
   const fresh = [...new Set(risks.flatMap((r) => (r.kind === "leave_site" && r.origin && !visited.has(r.origin) ? [r.origin] : [])))];
   return [...risks, ...fresh.map((origin): Risk => ({ kind: "new_origin", message: `opens ${origin} for the first time`, origin }))];
+}
+
+/** Action kinds that change something; on a sensitive site each of them waits for the person. */
+const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "right_click", "drag", "type", "keypress", "navigate"]);
+
+/** `sensitive_site` when the action acts on, or opens, a site of the sensitive-site list. */
+export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string | null, action: ScreenAction | null, target: DeedTarget | null): Risk[] {
+  if (action ? !ACTING.has(action.type) : !target) return [];
+  const urls = [pageUrl, action?.type === "navigate" ? action.args.url : null];
+  const hosts = urls.flatMap((url) => {
+    const host = url ? hostOf(url) : null;
+    return host && domains.some((d) => host === d.toLowerCase() || host.endsWith(`.${d.toLowerCase()}`)) ? [host] : [];
+  });
+  return [...new Set(hosts)].map((host) => ({ kind: "sensitive_site", message: `acts on ${host}, which is on the sensitive-site list` }));
+}
+
+/**
+ * `local_network` for each origin the risks lead to that the fence keeps closed only until the
+ * person allows it: a service on this machine or a private network that ALLOWED_ORIGINS does not name.
+ */
+export async function localNetworkRisks(gate: NetworkGate | undefined, urls: readonly string[]): Promise<Risk[]> {
+  if (!gate) return [];
+  const risks: Risk[] = [];
+  for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {
+    const verdict = await gate.judge(origin);
+    if (!verdict.allowed && verdict.local) risks.push({ kind: "local_network", message: `opens ${origin}, on this machine or a private network`, origin });
+  }
+  return risks;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
 }

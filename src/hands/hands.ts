@@ -18,7 +18,7 @@ import { diffScreens } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
-import { risksOfDeed, secretRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
+import { localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 
@@ -107,6 +107,8 @@ export class Hands {
   private readonly log = new CheckLog();
   /** The origins the task has been on. */
   private readonly visited = new Set<string>();
+  /** Whether an origin is EasyAgentCU's own server, as judged once. */
+  private readonly ownServer = new Map<string, boolean>();
   private readonly secrets: Secrets;
 
   constructor(private readonly options: HandsOptions) {
@@ -116,7 +118,11 @@ export class Hands {
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
   async start(url: string | null): Promise<Screenshot> {
     const { computer, signal } = this.options;
-    if (url) await raceAbort(computer.navigate(checkedUrl(url)), signal);
+    if (url) {
+      const risks = await raceAbort(localNetworkRisks(computer.gate, [url]), signal);
+      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
+      await raceAbort(computer.navigate(checkedUrl(url)), signal);
+    }
     this.visit(await computer.currentUrl());
     return this.capture();
   }
@@ -218,21 +224,58 @@ export class Hands {
    * if the policy says so; throws DENIED when the policy or the person refuses it.
    */
   private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<void> {
-    const { computer, config, trusted, ask } = this.options;
+    const { computer, config } = this.options;
     const action = deed.kind === "action" ? deed.action : null;
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
-    const risks = [...(await raceAbort(risksOfDeed(computer, action, on), signal)), ...secretRisks(action, on, this.secrets)];
-    if (risks.length === 0) return;
     const url = await computer.currentUrl();
     this.visit(url);
-    const judged = judge(config.approvals, withNewOrigins(risks, this.visited), url ? originOf(url) : null, (origin) => trusted.has(origin));
-    if (judged.verdict === "allow") return;
-    const what = judged.risks.map((r) => r.message).join(" and ");
-    if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
+    const found = await raceAbort(risksOfDeed(computer, action, on), signal);
+    const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
+    await raceAbort(this.keepOffOwnServer(url ? [url, ...leads] : leads), signal);
+    const risks = [
+      ...found,
+      ...secretRisks(action, on, this.secrets),
+      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
+      ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
+    ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
     const box = deed.kind === "action" ? (deed.element?.box ?? null) : null;
-    const allowed = await hold(() => raceAbort(ask({ risks: judged.risks, intent, action, url, shot: before, at, box }), signal));
-    if (!allowed) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+    await this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold);
+  }
+
+  /**
+   * Applies the policy to the risks: returns when the action may run, after asking the person if
+   * the policy says so, and opens the fence to the local origins it was allowed to reach; throws
+   * DENIED when the policy or the person refuses it.
+   */
+  private async decide(risks: Risk[], request: Omit<ApprovalRequest, "risks">, signal: AbortSignal, hold: <T>(wait: () => Promise<T>) => Promise<T>): Promise<void> {
+    const { computer, config, trusted, ask } = this.options;
+    if (risks.length === 0) return;
+    const judged = judge(config.approvals, withNewOrigins(risks, this.visited), request.url ? originOf(request.url) : null, (origin) => trusted.has(origin));
+    const what = judged.risks.map((r) => r.message).join(" and ");
+    if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
+    if (judged.verdict === "ask" && !(await hold(() => raceAbort(ask({ risks: judged.risks, ...request }), signal)))) {
+      throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+    }
+    for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
+  }
+
+  /**
+   * EasyAgentCU's own UI is never acted on, nor opened: a browser attached over CDP is not fenced,
+   * and the UI there could start tasks or press "I've done it". Judged once per origin.
+   */
+  private async keepOffOwnServer(urls: string[]): Promise<void> {
+    const gate = this.options.computer.gate;
+    if (!gate) return;
+    for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {
+      let own = this.ownServer.get(origin);
+      if (own === undefined) {
+        const verdict = await gate.judge(origin);
+        own = !verdict.allowed && verdict.own === true;
+        this.ownServer.set(origin, own);
+      }
+      if (own) throw new AppError("DENIED", `EasyAgentCU never acts on its own UI (${origin}).`);
+    }
   }
 
   private visit(url: string | null): void {

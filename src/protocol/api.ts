@@ -66,10 +66,18 @@ export type MessagesReply = { messages: z.infer<typeof chatMessageSchema>[] };
 export type TasksReply = { tasks: z.infer<typeof taskSchema>[] };
 export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeof progressStepSchema>[] };
 
+/**
+ * Requests that change state carry the per-install token in this header; the UI finds the token in
+ * its page, in the meta element of this name.
+ */
+export const INSTALL_TOKEN_HEADER = "x-easyagentcu-token";
+export const INSTALL_TOKEN_META = "easyagentcu-token";
+
 export const ERROR_CODES = [
   "INVALID_BODY",
   "FORBIDDEN",
   "UNAUTHORIZED",
+  "RATE_LIMITED",
   "NOT_FOUND",
   "SESSION_BUSY",
   "BROWSER_BUSY",
@@ -94,6 +102,7 @@ export const ERROR_CODES = [
   "TIME_LIMIT",
   "INTERRUPTED",
   "DATA_DIR_LOCKED",
+  "STORAGE_FAILED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -174,7 +174,7 @@ export type TaskError = z.infer<typeof taskErrorSchema>;
  * it runs (from its kind, its target element and the URL) and the policy says allow, ask or deny
  * for each class.
  */
-export const ACTION_CLASSES = ["submit", "pay", "delete", "send", "download", "leave_site", "new_origin", "sensitive_field", "hotkey"] as const;
+export const ACTION_CLASSES = ["submit", "pay", "delete", "send", "download", "leave_site", "new_origin", "local_network", "sensitive_site", "sensitive_field", "hotkey"] as const;
 export const actionClassSchema = z.enum(ACTION_CLASSES);
 export type ActionClass = z.infer<typeof actionClassSchema>;
 

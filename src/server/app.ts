@@ -1,5 +1,5 @@
 // The HTTP app: the API under /api and, when built, the web UI at /. One server serves both.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
@@ -9,9 +9,11 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
+import { INSTALL_TOKEN_META } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
-import { signIn } from "./auth.ts";
+import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
+import { rateLimit } from "./rate-limit.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { readRoutes } from "./routes/reads.ts";
 import { streamRoutes } from "./routes/stream.ts";
@@ -25,6 +27,10 @@ export interface AppDeps {
   webDir?: string;
   /** When set, every request must carry it (see auth.ts). */
   authToken?: string | undefined;
+  /** Every state-changing request carries it; the UI's page holds it. */
+  installToken: string;
+  /** API requests a second per client address (rate-limit.ts); 0: no limit. */
+  ratePerSecond: number;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -49,7 +55,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, chat, log, webDir, authToken }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -78,8 +84,11 @@ export function createApp({ store, runtime, chat, log, webDir, authToken }: AppD
       },
     }),
   );
+  const limit = rateLimit(ratePerSecond);
+  app.use("/api/*", limit);
+  app.use("/login", limit);
   if (authToken) app.use("*", signIn(authToken));
-  app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }));
+  app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }), changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
@@ -89,8 +98,21 @@ export function createApp({ store, runtime, chat, log, webDir, authToken }: AppD
 
   if (webDir && existsSync(path.join(webDir, "index.html"))) {
     const root = path.relative(process.cwd(), webDir) || ".";
+    const page = uiPage(path.join(webDir, "index.html"), installToken);
+    app.get("/", page);
+    app.get("/index.html", page);
     app.use("/*", serveStatic({ root }));
-    app.get("*", serveStatic({ root, path: "index.html" }));
+    app.get("*", page);
   }
   return app;
+}
+
+/** The UI's page, with the install token in it for the UI's requests; never cached. */
+function uiPage(file: string, installToken: string) {
+  let html: string | null = null;
+  return (c: Context) => {
+    html ??= readFileSync(file, "utf8").replace("</head>", `<meta name="${INSTALL_TOKEN_META}" content="${installToken}">\n</head>`);
+    c.header("cache-control", "no-store");
+    return c.html(html);
+  };
 }

@@ -1,9 +1,11 @@
 // Sign-in for a server that others on the network can reach: every request carries the server's
 // token, as a cookie that `/login?token=…` sets (the link `serve` prints) or as a bearer header.
-// On loopback without a token configured, nothing is asked.
+// On loopback without a token configured, nothing is asked. Apart from sign-in, every request
+// that changes state carries the per-install token.
 import { timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { INSTALL_TOKEN_HEADER } from "../protocol/index.ts";
 
 const COOKIE = "easyagentcu_token";
 
@@ -23,5 +25,23 @@ export function signIn(token: string): MiddlewareHandler {
     if (matches(getCookie(c, COOKIE)) || matches(bearer)) return next();
     const message = "Sign in first: open the link the server printed when it started (…/login?token=…).";
     return c.req.path.startsWith("/api/") ? c.json({ error: { code: "UNAUTHORIZED", message } }, 401) : c.text(message, 401);
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Every API request that changes state carries the per-install token (store/install-token.ts) in
+ * the `x-easyagentcu-token` header: the UI reads it from its page, scripts from the data dir. A
+ * page that can send requests here but was never served the UI cannot change anything.
+ */
+export function changesNeedToken(token: string): MiddlewareHandler {
+  const expected = Buffer.from(token);
+  return async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    const given = Buffer.from(c.req.header(INSTALL_TOKEN_HEADER) ?? "");
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    const message = `This request changes state, so it needs the ${INSTALL_TOKEN_HEADER} header: the UI sends it; a script reads it from the data dir's install-token file.`;
+    return c.json({ error: { code: "FORBIDDEN", message } }, 403);
   };
 }

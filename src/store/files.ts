@@ -4,7 +4,7 @@
 // and attachments in sessions/{session}/attachments/. The frames table knows where each frame is
 // and its size.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { FrameOptions } from "../agent/ports.ts";
@@ -97,13 +97,22 @@ export class DataFiles {
     return path.join("sessions", task.session_id, "tasks", task.id, "frames");
   }
 
-  /** Writes through a temporary file, so a reader never sees half an image. */
+  /**
+   * Writes through a temporary file, so a reader never sees half an image. A write the disk
+   * refuses (full, or the directory gone wrong) leaves no temporary file and is STORAGE_FAILED.
+   */
   private async write(relative: string, data: Buffer): Promise<void> {
     const absolute = path.join(this.dataDir, relative);
-    await mkdir(path.dirname(absolute), { recursive: true });
     const temporary = `${absolute}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, absolute);
+    try {
+      await mkdir(path.dirname(absolute), { recursive: true });
+      await writeFile(temporary, data);
+      await rename(temporary, absolute);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      const why = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new AppError("STORAGE_FAILED", `Could not write ${relative} in the data directory (${why}); free some space or fix the directory, then run the task again.`, { cause: error });
+    }
   }
 }
 

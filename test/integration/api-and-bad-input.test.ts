@@ -1,9 +1,12 @@
 // What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
 // or hostile planner output. And an SSE client receives everything: one that reconnects, exactly
 // what it missed; one that subscribes before the session exists, its events once they come.
+import { readFile, stat } from "node:fs/promises";
 import { request } from "node:http";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { INSTALL_TOKEN_HEADER, INSTALL_TOKEN_META, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { act, planningText, userText, type ScriptedModel } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
@@ -200,7 +203,7 @@ describe("requests from elsewhere", () => {
     fetch(`${app.url}/api/chat/send`, { method: "POST", headers, body: JSON.stringify({ session_id: "s-cross", text: "read my files" }) });
 
   it("refuses a cross-site form post, a foreign origin and a rebound host name", async () => {
-    const plain = await send({ "content-type": "text/plain" });
+    const plain = await send({ "content-type": "text/plain", [INSTALL_TOKEN_HEADER]: app.system.installToken });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as ErrorJson).error.message).toContain("content-type: application/json");
     const foreign = await send({ "content-type": "application/json", origin: "https://evil.example" });
@@ -216,6 +219,23 @@ describe("requests from elsewhere", () => {
         .end();
     });
     expect(rebound).toBe(403);
+    const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
+    expect(sessions.json.sessions.map((s) => s.id)).not.toContain("s-cross");
+  });
+
+  it("changes nothing without the install token, which only the UI's page and the data dir hold", async () => {
+    for (const token of [null, "", "x".repeat(43), `${app.system.installToken}x`]) {
+      const reply = await send({ "content-type": "application/json", ...(token === null ? {} : { [INSTALL_TOKEN_HEADER]: token }) });
+      expect(reply.status).toBe(403);
+      expect(((await reply.json()) as ErrorJson).error.message).toContain(`needs the ${INSTALL_TOKEN_HEADER} header`);
+    }
+    expect((await fetch(`${app.url}/api/sessions`)).status).toBe(200);
+    const page = await fetch(`${app.url}/s/any-session`);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(await page.text()).toContain(`<meta name="${INSTALL_TOKEN_META}" content="${app.system.installToken}">`);
+    const file = path.join(app.dataDir, "install-token");
+    expect(await readFile(file, "utf8")).toBe(app.system.installToken);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
     const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");
     expect(sessions.json.sessions.map((s) => s.id)).not.toContain("s-cross");
   });
@@ -243,5 +263,24 @@ describe("requests from elsewhere", () => {
     });
     expect(broken.status).toBe(400);
     expect(broken.json.error.message).toContain("attachments.0.data_url");
+  });
+});
+
+describe("a client that sends too much", () => {
+  it("is answered 429 with Retry-After once its burst is spent, and served again after it", async () => {
+    const limited = await startApp({ modelBaseUrl: model.baseUrl, config: { limits: { ratePerSecond: 2 } } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i += 1) statuses.push((await limited.api("GET", "/api/sessions")).status);
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
+      const refused = await fetch(`${limited.url}/api/sessions`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await refused.json()) as ErrorJson).error).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("at most 2 a second") });
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await limited.api("GET", "/api/sessions")).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
-import type { SessionEvent } from "../../src/protocol/index.ts";
+import type { SessionEvent, TaskReply, TasksReply } from "../../src/protocol/index.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
@@ -90,6 +90,21 @@ describe("attaching to a running browser", () => {
     const other = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-other", text: "x", cdp_url: "http://127.0.0.1:1/?token=s3cret" });
     expect(other.status).toBe(403);
     expect(other.json.error).toEqual({ code: "FORBIDDEN", message: "This server may not drive the browser at http://127.0.0.1:1: add it to CDP_ALLOWED_URLS." });
+  });
+
+  it("never acts on EasyAgentCU's own UI, open in the person's browser, nor opens it", async () => {
+    const ui = (await (await fetch(`${devtools}/json/new?${app.url}/`, { method: "PUT" })).json()) as Target;
+    model.route((r) => planningText(r).includes("Task: press send in the UI"), act("click", { x: 300, y: 300 }, "Pressing send"), act("done", { answer: "Could not." }));
+    expect(await run("s-cdp-ui", "press send in the UI", { cdp_url: devtools, cdp_target_id: ui.id })).toMatchObject({ type: "task.completed" });
+    const form = (await targets()).find((t) => t.url.endsWith("form.html"))!;
+    model.route((r) => planningText(r).includes("Task: open the UI"), act("navigate", { url: `${app.url}/api/sessions` }, "Opening the UI"), act("done", { answer: "Could not." }));
+    expect(await run("s-cdp-open-ui", "open the UI", { cdp_url: devtools, cdp_target_id: form.id })).toMatchObject({ type: "task.completed" });
+    for (const session of ["s-cdp-ui", "s-cdp-open-ui"]) {
+      const [task] = (await app.api<TasksReply>("GET", `/api/sessions/${session}/tasks`)).json.tasks;
+      const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${task!.id}`)).json;
+      expect(steps[0]!.text).toContain(`EasyAgentCU never acts on its own UI (${new URL(app.url).origin})`);
+    }
+    expect((await targets()).find((t) => t.id === form.id)?.url).toMatch(/form\.html$/);
   });
 
   it("lets one task at a time drive a page of that browser", async () => {

@@ -4,12 +4,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TaskReply } from "../../src/protocol/index.ts";
+import type { SessionEvent, TaskReply, TasksReply } from "../../src/protocol/index.ts";
+import { ALLOW_EVERYTHING } from "../support/app.ts";
 import { systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld();
+// Tests elsewhere allow every class of action; here the first visit to a local origin asks.
+const { model, pages, app } = useWorld({ config: { approvals: { ...ALLOW_EVERYTHING, local_network: "ask" } } });
 
 /** A local service nobody allowed, which counts the requests it gets. */
 let service: Server;
@@ -28,13 +30,23 @@ afterAll(() => new Promise<void>((resolve) => service.close(() => resolve())));
 const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
 const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
 
-/** Sends the tool agent to `url` and returns the ARIA tree of the page it ended on, as it read it. */
-async function visit(session: string, url: string): Promise<string> {
+/**
+ * Sends the tool agent to `url`, answering its approval requests with `answers` in order, and
+ * returns the ARIA tree of the page it ended on, as it read it, and what it was asked.
+ */
+async function visit(session: string, url: string, answers: boolean[] = []): Promise<string> {
   const goal = `visit ${session}`;
   model.route(agentOf(goal), calls(["goto", { url }]), calls(["ariaTree", {}]), calls(["close", { reasoning: "seen", taskComplete: true }]));
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: session, text: goal });
   const events = await openStream(app.url, session, 0);
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: session, text: goal });
+  for (const [n, approved] of answers.entries()) {
+    const asked = await events.waitFor((e) => e.type === "approval.requested" && events.events.filter((x) => x.type === "approval.requested").length > n);
+    const approval = (asked as Extract<SessionEvent, { type: "approval.requested" }>).approval;
+    expect(approval.checks.map((c) => c.code)).toEqual(["local_network"]);
+    await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: approval.id, approved });
+  }
   expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+  expect(events.events.filter((e) => e.type === "approval.requested")).toHaveLength(answers.length);
   events.close();
   const stored = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
   return JSON.stringify(stored.steps[1]!.tool!.output);
@@ -46,19 +58,29 @@ describe("the network fence", () => {
   });
 
   it("never lets the agent's browser reach EasyAgentCU's own server", async () => {
+    // Asked to open it, the hands refuse; led there by a redirect, the fence blocks it.
     const page = await visit("s-fence-self", `${app.url}/api/sessions`);
-    expect(page).toContain("Blocked");
-    expect(page).toContain("own server");
     expect(page).not.toContain("s-fence-allowed");
+    const [task] = (await app.api<TasksReply>("GET", "/api/sessions/s-fence-self/tasks")).json.tasks;
+    const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${task!.id}`)).json;
+    expect(JSON.stringify(steps[0]!.tool)).toContain("EasyAgentCU never acts on its own UI");
+    const redirected = await visit("s-fence-self-redirect", `${pages.url("redirect")}?to=${encodeURIComponent(`${app.url}/api/sessions`)}`);
+    expect(redirected).toContain("Blocked");
+    expect(redirected).toContain("own server");
+    expect(redirected).not.toContain("s-fence-allowed");
   });
 
   it("never reaches a link-local or cloud-metadata address", async () => {
     expect(await visit("s-fence-metadata", "http://169.254.169.254/latest/meta-data/")).toContain("link-local or cloud-metadata");
   });
 
-  it("does not reach a local service the allow-list does not name, nor through a redirect from an allowed page", async () => {
-    expect(await visit("s-fence-service", `${serviceUrl}/direct`)).toContain("ALLOWED_ORIGINS");
+  it("asks before the first visit to a local service the allow-list does not name, and never reaches it through a redirect", async () => {
+    expect(await visit("s-fence-service", `${serviceUrl}/direct`, [false])).not.toContain("private service");
     expect(await visit("s-fence-redirect", `${pages.url("redirect")}?to=${encodeURIComponent(`${serviceUrl}/redirected`)}`)).toContain("Blocked");
     expect(hits).toEqual([]);
+    // Allowed once, the origin stays open while the server runs.
+    expect(await visit("s-fence-allowed-service", `${serviceUrl}/allowed`, [true])).toContain("private service");
+    expect(await visit("s-fence-again", `${serviceUrl}/again`)).toContain("private service");
+    expect(hits.filter((hit) => hit !== "/favicon.ico")).toEqual(["/allowed", "/again"]);
   });
 });

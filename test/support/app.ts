@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ApprovalPolicy } from "../../src/core/approval-policy.ts";
 import { loadConfig, type ConfigInput, type DeepPartial } from "../../src/core/config.ts";
-import { ACTION_CLASSES } from "../../src/protocol/index.ts";
+import { ACTION_CLASSES, INSTALL_TOKEN_HEADER } from "../../src/protocol/index.ts";
 import { startSystem, WEB_DIR, type System } from "../../src/cli/system.ts";
 import { listen } from "../../src/server/listen.ts";
 import { fixtureOrigins } from "./fixture-server.ts";
@@ -14,7 +14,8 @@ export interface TestApp {
   url: string;
   dataDir: string;
   system: System;
-  api<T = unknown>(method: "GET" | "POST", route: string, body?: unknown): Promise<{ status: number; json: T }>;
+  /** A request as the UI makes it (JSON body; its headers may be added to or overridden). */
+  api<T = unknown>(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: T }>;
   /** Stops the server and the system; the data directory stays for a restart. */
   close(): Promise<void>;
 }
@@ -37,21 +38,23 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
       ...options.config,
       // The fence lets the agent's browser open the fixture pages, as a person names their own app.
       network: { ...options.config?.network, allowedOrigins: [...fixtureOrigins(), ...((options.config?.network?.allowedOrigins as string[] | undefined) ?? [])] },
+      // Tests fire requests faster than a person; the rate limit is tested on its own.
+      limits: { ratePerSecond: 0, ...options.config?.limits },
       // Backoffs as short as possible keep retry tests fast; the retries themselves are real.
       model: { baseUrl: options.modelBaseUrl, name: "scripted-vl", apiKey: "test-key", backoffMs: 20, ...options.config?.model },
     },
   );
   const system = await startSystem(config, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken }, config.host, 0);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond }, config.host, 0);
   system.serving(server.port);
   return {
     url: server.url,
     dataDir,
     system,
-    async api(method, route, body) {
+    async api(method, route, body, headers = {}) {
       const response = await fetch(`${server.url}${route}`, {
         method,
-        headers: body === undefined ? {} : { "content-type": "application/json" },
+        headers: { [INSTALL_TOKEN_HEADER]: system.installToken, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await response.text();

@@ -36,9 +36,10 @@ export interface ChatBody {
 
 /**
  * One scripted reply: for Chat Completions an answer object (sent as the message's JSON text) or
- * raw text; for any endpoint a whole reply body (`message`) or an HTTP failure.
+ * raw text; for any endpoint a whole reply body (`message`) or an HTTP failure. With `until`, it is
+ * held until the test settles that promise (then `delayMs` more): the test decides when a step ends.
  */
-export type Reply =
+export type Reply = (
   | { answer: unknown; delayMs?: number }
   | { text: string; delayMs?: number }
   | { message: unknown; delayMs?: number }
@@ -46,7 +47,8 @@ export type Reply =
   /** A streamed chat reply, in the protocol of the endpoint asked. */
   | { chat: ScriptedChat; delayMs?: number }
   /** A raw event stream; with `hang` it never ends. */
-  | { sse: string; hang?: boolean; delayMs?: number };
+  | { sse: string; hang?: boolean; delayMs?: number }
+) & { until?: Promise<unknown> };
 
 /** A reply made from the request, as a model reads what it was sent (an ARIA tree's refs). */
 export type Responder = (request: RecordedRequest) => Reply;
@@ -113,10 +115,14 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         }
       };
       const delayMs = reply?.delayMs ?? 0;
-      if (delayMs > 0) {
-        const timer = setTimeout(send, delayMs);
-        res.on("close", () => clearTimeout(timer));
-      } else send();
+      const answer = () => {
+        if (delayMs > 0) {
+          const timer = setTimeout(send, delayMs);
+          res.on("close", () => clearTimeout(timer));
+        } else send();
+      };
+      if (reply?.until) void reply.until.then(answer, answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -10,6 +10,7 @@ import type {
   Task,
   TasksReply,
 } from "./protocol.ts";
+import { INSTALL_TOKEN_HEADER, INSTALL_TOKEN_META } from "./protocol.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -22,12 +23,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The per-install token the server put in the page; every request that changes state carries it. */
+const installToken = document.querySelector<HTMLMetaElement>(`meta[name="${INSTALL_TOKEN_META}"]`)?.content ?? "";
+
 async function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(method === "GET" ? {} : { [INSTALL_TOKEN_HEADER]: installToken }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {

@@ -8,7 +8,7 @@ import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
+import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { domIndex } from "./dom-index.ts";
@@ -23,6 +23,8 @@ export interface BrowserComputerOptions {
   navigationTimeoutMs: number;
   /** `%name%` placeholders typed as their values (core/secrets.ts). */
   secrets?: Secrets;
+  /** The fence of the browser it runs in; BrowserHost gives it. */
+  gate?: NetworkGate;
 }
 
 const SETTLE_CAP_MS = 5_000;
@@ -41,8 +43,11 @@ export class BrowserComputer implements Computer {
   private lastInputAt = 0;
   /** Popups being switched to: settling waits for them. */
   private readonly following = new Set<Promise<void>>();
+  /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
+  private readonly renderers = new WeakMap<Page, "alive" | "crashed">();
 
   readonly web: WebPage;
+  readonly gate: NetworkGate | undefined;
   private readonly secrets: Secrets;
 
   private constructor(
@@ -55,6 +60,7 @@ export class BrowserComputer implements Computer {
     private readonly attached = false,
   ) {
     this.secrets = options.secrets ?? new Secrets({});
+    this.gate = options.gate;
     this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, (operation) => this.guard(operation));
   }
 
@@ -79,7 +85,7 @@ export class BrowserComputer implements Computer {
    * Drives a page of a browser connected over CDP: its size and pixel ratio are the page's own;
    * `close` disconnects and leaves the browser and its pages as they were.
    */
-  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets">): Promise<BrowserComputer> {
+  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets" | "gate">): Promise<BrowserComputer> {
     const context = page.context();
     const size = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio }));
     const activity = await PageActivity.install(context);
@@ -107,18 +113,21 @@ export class BrowserComputer implements Computer {
     return this.guard(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          const { data } = await this.cdp.send("Page.captureScreenshot", {
-            format: "jpeg",
-            quality: this.options.jpegQuality,
-            optimizeForSpeed: true,
-            ...(await this.deviceClip()),
-          });
+          const { data } = await withinCaptureTimeout(
+            this.cdp.send("Page.captureScreenshot", {
+              format: "jpeg",
+              quality: this.options.jpegQuality,
+              optimizeForSpeed: true,
+              ...(await this.deviceClip()),
+            }),
+          );
           const buffer = Buffer.from(data, "base64");
           return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
         } catch (error) {
           // A page that has not painted its first frame yet (a new tab, a new document) has
-          // nothing to capture; the next animation frame has.
+          // nothing to capture; once it has loaded, the next animation frame has.
           if (attempt >= CAPTURE_ATTEMPTS || !String(error).includes("Unable to capture screenshot")) throw error;
+          await this.page.waitForLoadState("load", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
           await this.nextFrame();
         }
       }
@@ -222,7 +231,7 @@ export class BrowserComputer implements Computer {
       try {
         await this.page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
       } catch (error) {
-        if (!this.browser.isConnected()) throw error;
+        if (!this.browser.isConnected() || this.renderers.get(this.page) === "crashed") throw error;
         throw new AppError("ACTION_FAILED", `Could not open ${url}: ${firstLine(error)}`, { cause: error });
       }
     });
@@ -296,6 +305,10 @@ export class BrowserComputer implements Computer {
   private async attach(page: Page): Promise<void> {
     const previous = this.page === page ? null : (this.cdp as CDPSession | undefined);
     this.page = page;
+    if (!this.renderers.has(page)) {
+      this.renderers.set(page, "alive");
+      page.once("crash", () => this.renderers.set(page, "crashed"));
+    }
     const cdp = await this.context.newCDPSession(page);
     this.cdp = cdp;
     if (previous) void previous.detach().catch(() => undefined);
@@ -346,19 +359,47 @@ export class BrowserComputer implements Computer {
     return this.guard(operation);
   }
 
-  /** Runs a browser operation, turning a dead browser into BROWSER_CRASHED. */
+  /**
+   * Runs a browser operation, turning a dead browser — or a dead renderer of the screen's page,
+   * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED.
+   */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    if (!this.browser.isConnected()) throw crashed(null);
+    this.assertAlive(null);
     try {
       return await operation();
     } catch (error) {
-      if (!this.browser.isConnected()) throw crashed(error);
+      this.assertAlive(error);
       if (error instanceof AppError) throw error;
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
+  }
+
+  private assertAlive(cause: unknown): void {
+    if (!this.browser.isConnected()) throw crashed(cause);
+    if (this.renderers.get(this.page) === "crashed") throw rendererCrashed(cause);
   }
 }
 
 export function crashed(cause: unknown): AppError {
   return new AppError("BROWSER_CRASHED", "The browser closed unexpectedly.", { cause, retryable: true });
+}
+
+/** The browser lives on, but the process that drew the page is gone: nothing on it can be done any more. */
+function rendererCrashed(cause: unknown): AppError {
+  return new AppError("BROWSER_CRASHED", "The page's renderer crashed (it ran out of memory or its process was killed); the task cannot go on in that tab.", { cause, retryable: true });
+}
+
+/**
+ * A capture asked for while the page changes documents (a form that navigates) can wait for a
+ * frame that never comes; after this long it is given up and tried again.
+ */
+const CAPTURE_TIMEOUT_MS = 3_000;
+
+function withinCaptureTimeout<T>(capture: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Unable to capture screenshot: no frame within ${CAPTURE_TIMEOUT_MS / 1000} s`)), CAPTURE_TIMEOUT_MS);
+  });
+  capture.catch(() => undefined);
+  return Promise.race([capture, late]).finally(() => clearTimeout(timer));
 }

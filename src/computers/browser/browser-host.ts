@@ -8,8 +8,10 @@ import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import type { NetworkPolicy } from "../../core/network-policy.ts";
 import { BrowserComputer, crashed, type BrowserComputerOptions } from "./browser-computer.ts";
-import { Fence } from "./fence.ts";
+import type { NetworkGate } from "../computer.ts";
+import { Fence, judgeUrl } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
+import { LaunchDir } from "./launch-dirs.ts";
 
 // Without these, Chromium keeps trying to reach Google's services, which closed networks refuse.
 const QUIET_ARGS = [
@@ -21,6 +23,12 @@ const QUIET_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
+/**
+ * Chromium's sandbox keeps a compromised page's renderer from the rest of the machine. Chromium
+ * refuses to start sandboxed as root, so there — and only there — it runs without.
+ */
+export const SANDBOXED = process.getuid?.() !== 0;
+
 export interface BrowserHostOptions {
   chromePath?: string;
   headless: boolean;
@@ -31,13 +39,33 @@ export interface BrowserHostOptions {
 export class BrowserHost {
   private launching: Promise<Browser> | null = null;
   private fence: Promise<Fence> | null = null;
+  /** Launch directories being removed as their browsers go: `close` waits for them. */
+  private readonly removals = new Set<Promise<void>>();
+  /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
+  private readonly permitted = new Set<string>();
+  private readonly gate: NetworkGate = {
+    judge: (url) => judgeUrl(this.policy(), new URL(url)),
+    permit: (origin) => void this.permitted.add(origin),
+  };
+
+  /**
+   * An attached browser is the person's own and goes where they may go; only EasyAgentCU's own
+   * server stays closed to the agent there, which the hands see through this gate.
+   */
+  private readonly ownServerGate: NetworkGate = {
+    judge: async (url) => {
+      const verdict = await judgeUrl(this.policy(), new URL(url));
+      return !verdict.allowed && verdict.own ? verdict : { allowed: true };
+    },
+    permit: () => undefined,
+  };
 
   constructor(private readonly options: BrowserHostOptions) {}
 
   async open(options: BrowserComputerOptions): Promise<BrowserComputer> {
     const browser = await this.browser();
     try {
-      return await BrowserComputer.create(browser, options);
+      return await BrowserComputer.create(browser, { ...options, gate: this.gate });
     } catch (error) {
       if (!browser.isConnected()) throw crashed(error);
       throw error;
@@ -60,7 +88,7 @@ export class BrowserHost {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
       if (!page) throw new AppError("INVALID_TARGET", `The browser at ${redactUrl(cdpUrl)} has no open page to drive.`);
-      return await BrowserComputer.attach(browser, page, options);
+      return await BrowserComputer.attach(browser, page, { ...options, gate: this.ownServerGate });
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw error;
@@ -71,6 +99,7 @@ export class BrowserHost {
     const launching = this.launching;
     this.launching = null;
     if (launching) await (await launching.catch(() => null))?.close().catch(() => undefined);
+    await Promise.all(this.removals);
     const fence = this.fence;
     this.fence = null;
     if (fence) await (await fence.catch(() => null))?.close();
@@ -93,17 +122,34 @@ export class BrowserHost {
     return this.launching;
   }
 
+  private policy(): NetworkPolicy {
+    const policy = this.options.network();
+    return { ...policy, allowedOrigins: [...policy.allowedOrigins, ...this.permitted] };
+  }
+
   private async launch(): Promise<Browser> {
     const executablePath = findChromium(this.options.chromePath);
-    this.fence ??= Fence.start(this.options.network);
+    this.fence ??= Fence.start(() => this.policy());
     const fence = await this.fence;
+    let dir: LaunchDir | undefined;
+    let browser: Browser;
     try {
-      return await chromium.launch({ executablePath, headless: this.options.headless, args: [...QUIET_ARGS, ...fence.chromiumArgs] });
+      dir = await LaunchDir.make();
+      browser = await chromium.launch({ executablePath, headless: this.options.headless, chromiumSandbox: SANDBOXED, artifactsDir: dir.path, args: [...QUIET_ARGS, ...fence.chromiumArgs] });
     } catch (error) {
+      await dir?.remove().catch(() => undefined);
       throw new AppError("BROWSER_UNAVAILABLE", `Could not start Chromium at ${executablePath}: ${String(error)}`, {
         cause: error,
       });
     }
+    browser.on("disconnected", () => {
+      const removal = dir.remove().catch(() => undefined);
+      this.removals.add(removal);
+      void removal.finally(() => this.removals.delete(removal));
+    });
+    // Without the note a profile outlives only a server killed with SIGKILL; the browser works all the same.
+    await dir.noteProfile(browser).catch(() => undefined);
+    return browser;
   }
 }
 

@@ -34,6 +34,12 @@ export class Fence {
   }
 }
 
+/** How the fence would judge a connection to this http(s) address, its host resolved as for a real one. */
+export async function judgeUrl(policy: NetworkPolicy, url: URL): Promise<Verdict> {
+  const verdict = await resolve(policy, url.hostname, Number(url.port || (url.protocol === "https:" ? 443 : 80)));
+  return "address" in verdict ? { allowed: true } : verdict;
+}
+
 /** The address to connect to, once every address the host resolves to is judged; or why not. */
 async function resolve(policy: NetworkPolicy, host: string, port: number): Promise<{ address: string } | Extract<Verdict, { allowed: false }>> {
   const bare = host.replace(/^\[|\]$/g, "");
