@@ -14,7 +14,8 @@ import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
-import { ACK_TEXT, TaskRun } from "./task-run.ts";
+import { ACK_TEXT, TaskRun, type Resumption } from "./task-run.ts";
+import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
 export const RUN_AGAIN_TEXT = "Run again";
@@ -61,10 +62,6 @@ export class Runtime {
    */
   async submit(submission: Submission): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     const { sessionId } = submission;
-    const active = this.busySessions.get(sessionId);
-    if (active) {
-      throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
-    }
     const now = nowIso();
     const task: Task = {
       id: newId("task"),
@@ -94,15 +91,6 @@ export class Runtime {
         ? new PlannerDriver(this.resources.plannerFor(task, submission.model))
         : new ToolDriver(this.resources.chatModel(), task.mode);
     task.model = driver.label;
-    const page = task.cdp ? `${task.cdp.url}#${task.cdp.target_id ?? "first page"}` : null;
-    const driving = page ? this.busyBrowsers.get(page) : undefined;
-    if (driving) throw new AppError("BROWSER_BUSY", `Task ${driving} is driving that page of ${task.cdp!.url}; wait for it or pick another target.`);
-    this.busySessions.set(sessionId, task.id);
-    if (page) this.busyBrowsers.set(page, task.id);
-    const release = () => {
-      this.busySessions.delete(sessionId);
-      if (page) this.busyBrowsers.delete(page);
-    };
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
       : {
@@ -115,17 +103,59 @@ export class Runtime {
           attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
           created_at: now,
         };
-    try {
-      // A message the chat already stored keeps its attachments; it is only linked to the task.
-      await this.recorder.createTask(task, message, submission.message ? [] : submission.attachments);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    const log = this.log.child({ task_id: task.id, session_id: sessionId });
     const cap = submission.maxSteps ?? (task.mode === "actions" ? Infinity : this.config.agent.maxSteps);
-    const maxSteps = Math.min(cap, this.config.limits.maxSteps);
-    const run = new TaskRun(task, submission.attachments, this.recorder, this.resources, driver, this.config, log, maxSteps);
+    const { done } = await this.launch(task, driver, submission.attachments, Math.min(cap, this.config.limits.maxSteps), null, (release) =>
+      // A message the chat already stored keeps its attachments; it is only linked to the task.
+      this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
+        release();
+        throw error;
+      }),
+    );
+    return { task, message, done };
+  }
+
+  /**
+   * Resumes a planner task that waited for the person when an earlier server process died (the
+   * store kept it `awaiting_user`): the person's answer goes into a fresh planner's history with
+   * the steps so far, and the task goes on from the page it was on, looking again first. A pending
+   * approval's action was lost with the process, so the planner decides it anew.
+   */
+  async resumeStored(task: Task, steps: ProgressStep[], answer: Resumption["answer"]): Promise<void> {
+    const asked = task.approval ? `approval of "${task.approval.intent || task.approval.checks.map((c) => c.message).join(", ")}"` : `the person: ${task.answer ?? ""}`;
+    const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
+    const history = [...steps.map((step) => `Step ${step.index}: ${step.text}`), `The server restarted while the task waited for ${asked}; ${said}.`];
+    const driver = new PlannerDriver(this.resources.plannerFor(task, undefined), history);
+    const url = [...steps].reverse().find((step) => step.url)?.url ?? task.start_url;
+    await this.launch(task, driver, [], this.config.limits.maxSteps, { answer, url }, async () => undefined);
+  }
+
+  /** Stops a task that waits for the person since an earlier server process died. */
+  async stopStored(task: Task): Promise<void> {
+    const record = new TaskRecord(task, this.recorder);
+    await record.update({ status: "stopped", approval: null, finished_at: nowIso() });
+    await record.emit({ type: "task.stopped", task_id: task.id, reason: "stopped by the user" });
+  }
+
+  /**
+   * Marks the session (and the attached page) busy, runs `record` (which must undo that on
+   * failure with the release it is given), then queues the run; `done` resolves with its end.
+   */
+  private async launch(task: Task, driver: Driver, attachments: Attachment[], maxSteps: number, resume: Resumption | null, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+    const sessionId = task.session_id;
+    const active = this.busySessions.get(sessionId);
+    if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
+    const page = task.cdp ? `${task.cdp.url}#${task.cdp.target_id ?? "first page"}` : null;
+    const driving = page ? this.busyBrowsers.get(page) : undefined;
+    if (driving) throw new AppError("BROWSER_BUSY", `Task ${driving} is driving that page of ${task.cdp!.url}; wait for it or pick another target.`);
+    this.busySessions.set(sessionId, task.id);
+    if (page) this.busyBrowsers.set(page, task.id);
+    const release = () => {
+      this.busySessions.delete(sessionId);
+      if (page) this.busyBrowsers.delete(page);
+    };
+    await record(release);
+    const log = this.log.child({ task_id: task.id, session_id: sessionId });
+    const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume);
     this.runs.set(task.id, run);
     const done = this.queue
       .run(() => run.run(), run.signal)
@@ -139,7 +169,7 @@ export class Runtime {
         this.finished.delete(done);
       });
     this.finished.add(done);
-    return { task, message, done };
+    return { done };
   }
 
   /** The browser a task attaches to: one the configuration allows, recorded without its secrets. */

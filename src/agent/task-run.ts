@@ -23,6 +23,12 @@ import { TaskRecord } from "./task-record.ts";
 
 export const ACK_TEXT = "I've done it";
 
+/** A task taken up again after a restart: the person's answer, and the page it was on. */
+export interface Resumption {
+  answer: { kind: "ack"; text: string } | { kind: "approval"; approvalId: string; approved: boolean };
+  url: string | null;
+}
+
 export class TaskRun {
   private readonly controller = new AbortController();
   private readonly record: TaskRecord;
@@ -40,6 +46,7 @@ export class TaskRun {
     private readonly config: Config,
     private readonly log: Logger,
     maxSteps = config.limits.maxSteps,
+    private readonly resumption: Resumption | null = null,
   ) {
     this.record = new TaskRecord(task, recorder);
     this.budget = new Budget({ maxDurationMs: config.limits.maxDurationMs, maxSteps }, (error) => this.controller.abort(error));
@@ -78,8 +85,7 @@ export class TaskRun {
     let stopLive = () => {};
     let outcome: Outcome;
     try {
-      await record.update({ status: "running" });
-      await record.emit({ type: "task.started", task_id: record.current.id, task: record.current });
+      await this.begin();
       this.budget.startClock();
       const computer = await this.open(signal);
       live = throttleFrames(this.config.browser.liveFps, (frame) => this.publishLive(frame));
@@ -96,7 +102,7 @@ export class TaskRun {
         trusted: namedOrigins(text, start_url),
         ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
       });
-      liveFrames.push(await hands.start(record.current.start_url));
+      liveFrames.push(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
       outcome = await this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
@@ -121,6 +127,22 @@ export class TaskRun {
     await this.computer?.close().catch(() => undefined);
     await this.finish(outcome);
     return record.current;
+  }
+
+  /** `task.started`, or for a task resumed after a restart, the person's answer and `task.resumed`. */
+  private async begin(): Promise<void> {
+    const { record } = this;
+    const id = record.current.id;
+    const answer = this.resumption?.answer;
+    if (!answer) {
+      await record.update({ status: "running" });
+      await record.emit({ type: "task.started", task_id: id, task: record.current });
+      return;
+    }
+    if (answer.kind === "ack") await record.addMessage("user", answer.text);
+    else await record.emit({ type: "approval.resolved", task_id: id, approval_id: answer.approvalId, approved: answer.approved });
+    await record.update({ status: "running", approval: null, answer: null });
+    await record.emit({ type: "task.resumed", task_id: id });
   }
 
   private async open(signal: AbortSignal): Promise<Computer> {

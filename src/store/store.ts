@@ -51,6 +51,9 @@ export class Store implements RunRecorder, ChatRecorder {
     const rows = await this.db.selectFrom("tasks").selectAll().where("status", "in", active).execute();
     const recovered: Task[] = [];
     for (const row of rows) {
+      // A planner task that waits for the person lost nothing: its steps and its question are
+      // here, and the person's answer resumes it (Runtime.resumeStored).
+      if (row.status === "awaiting_user" && row.mode === "actions" && row.replay_of === null) continue;
       const error = { code: "INTERRUPTED", message: INTERRUPTED_MESSAGE };
       const task: Task = { ...(await this.toTask(row)), status: "failed", error, finished_at: nowIso() };
       await this.saveTask(task);

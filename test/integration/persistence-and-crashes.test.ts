@@ -2,11 +2,12 @@
 // running; a crashed browser fails its task with a reason and the next task gets a new browser.
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Session, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { INSTALL_TOKEN_HEADER, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
@@ -83,38 +84,17 @@ describe("restart", () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-killed-"));
     model.route((r) => planningText(r).includes("Task: killed midway"), { ...act("done", { answer: "never" }), delayMs: 60_000 });
     model.route((r) => isChatTurn(r) && JSON.stringify(r.body).includes("killed while answering"), { chat: { text: "never" }, delayMs: 60_000 });
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", String(port), "--data-dir", dataDir], {
-      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent" },
-      detached: true,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("running at") && resolve());
-      server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const sent = await fetch(`${url}/api/chat/send`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ mode: "task", session_id: "s-killed", text: "killed midway" }),
-    });
+    const { url, send, kill } = await spawnServer(dataDir);
+    const sent = await send({ mode: "task", session_id: "s-killed", text: "killed midway" });
     const { task_id } = (await sent.json()) as { task_id: string };
     const live = await openStream(url, "s-killed", 0);
     await live.waitFor((e) => e.type === "screen.live");
     live.close();
-    await fetch(`${url}/api/chat/send`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ session_id: "s-killed-chat", text: "killed while answering" }),
-    });
+    await send({ session_id: "s-killed-chat", text: "killed while answering" });
     const answering = await openStream(url, "s-killed-chat", 0);
     await answering.waitFor((e) => e.type === "chat.started");
     answering.close();
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    process.kill(-server.pid!, "SIGKILL");
-    // Restarted once it is gone: while it lives, it holds the data dir.
-    await exited;
+    await kill();
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
     try {
@@ -128,6 +108,80 @@ describe("restart", () => {
       const chat = await openStream(app.url, "s-killed-chat", 0);
       expect(await chat.waitFor((e) => e.type === "chat.failed")).toMatchObject({ error: { code: "INTERRUPTED" } });
       chat.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("keeps a task that waited for the person across kill -9: the person's answer resumes it where it was", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-waiting-"));
+    const task = "Task: log in, then press it";
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("click", { x: 50, y: 50 }, "Looking around"),
+      act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"),
+      act("click", { x: 200, y: 130 }, "Pressing the button"),
+      act("done", { answer: "Pressed it." }, "Finished"),
+    );
+    const first = await spawnServer(dataDir);
+    const sent = await first.send({ mode: "task", session_id: "s-waiting", text: "log in, then press it", start_url: pages.url("form.html") });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const waiting = await openStream(first.url, "s-waiting", 0);
+    await waiting.waitFor((e) => e.type === "task.awaiting_user");
+    waiting.close();
+    await first.kill();
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
+    try {
+      const before = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
+      expect(before.task).toMatchObject({ status: "awaiting_user", answer: "Please log in, then press I've done it.", error: null });
+      const events = await openStream(app.url, "s-waiting", 0);
+      expect((await app.api("POST", "/api/chat/ack-user-action", { task_id })).status).toBe(202);
+      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Pressed it." });
+      events.close();
+      await pages.waitForRecord("clicked");
+      const after = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
+      expect(after.steps.map((s) => s.index)).toEqual([1, 2, 3, 4]);
+      expect(after.steps.slice(0, 2)).toEqual(before.steps);
+      // The planner picked up with the steps so far and the person's answer, on the page it was on.
+      const resumed = model.requests.filter((r) => planningText(r).includes(task))[2]!;
+      expect(planningText(resumed)).toContain("The server restarted while the task waited for the person");
+      expect(planningText(resumed)).toContain("they answered: I've done it");
+      expect(planningText(resumed)).toContain("form.html");
+      const ids = events.events.map((e) => e.id);
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(events.events.map((e) => e.type)).toContain("task.resumed");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("after kill -9, an answered approval resumes the task, whose planner looks again and decides anew", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-approving-"));
+    const task = "Task: delete my account";
+    const press = act("click", { x: 180, y: 120 }, "Deleting the account");
+    model.route((r) => planningText(r).includes(task), press, press, act("done", { answer: "Deleted." }, "Finished"));
+    const first = await spawnServer(dataDir);
+    const sent = await first.send({ mode: "task", session_id: "s-approving", text: "delete my account", start_url: pages.url("approvals.html") });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const asking = await openStream(first.url, "s-approving", 0);
+    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
+    asking.close();
+    await first.kill();
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY } });
+    try {
+      const events = await openStream(app.url, "s-approving", 0);
+      expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: asked.approval.id, approved: true })).status).toBe(202);
+      const again = (await events.waitFor((e) => e.type === "approval.requested" && e.approval.id !== asked.approval.id)) as typeof asked;
+      expect(pages.records).not.toContain("deleted");
+      expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: again.approval.id, approved: true })).status).toBe(202);
+      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Deleted." });
+      events.close();
+      await pages.waitForRecord("deleted");
+      const resumed = model.requests.filter((r) => planningText(r).includes(task))[1]!;
+      expect(planningText(resumed)).toContain("they allowed it, but it was not done: look again and decide");
     } finally {
       await app.close();
     }
@@ -164,4 +218,31 @@ function killChildChromium(): void {
   const chromium = pids.filter((pid) => existsSync(`/proc/${pid}/cmdline`) && /chrom/i.test(execFileSync("cat", [`/proc/${pid}/cmdline`]).toString()));
   expect(chromium.length).toBeGreaterThan(0);
   for (const pid of chromium) process.kill(Number(pid), "SIGKILL");
+}
+
+/** A real `serve` process on the data dir, its requests carrying its install token, and kill -9 for it. */
+async function spawnServer(dataDir: string) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", String(port), "--data-dir", dataDir], {
+    env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin },
+    detached: true,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("running at") && resolve());
+    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const token = (await readFile(path.join(dataDir, "install-token"), "utf8")).trim();
+  return {
+    url,
+    send: (body: Record<string, unknown>) =>
+      fetch(`${url}/api/chat/send`, { method: "POST", headers: { "content-type": "application/json", [INSTALL_TOKEN_HEADER]: token }, body: JSON.stringify(body) }),
+    /** kill -9, resolved once it is gone: while it lives, it holds the data dir. */
+    kill: async () => {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      process.kill(-server.pid!, "SIGKILL");
+      await exited;
+    },
+  };
 }

@@ -17,9 +17,11 @@ import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
 
 export class PlannerDriver implements Driver {
   readonly label: string;
-  private readonly history: string[] = [];
-
-  constructor(private readonly planner: Planner) {
+  /** `history`: what happened before this driver took over (a task resumed after a restart). */
+  constructor(
+    private readonly planner: Planner,
+    private readonly history: string[] = [],
+  ) {
     this.label = planner.name;
   }
 

@@ -3,21 +3,22 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
+import { ACK_TEXT } from "../../agent/task-run.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, isFinished, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
 const ackBodySchema = taskActionBodySchema.extend({ text: z.string().trim().min(1).max(200).optional() });
 
 export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
-  const requireActive = async (taskId: string): Promise<Task> => {
+  /** The task, and whether it waits for the person since an earlier server process (Runtime.resumeStored). */
+  const requireActive = async (taskId: string): Promise<{ task: Task; stored: boolean }> => {
     const task = await store.getTask(taskId);
     if (!task) throw notFound("task", taskId);
-    if (isFinished(task.status) || !runtime.isActive(taskId)) {
-      throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
-    }
-    return task;
+    if (runtime.isActive(taskId)) return { task, stored: false };
+    if (task.status === "awaiting_user") return { task, stored: true };
+    throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
 
   return new Hono()
@@ -49,22 +50,29 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         if (!chat.stop(message_id)) throw new AppError("ANSWER_FINISHED", `The assistant is not answering message ${message_id}.`);
         return c.json({ message_id, stopping: true }, 202);
       }
-      await requireActive(task_id!);
-      runtime.stop(task_id!);
+      const { task, stored } = await requireActive(task_id!);
+      if (stored) await runtime.stopStored(task);
+      else runtime.stop(task_id!);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {
       const { task_id, approval_id, approved } = await parseBody(c, approveBodySchema);
-      await requireActive(task_id);
-      if (!runtime.decide(task_id, approval_id, approved)) {
-        throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
+      const { task, stored } = await requireActive(task_id);
+      const noSuchApproval = new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
+      if (stored) {
+        if (task.approval?.id !== approval_id) throw noSuchApproval;
+        await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "approval", approvalId: approval_id, approved });
+      } else if (!runtime.decide(task_id, approval_id, approved)) {
+        throw noSuchApproval;
       }
       return c.json({ task_id, approval_id, approved }, 202);
     })
     .post("/ack-user-action", async (c) => {
       const { task_id, text } = await parseBody(c, ackBodySchema);
-      const task = await requireActive(task_id);
-      if (!runtime.acknowledge(task_id, text)) {
+      const { task, stored } = await requireActive(task_id);
+      const resumed = stored ? task.approval === null : runtime.acknowledge(task_id, text);
+      if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? ACK_TEXT });
+      if (!resumed) {
         throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is ${task.status}, not waiting for the user.`);
       }
       return c.json({ task_id, resumed: true }, 202);
