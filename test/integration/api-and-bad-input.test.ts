@@ -1,11 +1,13 @@
 // What goes wrong gets a clear answer and loses nothing: invalid bodies, unknown ids, malformed
 // or hostile planner output. And an SSE client receives everything: one that reconnects, exactly
 // what it missed; one that subscribes before the session exists, its events once they come.
+import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, INSTALL_TOKEN_META, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import { WEB_DIR } from "../../src/cli/system.ts";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { act, planningText, userText, type ScriptedModel } from "../support/scripted-model.ts";
@@ -230,6 +232,7 @@ describe("requests from elsewhere", () => {
       expect(((await reply.json()) as ErrorJson).error.message).toContain(`needs the ${INSTALL_TOKEN_HEADER} header`);
     }
     expect((await fetch(`${app.url}/api/sessions`)).status).toBe(200);
+    expect(existsSync(path.join(WEB_DIR, "index.html")), "the UI is built (npm run build), as npm test does first").toBe(true);
     const page = await fetch(`${app.url}/s/any-session`);
     expect(page.headers.get("cache-control")).toBe("no-store");
     expect(await page.text()).toContain(`<meta name="${INSTALL_TOKEN_META}" content="${app.system.installToken}">`);
