@@ -71,6 +71,11 @@ describe("layering", () => {
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 
+  it("only computers/desktop imports the X11 client", () => {
+    const offenders = sources.filter((f) => !f.includes(`${path.sep}computers${path.sep}desktop${path.sep}`) && imports(f).includes("x11"));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
   it("the web UI imports nothing from the server but src/protocol", () => {
     const offenders: string[] = [];
     for (const file of files(path.join(ROOT, "web"))) {

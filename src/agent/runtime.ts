@@ -62,6 +62,9 @@ export class Runtime {
    */
   async submit(submission: Submission): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     const { sessionId } = submission;
+    if (this.config.computer === "desktop" && submission.startUrl && !submission.cdp) {
+      throw new AppError("INVALID_BODY", "start_url: a desktop has no address bar of its own; say in the task where to go.");
+    }
     const now = nowIso();
     const task: Task = {
       id: newId("task"),

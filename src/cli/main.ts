@@ -15,13 +15,19 @@ import { startSystem, WEB_DIR, type System } from "./system.ts";
 
 interface CommonOptions {
   dataDir?: string;
+  computer?: string;
   cdpUrl?: string;
   target?: string;
 }
 
 function config(overrides: DeepPartial<ConfigInput>, options: CommonOptions): Config {
   const browser = { ...(options.cdpUrl ? { cdpUrl: options.cdpUrl } : {}), ...(options.target ? { cdpTargetId: options.target } : {}) };
-  return loadConfig(process.env, { ...overrides, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(Object.keys(browser).length > 0 ? { browser } : {}) });
+  return loadConfig(process.env, {
+    ...overrides,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.computer ? { computer: options.computer as Config["computer"] } : {}),
+    ...(Object.keys(browser).length > 0 ? { browser } : {}),
+  });
 }
 
 function isLoopback(host: string): boolean {
@@ -149,6 +155,7 @@ const program = new Command()
   .name("easyagentcu")
   .description("A computer-use agent: a chat that drives a real browser.")
   .option("--data-dir <dir>", "where the database and frames live (env DATA_DIR, default ./data)")
+  .option("--computer <kind>", "browser (a Chromium it launches) or desktop (a virtual X desktop, or DESKTOP_DISPLAY); env COMPUTER")
   .option("--cdp-url <url>", "drive a running browser over CDP instead of launching one, e.g. http://127.0.0.1:9222 (env CDP_URL)")
   .option("--target <id>", "with --cdp-url: the DevTools target id of the page to drive; its first page by default (env CDP_TARGET_ID)");
 

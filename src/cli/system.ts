@@ -7,6 +7,7 @@ import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
+import { openDesktop } from "../computers/desktop/desktop-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
@@ -71,6 +72,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
       openComputer: async (task) => {
+        if (config.computer === "desktop" && !task.cdp) return openDesktop(config);
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets });
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);

@@ -166,6 +166,16 @@ export const configSchema = z.object({
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
   }).prefault({}),
+  /** What tasks drive: a Chromium the server launches (or attaches to), or a whole desktop. */
+  computer: z.enum(["browser", "desktop"]).default("browser"),
+  desktop: z.object({
+    /** An X display to drive (`:0`) instead of a virtual desktop of the server's own. */
+    display: z.string().regex(/^[\w.-]*:\d+(\.\d+)?$/, "must be an X display name such as :0").optional(),
+    /** The virtual desktop's window manager. */
+    windowManager: z.string().min(1).default("openbox"),
+    /** Programs started on the virtual desktop with it. */
+    apps: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default(["xterm"]),
+  }).prefault({}),
   /** allow, ask or deny for each class of action (core/approval-policy.ts): APPROVAL_POLICY, JSON inline or a file. */
   approvals: approvalPolicySchema.prefault({}),
   /** `%name%` → value, typed only where the computer types (core/secrets.ts): SECRETS_FILE, and SECRET_<NAME> variables. */
@@ -252,6 +262,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpTargetId: env.CDP_TARGET_ID,
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
+    computer: env.COMPUTER,
+    desktop: { display: env.DESKTOP_DISPLAY, windowManager: env.DESKTOP_WM, apps: env.DESKTOP_APPS },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },

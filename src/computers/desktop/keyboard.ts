@@ -1,0 +1,127 @@
+// Keys and text through XTest. A key is sent as the keycode that carries its keysym in the
+// server's keyboard map (with Shift when it sits on the shifted level). A character the map does
+// not carry — an accent, a CJK character — is put on a spare keycode for a moment, so any text
+// types without an input method; the map is restored afterwards.
+import { setTimeout as delay } from "node:timers/promises";
+import { AppError } from "../../core/errors.ts";
+import { normalizeChord } from "../keys.ts";
+import type { X11Session } from "./x11-session.ts";
+
+/** Keysyms of the W3C key names that are not characters (X11's keysymdef.h). */
+const NAMED_KEYSYMS: Record<string, number> = {
+  Enter: 0xff0d,
+  Tab: 0xff09,
+  Escape: 0xff1b,
+  Backspace: 0xff08,
+  Delete: 0xffff,
+  Insert: 0xff63,
+  Home: 0xff50,
+  End: 0xff57,
+  PageUp: 0xff55,
+  PageDown: 0xff56,
+  ArrowLeft: 0xff51,
+  ArrowUp: 0xff52,
+  ArrowRight: 0xff53,
+  ArrowDown: 0xff54,
+  CapsLock: 0xffe5,
+  Shift: 0xffe1,
+  Control: 0xffe3,
+  Alt: 0xffe9,
+  Meta: 0xffeb,
+  " ": 0x20,
+};
+const SHIFT = 0xffe1;
+/** Other programs read a changed map only after the server tells them; this long is enough for that. */
+const REMAP_SETTLE_MS = 15;
+
+/** The keysym of a key name (`Enter`, `F5`) or a character. */
+export function keysymOf(key: string): number | null {
+  const named = NAMED_KEYSYMS[key];
+  if (named !== undefined) return named;
+  const f = /^F(\d{1,2})$/.exec(key);
+  if (f) return 0xffbe + Number(f[1]) - 1;
+  const chars = [...key];
+  if (chars.length !== 1) return null;
+  if (key === "\n") return NAMED_KEYSYMS.Enter!;
+  if (key === "\t") return NAMED_KEYSYMS.Tab!;
+  const code = key.codePointAt(0)!;
+  // Latin-1 keysyms are their code points; every other character has a Unicode keysym.
+  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) ? code : 0x01000000 | code;
+}
+
+export class Keyboard {
+  private constructor(
+    private readonly x: X11Session,
+    private readonly rows: number[][],
+    private readonly spare: number,
+  ) {}
+
+  static async open(x: X11Session): Promise<Keyboard> {
+    const rows = await x.keyboardMapping();
+    // The highest keycode with nothing on it lends itself to characters the map lacks.
+    const free = rows.map((row, i) => (row.every((k) => k === 0) ? i : -1)).filter((i) => i >= 0);
+    const spare = free.at(-1);
+    return new Keyboard(x, rows, spare === undefined ? -1 : x.keycodes.min + spare);
+  }
+
+  async type(text: string): Promise<void> {
+    for (const char of text.replace(/\r\n?/g, "\n")) {
+      const keysym = keysymOf(char);
+      if (keysym === null) continue;
+      await this.tap(keysym);
+    }
+    await this.x.sync();
+  }
+
+  /** A chord (`["Control", "s"]`): its keys pressed in order, released in reverse. */
+  async press(keys: string[]): Promise<void> {
+    const chord = normalizeChord(keys);
+    const codes = chord.map((key) => {
+      const keysym = keysymOf(key) ?? keysymOf(key.toLowerCase());
+      const found = keysym === null ? null : this.find(keysym);
+      if (!found) throw new AppError("ACTION_FAILED", `There is no key ${JSON.stringify(key)} on this keyboard.`);
+      return found.code;
+    });
+    for (const code of codes) this.x.xtest.FakeInput(this.x.xtest.KeyPress, code, 0, this.x.root, 0, 0);
+    for (const code of [...codes].reverse()) this.x.xtest.FakeInput(this.x.xtest.KeyRelease, code, 0, this.x.root, 0, 0);
+    await this.x.sync();
+  }
+
+  private async tap(keysym: number): Promise<void> {
+    const found = this.find(keysym);
+    if (found) {
+      this.stroke(found.code, found.shift);
+      return;
+    }
+    if (this.spare < 0) throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
+    const per = this.rows[0]!.length;
+    this.x.client.ChangeKeyboardMapping(this.spare, per, Array<number>(per).fill(keysym));
+    await this.x.sync();
+    await delay(REMAP_SETTLE_MS);
+    this.stroke(this.spare, false);
+    await this.x.sync();
+    await delay(REMAP_SETTLE_MS);
+    this.x.client.ChangeKeyboardMapping(this.spare, per, Array<number>(per).fill(0));
+  }
+
+  private stroke(code: number, shift: boolean): void {
+    const { xtest, root } = this.x;
+    const shiftCode = shift ? this.find(SHIFT)?.code : undefined;
+    if (shiftCode !== undefined) xtest.FakeInput(xtest.KeyPress, shiftCode, 0, root, 0, 0);
+    xtest.FakeInput(xtest.KeyPress, code, 0, root, 0, 0);
+    xtest.FakeInput(xtest.KeyRelease, code, 0, root, 0, 0);
+    if (shiftCode !== undefined) xtest.FakeInput(xtest.KeyRelease, shiftCode, 0, root, 0, 0);
+  }
+
+  /** The keycode carrying the keysym on its plain or shifted level. */
+  private find(keysym: number): { code: number; shift: boolean } | null {
+    const { min } = this.x.keycodes;
+    for (const [i, row] of this.rows.entries()) {
+      if (row[0] === keysym) return { code: min + i, shift: false };
+    }
+    for (const [i, row] of this.rows.entries()) {
+      if (row[1] === keysym) return { code: min + i, shift: true };
+    }
+    return null;
+  }
+}

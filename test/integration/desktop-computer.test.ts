@@ -1,0 +1,67 @@
+// The desktop computer on a real X server (Xvfb) with a real window manager and a real program:
+// XTest input reaches the program, GetImage captures the screen, and any text types — shifted
+// symbols, accents and CJK included.
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
+import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
+import { imageSize } from "../../src/perception/image-size.ts";
+
+let display: VirtualDisplay;
+let desktop: DesktopComputer;
+beforeAll(async () => {
+  display = await VirtualDisplay.start({ width: 1280, height: 800, windowManager: "openbox" });
+  desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 10 });
+});
+afterAll(async () => {
+  await desktop?.close();
+  await display?.close();
+});
+
+/** Waits for a file to hold what a program wrote, or fails saying what it holds. */
+async function contentOf(file: string, expected: string): Promise<string> {
+  let text = "";
+  for (let i = 0; i < 50 && text !== expected; i++) {
+    text = await readFile(file, "utf8").catch(() => "");
+    if (text !== expected) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return text;
+}
+
+describe("the desktop computer", () => {
+  it("captures the whole screen as a JPEG of its size", async () => {
+    const shot = await desktop.screenshot();
+    expect(shot).toMatchObject({ mimeType: "image/jpeg", width: 1280, height: 800 });
+    expect(imageSize(shot.data)).toEqual({ width: 1280, height: 800 });
+  });
+
+  it("types any text into a real program: symbols, accents and CJK", async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-")), "typed.txt");
+    const text = "Hello, World! 你好 @#$%^&*() déjà vu ~`|\\{}<>?\"':;";
+    display.run("xterm", ["-geometry", "100x20+0+0", "-e", "sh", "-c", `cat > '${file}'`]);
+    await contentOf(file, "");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await desktop.click(200, 100);
+    await desktop.type(`${text}\n`);
+    await desktop.keypress(["ctrl", "d"]);
+    expect(await contentOf(file, `${text}\n`)).toBe(`${text}\n`);
+  });
+
+  it("moves the pointer where it is told, and refuses a point off the screen", async () => {
+    await desktop.move(640, 400);
+    expect(await desktop.cursorPosition()).toEqual({ x: 640, y: 400 });
+    await expect(desktop.click(1280, 10)).rejects.toThrow("(1280, 10) is outside the 1280×800 screen.");
+    await expect(desktop.navigate()).rejects.toMatchObject({ code: "ACTION_FAILED" });
+  });
+
+  it("sends live frames while watched", async () => {
+    const frames: number[] = [];
+    const stop = desktop.onLiveFrame((frame) => frames.push(frame.width));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    stop();
+    expect(frames.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(frames)).toEqual(new Set([1280]));
+  });
+});
