@@ -161,6 +161,8 @@ export class TaskRun {
     if (this.controller.signal.aborted && reason instanceof StopRequested) {
       return { status: "stopped", reason: reason.reason };
     }
+    // The computer's own stop: a desktop's fail-safe corner.
+    if (error instanceof StopRequested) return { status: "stopped", reason: error.reason };
     const cause = this.controller.signal.aborted ? reason : error;
     const { code, message } = toTaskError(cause);
     if (code === "INTERNAL") this.log.error({ err: cause }, "task failed unexpectedly");

@@ -173,7 +173,9 @@ export const configSchema = z.object({
     display: z.string().regex(/^[\w.-]*:\d+(\.\d+)?$/, "must be an X display name such as :0").optional(),
     /** The virtual desktop's window manager. */
     windowManager: z.string().min(1).default("openbox"),
-    /** Programs started on the virtual desktop with it. */
+    /** At least this long between two inputs; 0 for none. */
+    minIntervalMs: int.min(0).max(5_000).default(200),
+    /** Programs started on the virtual desktop with it, each a command and its arguments (`xterm -geometry 80x24+0+0`). */
     apps: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default(["xterm"]),
   }).prefault({}),
   /** allow, ask or deny for each class of action (core/approval-policy.ts): APPROVAL_POLICY, JSON inline or a file. */
@@ -263,7 +265,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
     computer: env.COMPUTER,
-    desktop: { display: env.DESKTOP_DISPLAY, windowManager: env.DESKTOP_WM, apps: env.DESKTOP_APPS },
+    desktop: { display: env.DESKTOP_DISPLAY, windowManager: env.DESKTOP_WM, apps: env.DESKTOP_APPS, minIntervalMs: env.DESKTOP_MIN_INTERVAL_MS },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },

@@ -13,7 +13,7 @@ let display: VirtualDisplay;
 let desktop: DesktopComputer;
 beforeAll(async () => {
   display = await VirtualDisplay.start({ width: 1280, height: 800, windowManager: "openbox" });
-  desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 10 });
+  desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 10, minIntervalMs: 0 });
 });
 afterAll(async () => {
   await desktop?.close();
@@ -54,6 +54,32 @@ describe("the desktop computer", () => {
     expect(await desktop.cursorPosition()).toEqual({ x: 640, y: 400 });
     await expect(desktop.click(1280, 10)).rejects.toThrow("(1280, 10) is outside the 1280×800 screen.");
     await expect(desktop.navigate()).rejects.toMatchObject({ code: "ACTION_FAILED" });
+  });
+
+  it("keeps the minimum interval between inputs", async () => {
+    const paced = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 200 });
+    try {
+      const started = performance.now();
+      for (const x of [100, 200, 300]) await paced.move(x, 300);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it("stops at its next input when a person moved the pointer to the top-left corner (the fail-safe)", async () => {
+    await desktop.move(500, 500);
+    const person = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0 });
+    try {
+      await person.move(0, 0);
+      await expect(desktop.click(500, 500)).rejects.toMatchObject({ name: "StopRequested", reason: "the pointer was moved to the top-left corner of the screen (the fail-safe)" });
+      // The computer's own move to the corner is no such signal.
+      await person.move(300, 300);
+      await desktop.move(0, 0);
+      await desktop.move(10, 10);
+    } finally {
+      await person.close();
+    }
   });
 
   it("sends live frames while watched", async () => {

@@ -6,11 +6,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
+import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
+import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
+import { startApp } from "../support/app.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, app } = useWorld({ config: { computer: "desktop" } });
+// The terminal opens where the scripted planner will click.
+const { model, app } = useWorld({ config: { computer: "desktop", desktop: { apps: ["xterm -geometry 100x24+0+0"] } } });
 
 describe("a task on the desktop", () => {
   it("drives a real terminal through the planner and ends completed", async () => {
@@ -39,5 +43,32 @@ describe("a task on the desktop", () => {
     const reply = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-desktop-url", text: "x", start_url: "https://example.com/" });
     expect(reply.status).toBe(400);
     expect(reply.json.error.message).toContain("a desktop has no address bar");
+  });
+});
+
+describe("a task on a display of the person's own (DESKTOP_DISPLAY)", () => {
+  it("stops when the person moves the pointer to the top-left corner (the fail-safe)", async () => {
+    const display = await VirtualDisplay.start({ width: 1024, height: 768, windowManager: "openbox" });
+    const own = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { display: display.name } } });
+    const person = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0 });
+    try {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const task = "click around for a while";
+      model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 300, y: 300 }, "Clicking"), { ...act("click", { x: 400, y: 300 }, "Clicking again"), until: held });
+      const events = await openStream(own.url, "s-failsafe", 0);
+      const { json } = await own.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-failsafe", text: task });
+      await events.waitFor((e) => e.type === "progress.append");
+      await person.move(0, 0);
+      release();
+      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.stopped", reason: "the pointer was moved to the top-left corner of the screen (the fail-safe)" });
+      events.close();
+      const { steps } = (await own.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+      expect(steps.map((s) => s.screenshot?.width)).toEqual([1024]);
+    } finally {
+      await person.close();
+      await own.close();
+      await display.close();
+    }
   });
 });

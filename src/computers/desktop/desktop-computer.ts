@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import sharp from "sharp";
-import { AppError } from "../../core/errors.ts";
+import { AppError, StopRequested } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
 import { Keyboard } from "./keyboard.ts";
@@ -17,6 +17,8 @@ export interface DesktopComputerOptions {
   jpegQuality: number;
   /** Live frames a second while someone watches. */
   liveFps: number;
+  /** At least this long between two inputs (seed 003 §5-3); 0 for none. */
+  minIntervalMs: number;
   /** Called on close: the virtual display the computer runs on, when it owns one. */
   onClose?: () => Promise<void>;
 }
@@ -26,7 +28,8 @@ const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
 const PIXELS_PER_NOTCH = 40;
 const SETTLE_CAP_MS = 1_500;
-const SETTLE_POLL_MS = 60;
+const SETTLE_POLL_MS = 50;
+const SETTLE_QUIET_MS = 120;
 
 export class DesktopComputer implements Computer {
   readonly kind = "desktop" as const;
@@ -34,6 +37,9 @@ export class DesktopComputer implements Computer {
   private readonly listeners = new Set<LiveFrameListener>();
   private live: NodeJS.Timeout | null = null;
   private closed = false;
+  private lastInputAt = -Infinity;
+  /** Where the computer itself last put the pointer. */
+  private placed: Point | null = null;
 
   private constructor(
     private readonly x: X11Session,
@@ -58,17 +64,20 @@ export class DesktopComputer implements Computer {
   }
 
   async move(x: number, y: number): Promise<void> {
+    await this.beforeInput();
     this.pointTo(x, y);
     await this.x.sync();
   }
 
   async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+    await this.beforeInput();
     this.pointTo(x, y);
     this.button(BUTTONS[button]);
     await this.x.sync();
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
+    await this.beforeInput();
     this.pointTo(x, y);
     this.button(BUTTONS.left);
     this.button(BUTTONS.left);
@@ -76,6 +85,7 @@ export class DesktopComputer implements Computer {
   }
 
   async drag(from: Point, to: Point): Promise<void> {
+    await this.beforeInput();
     const { xtest, root } = this.x;
     this.pointTo(from.x, from.y);
     xtest.FakeInput(xtest.ButtonPress, BUTTONS.left, 0, root, 0, 0);
@@ -88,14 +98,17 @@ export class DesktopComputer implements Computer {
   }
 
   async type(text: string): Promise<void> {
+    await this.beforeInput();
     await this.keyboard.type(text);
   }
 
   async keypress(keys: string[]): Promise<void> {
+    await this.beforeInput();
     await this.keyboard.press(keys);
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
+    await this.beforeInput();
     this.pointTo(x, y);
     const notches = (pixels: number) => (pixels === 0 ? 0 : Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_NOTCH)));
     for (let n = 0; n < notches(scrollY); n++) this.button(scrollY > 0 ? WHEEL.down : WHEEL.up);
@@ -115,14 +128,19 @@ export class DesktopComputer implements Computer {
     throw new AppError("ACTION_FAILED", "A desktop has no address bar of its own: open a browser on it to go to an address.");
   }
 
-  /** Until two captures a moment apart are the same, within a cap: the programs have drawn what the action started. */
+  /**
+   * Until the screen has stayed the same for SETTLE_QUIET_MS, within a cap: the programs have
+   * drawn what the action started (a program that has not read its input yet has drawn nothing).
+   */
   async settle(): Promise<void> {
     const deadline = performance.now() + SETTLE_CAP_MS;
     let previous = digest(await this.x.capture());
+    let quietSince = performance.now();
     while (performance.now() < deadline) {
       await delay(SETTLE_POLL_MS);
       const now = digest(await this.x.capture());
-      if (now === previous) return;
+      if (now !== previous) quietSince = performance.now();
+      else if (performance.now() - quietSince >= SETTLE_QUIET_MS) return;
       previous = now;
     }
   }
@@ -153,12 +171,26 @@ export class DesktopComputer implements Computer {
     if (frame) for (const listener of this.listeners) listener(frame);
   }
 
+  /**
+   * The fail-safe of seed 003 §5-1: a person who moves the pointer to the screen's top-left corner
+   * stops the task. Then the minimum interval since the last input.
+   */
+  private async beforeInput(): Promise<void> {
+    const pointer = await this.x.pointer();
+    const ours = this.placed !== null && this.placed.x === pointer.x && this.placed.y === pointer.y;
+    if (pointer.x <= 0 && pointer.y <= 0 && !ours) throw new StopRequested("the pointer was moved to the top-left corner of the screen (the fail-safe)");
+    // Timers may fire a little early: wait again until the interval has really passed.
+    for (let wait = this.lastInputAt + this.options.minIntervalMs - performance.now(); wait > 0; wait = this.lastInputAt + this.options.minIntervalMs - performance.now()) await delay(wait);
+    this.lastInputAt = performance.now();
+  }
+
   private pointTo(x: number, y: number): void {
     const { width, height } = this.logicalSize;
     if (x < 0 || y < 0 || x >= width || y >= height) {
       throw new AppError("ACTION_FAILED", `(${Math.round(x)}, ${Math.round(y)}) is outside the ${width}×${height} screen.`);
     }
-    this.x.xtest.FakeInput(this.x.xtest.MotionNotify, 0, 0, this.x.root, Math.round(x), Math.round(y));
+    this.placed = { x: Math.round(x), y: Math.round(y) };
+    this.x.xtest.FakeInput(this.x.xtest.MotionNotify, 0, 0, this.x.root, this.placed.x, this.placed.y);
   }
 
   private button(button: number): void {

@@ -7,11 +7,15 @@ import { VirtualDisplay } from "./virtual-display.ts";
 
 export async function openDesktop(config: Pick<Config, "desktop" | "browser">): Promise<DesktopComputer> {
   const { jpegQuality, liveFps, width, height } = config.browser;
-  if (config.desktop.display) return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps });
+  const { minIntervalMs } = config.desktop;
+  if (config.desktop.display) return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps, minIntervalMs });
   const display = await VirtualDisplay.start({ width, height, windowManager: config.desktop.windowManager });
   try {
-    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, onClose: () => display.close() });
-    for (const app of config.desktop.apps) display.run(app, []);
+    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, onClose: () => display.close() });
+    for (const app of config.desktop.apps) {
+      const [command, ...args] = app.split(/\s+/);
+      display.run(command!, args);
+    }
     return desktop;
   } catch (error) {
     await display.close();
