@@ -53,24 +53,44 @@ export class Keyboard {
   private constructor(
     private readonly x: X11Session,
     private readonly rows: number[][],
-    private readonly spare: number,
+    /** Keycodes with nothing on them, lent to characters the map lacks. */
+    private readonly spares: number[],
   ) {}
 
   static async open(x: X11Session): Promise<Keyboard> {
     const rows = await x.keyboardMapping();
-    // The highest keycode with nothing on it lends itself to characters the map lacks.
-    const free = rows.map((row, i) => (row.every((k) => k === 0) ? i : -1)).filter((i) => i >= 0);
-    const spare = free.at(-1);
-    return new Keyboard(x, rows, spare === undefined ? -1 : x.keycodes.min + spare);
+    const spares = rows.flatMap((row, i) => (row.every((k) => k === 0) ? [x.keycodes.min + i] : []));
+    return new Keyboard(x, rows, spares);
   }
 
+  /**
+   * Types the text in runs: the characters of a run that the map lacks are put on spare keycodes
+   * together, once, then the run is typed and the keycodes given back.
+   */
   async type(text: string): Promise<void> {
-    for (const char of text.replace(/\r\n?/g, "\n")) {
-      const keysym = keysymOf(char);
-      if (keysym === null) continue;
-      await this.tap(keysym);
+    const keysyms = [...text.replace(/\r\n?/g, "\n")].flatMap((char) => keysymOf(char) ?? []);
+    for (let start = 0; start < keysyms.length; ) {
+      const lent = new Map<number, number>();
+      let end = start;
+      for (; end < keysyms.length; end++) {
+        const keysym = keysyms[end]!;
+        if (this.find(keysym) || lent.has(keysym)) continue;
+        if (lent.size === this.spares.length) break;
+        lent.set(keysym, this.spares[lent.size]!);
+      }
+      if (end === start) throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
+      await this.lend([...lent]);
+      for (const keysym of keysyms.slice(start, end)) {
+        const found = this.find(keysym);
+        this.stroke(found?.code ?? lent.get(keysym)!, found?.shift ?? false);
+      }
+      await this.x.sync();
+      if (lent.size > 0) {
+        await delay(REMAP_SETTLE_MS);
+        await this.lend([...lent.values()].map((code) => [0, code]));
+      }
+      start = end;
     }
-    await this.x.sync();
   }
 
   /** A chord (`["Control", "s"]`): its keys pressed in order, released in reverse. */
@@ -87,21 +107,13 @@ export class Keyboard {
     await this.x.sync();
   }
 
-  private async tap(keysym: number): Promise<void> {
-    const found = this.find(keysym);
-    if (found) {
-      this.stroke(found.code, found.shift);
-      return;
-    }
-    if (this.spare < 0) throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
+  /** Puts each keysym on its keycode (0 gives the keycode back), and waits until programs can have read the new map. */
+  private async lend(pairs: [keysym: number, code: number][]): Promise<void> {
+    if (pairs.length === 0) return;
     const per = this.rows[0]!.length;
-    this.x.client.ChangeKeyboardMapping(this.spare, per, Array<number>(per).fill(keysym));
+    for (const [keysym, code] of pairs) this.x.client.ChangeKeyboardMapping(code, per, Array<number>(per).fill(keysym));
     await this.x.sync();
     await delay(REMAP_SETTLE_MS);
-    this.stroke(this.spare, false);
-    await this.x.sync();
-    await delay(REMAP_SETTLE_MS);
-    this.x.client.ChangeKeyboardMapping(this.spare, per, Array<number>(per).fill(0));
   }
 
   private stroke(code: number, shift: boolean): void {

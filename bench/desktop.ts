@@ -1,0 +1,61 @@
+// What the desktop computer costs on a virtual X server (issue 13's targets in brackets): a
+// full-screen capture as the raw pixels and as the JPEG a step stores [≤ 10 ms], one input event
+// with its round trip [≤ 10 ms], typing [≥ 100 characters a second] — plain ASCII, and text with
+// accents and CJK that go through the keyboard map — and live frames a second at LIVE_FPS 10.
+import { DesktopComputer } from "../src/computers/desktop/desktop-computer.ts";
+import { VirtualDisplay } from "../src/computers/desktop/virtual-display.ts";
+import { X11Session } from "../src/computers/desktop/x11-session.ts";
+
+const RUNS = 20;
+
+for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+  const display = await VirtualDisplay.start({ width, height, windowManager: "openbox" });
+  display.run("xterm", ["-geometry", "120x40+0+0", "-e", "sh", "-c", "cat > /dev/null"]);
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 10, minIntervalMs: 0 });
+  const x = await X11Session.connect(display.name);
+  try {
+    const raw = await timeEach(() => x.capture());
+    const jpeg = await timeEach(() => desktop.screenshot());
+    const input = await timeEach(() => desktop.move(100 + Math.random() * 500, 100 + Math.random() * 300));
+    await desktop.click(300, 100);
+    const ascii = "The quick brown fox jumps over the lazy dog 0123456789 ".repeat(4);
+    const mixed = "déjà vu 你好世界 naïve café ".repeat(2);
+    const asciiMs = await timed(() => desktop.type(ascii));
+    const mixedMs = await timed(() => desktop.type(mixed));
+    let frames = 0;
+    const stop = desktop.onLiveFrame(() => frames++);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    stop();
+    const figures = {
+      capture_raw_ms: median(raw),
+      capture_jpeg_ms: median(jpeg),
+      input_event_ms: median(input),
+      typing_ascii_chars_per_s: Math.round(ascii.length / (asciiMs / 1000)),
+      typing_mixed_chars_per_s: Math.round([...mixed].length / (mixedMs / 1000)),
+      live_fps: frames / 2,
+    };
+    console.log(`desktop ${width}×${height}`, JSON.stringify(figures));
+  } finally {
+    x.close();
+    await desktop.close();
+    await display.close();
+  }
+}
+
+async function timeEach(work: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await timed(work));
+  return times;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
+}
