@@ -207,6 +207,7 @@ export class ChatAgent {
       startUrl: args.start_url ?? submission.startUrl,
       model: submission.model,
       agentMode: submission.agentMode,
+      computer: submission.computer,
       cdp: submission.cdp,
       message,
       maxSteps: args.max_steps ?? chat.taskMaxSteps,

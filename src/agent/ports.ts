@@ -24,6 +24,8 @@ export interface RunRecorder {
   saveArtifact(task: Task, text: string): Promise<string>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
+  /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */
+  taskAttachments(task: Task): Promise<Attachment[]>;
 }
 
 /** What the chat assistant records: the person's messages and its own, and the chat events. */

@@ -7,14 +7,16 @@ import type { Config } from "../core/config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { AgentMode, Attachment, ChatMessage, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
+import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
-import { ACK_TEXT, TaskRun, type Resumption } from "./task-run.ts";
+import { resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
+import { recalledHistory } from "./step-history.ts";
+import { ACK_TEXT, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
@@ -33,6 +35,8 @@ export interface Submission {
   maxSteps?: number | undefined;
   /** How the task is driven; by default the configured agent mode. */
   agentMode?: AgentMode | undefined;
+  /** What the task drives; by default the configured computer. */
+  computer?: ComputerKind | undefined;
   /** A running browser to drive over CDP, and which page; by default the configured one, if any. */
   cdp?: { url: string; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
@@ -62,15 +66,13 @@ export class Runtime {
    */
   async submit(submission: Submission): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     const { sessionId } = submission;
-    if (this.config.computer === "desktop" && submission.startUrl && !submission.cdp) {
-      throw new AppError("INVALID_BODY", "start_url: a desktop has no address bar of its own; say in the task where to go.");
-    }
     const now = nowIso();
     const task: Task = {
       id: newId("task"),
       session_id: sessionId,
       text: submission.text,
       mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
+      computer: submission.replay?.of.computer ?? submission.computer ?? this.config.computer,
       replay_of: submission.replay?.of.id ?? null,
       cdp: submission.replay?.of.cdp ?? this.cdpOf(submission),
       start_url: submission.startUrl ?? null,
@@ -86,6 +88,10 @@ export class Runtime {
       updated_at: now,
       finished_at: null,
     };
+    if (task.cdp) task.computer = "browser";
+    if (task.computer === "desktop" && task.start_url) {
+      throw new AppError("INVALID_BODY", "start_url: a desktop has no address bar of its own; say in the task where to go.");
+    }
     // A model without image input cannot use the hybrid tools (seed 001 §10.5).
     if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
     const driver: Driver = submission.replay
@@ -118,18 +124,22 @@ export class Runtime {
   }
 
   /**
-   * Resumes a planner task that waited for the person when an earlier server process died (the
-   * store kept it `awaiting_user`): the person's answer goes into a fresh planner's history with
-   * the steps so far, and the task goes on from the page it was on, looking again first. A pending
-   * approval's action was lost with the process, so the planner decides it anew.
+   * Resumes a task that waited for the person when an earlier server process died (the store kept
+   * it `awaiting_user`; agent/resumption.ts): a fresh driver of its mode — the planner with the
+   * history of the steps so far, the tool agent with its recorded calls — is told the person's
+   * answer, and the task goes on from the page it was on, looking again first. A replay is not
+   * resumed: the store ends it as interrupted.
    */
-  async resumeStored(task: Task, steps: ProgressStep[], answer: Resumption["answer"]): Promise<void> {
-    const asked = task.approval ? `approval of "${task.approval.intent || task.approval.checks.map((c) => c.message).join(", ")}"` : `the person: ${task.answer ?? ""}`;
-    const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
-    const history = [...steps.map((step) => `Step ${step.index}: ${step.text}`), `The server restarted while the task waited for ${asked}; ${said}.`];
-    const driver = new PlannerDriver(this.resources.plannerFor(task, undefined), history);
-    const url = [...steps].reverse().find((step) => step.url)?.url ?? task.start_url;
-    await this.launch(task, driver, [], this.config.limits.maxSteps, { answer, url }, async () => undefined);
+  async resumeStored(task: Task, steps: ProgressStep[], answer: PersonAnswer): Promise<void> {
+    if (task.replay_of) throw new AppError("TASK_FINISHED", `Task ${task.id} replayed another and cannot be resumed; run it again instead.`);
+    const resumption = resumptionOf(task, steps, answer);
+    const driver: Driver =
+      task.mode === "actions"
+        ? new PlannerDriver(this.resources.plannerFor(task, undefined), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
+        : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
+    const cap = task.mode === "actions" ? Infinity : this.config.agent.maxSteps;
+    const attachments = await this.recorder.taskAttachments(task);
+    await this.launch({ ...task, model: driver.label }, driver, attachments, Math.min(cap, this.config.limits.maxSteps), resumption, async () => undefined);
   }
 
   /** Stops a task that waits for the person since an earlier server process died. */

@@ -1,5 +1,6 @@
-// What a planner's step did, in words: the line the model's history gets for it (seed 002 §3.2)
-// and what the person is told when a click could not be placed.
+// What a planner's step did, in words: the line the model's history gets for it (seed 002 §3.2),
+// also for the steps an earlier server process recorded, and what the person is told when a click
+// could not be placed.
 import type { Config } from "../core/config.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { describeAction, type Action, type ProgressStep, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
@@ -26,6 +27,23 @@ export function historyLine(step: ProgressStep, action: Action, progress: string
   const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
   if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${checked}`;
   return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;
+}
+
+/**
+ * The history of steps an earlier server process recorded, as {@link historyLine} wrote it as far
+ * as the record tells. `waiting`: the last step asked the person and they are answering only now.
+ */
+export function recalledHistory(steps: readonly ProgressStep[], waiting: boolean): string[] {
+  return steps.flatMap((step, i) => {
+    const { action } = step;
+    if (!action) return [`Step ${step.index}: ${step.text}`];
+    // An action that failed or could not be placed has no effect; its text says what became of it.
+    const noted = step.effect ? null : / \((failed: .*|not clicked: .*)\)$/s.exec(step.text);
+    const line = historyLine(step, action, noted ? step.text.slice(0, noted.index) : step.text, { at: null });
+    const asked = action.type === "needs_user" || noted?.[1]?.startsWith("not clicked");
+    const answered = asked && !(waiting && i === steps.length - 1);
+    return [noted ? `${line} → ${noted[1]}` : line, ...(answered ? ["The person was asked to act and answered."] : [])];
+  });
 }
 
 export function couldNotHit(target: string, attempts: number, locale: Config["locale"]): string {

@@ -18,16 +18,11 @@ import type { Driver, Outcome } from "./driver.ts";
 import { throttleFrames } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
+import type { Resumption } from "./resumption.ts";
 import { StepRecorder } from "./step-recorder.ts";
 import { TaskRecord } from "./task-record.ts";
 
 export const ACK_TEXT = "I've done it";
-
-/** A task taken up again after a restart: the person's answer, and the page it was on. */
-export interface Resumption {
-  answer: { kind: "ack"; text: string } | { kind: "approval"; approvalId: string; approved: boolean };
-  url: string | null;
-}
 
 export class TaskRun {
   private readonly controller = new AbortController();

@@ -39,7 +39,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   // Off loopback, anyone on the network could drive the agent: a token is required, made up if none is given.
   const authToken = cfg.authToken ?? (isLoopback(cfg.host) ? undefined : randomBytes(24).toString("base64url"));
   const system = await startSystem(cfg, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken, ratePerSecond: cfg.limits.ratePerSecond }, cfg.host, cfg.port);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
   if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");

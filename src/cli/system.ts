@@ -72,7 +72,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
       openComputer: async (task) => {
-        if (config.computer === "desktop" && !task.cdp) return openDesktop(config);
+        if (task.computer === "desktop") return openDesktop(config);
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets });
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);

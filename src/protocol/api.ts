@@ -1,7 +1,7 @@
 // REST bodies and replies of seed 000 §7. The server validates bodies with these schemas, so a
 // 400 names the field that is wrong; the UI imports the same types.
 import { z } from "zod";
-import { AGENT_MODES, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
+import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
 
 export const idSchema = z
   .string()
@@ -36,6 +36,8 @@ export const sendBodySchema = z.object({
   mode: z.enum(["auto", "task"]).default("auto"),
   /** How the task is driven; by default the configured AGENT_MODE. */
   agent_mode: z.enum(AGENT_MODES).optional(),
+  /** What the task drives; by default the configured COMPUTER. */
+  computer: z.enum(COMPUTERS).optional(),
   /** Drive a running browser's page over CDP (`http://127.0.0.1:9222` or a `ws://` endpoint) instead of a new one. */
   cdp_url: z
     .string()
@@ -46,6 +48,9 @@ export const sendBodySchema = z.object({
   cdp_target_id: z.string().min(1).max(200).optional(),
 });
 export type SendBody = z.input<typeof sendBodySchema>;
+
+/** GET /api/health: the server is up, and what tasks drive unless a request says. */
+export type HealthReply = { ok: true; computer: (typeof COMPUTERS)[number] };
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */
 export const sendReplySchema = z.object({ session_id: z.string(), message_id: z.string(), task_id: z.string().nullable() });
 export type SendReply = z.infer<typeof sendReplySchema>;

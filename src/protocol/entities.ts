@@ -201,11 +201,16 @@ export const AGENT_MODES = ["actions", "dom", "hybrid"] as const;
 export const agentModeSchema = z.enum(AGENT_MODES);
 export type AgentMode = z.infer<typeof agentModeSchema>;
 
+/** What a task drives: a browser, or a whole desktop. */
+export const COMPUTERS = ["browser", "desktop"] as const;
+export type ComputerKind = (typeof COMPUTERS)[number];
+
 export const taskSchema = z.object({
   id: z.string(),
   session_id: z.string(),
   text: z.string(),
   mode: z.enum(AGENT_MODES).default("actions"),
+  computer: z.enum(COMPUTERS).default("browser"),
   /** The task this one replays ("Run again"), if any. */
   replay_of: z.string().nullable().default(null),
   /** A running browser the task drives over CDP instead of one of its own, and which of its pages. */

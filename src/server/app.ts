@@ -9,7 +9,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
-import { INSTALL_TOKEN_META } from "../protocol/index.ts";
+import { INSTALL_TOKEN_META, type ComputerKind, type HealthReply } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
@@ -31,6 +31,8 @@ export interface AppDeps {
   installToken: string;
   /** API requests a second per client address (rate-limit.ts); 0: no limit. */
   ratePerSecond: number;
+  /** What a task drives unless its request says (COMPUTER); the UI preselects it. */
+  defaultComputer: ComputerKind;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -55,7 +57,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -89,7 +91,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   app.use("/login", limit);
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }), changesNeedToken(installToken));
-  app.get("/api/health", (c) => c.json({ ok: true }));
+  app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", readRoutes(store));

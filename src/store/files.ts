@@ -65,9 +65,19 @@ export class DataFiles {
     for (const [i, attachment] of attachments.entries()) {
       const decoded = decodeDataUrl(attachment.data_url);
       if (!decoded) throw new AppError("INVALID_BODY", `attachments.${i}.data_url: not a valid data: URL`);
-      const safeName = path.basename(attachment.name).replace(/[^\w.\- ]+/g, "_") || "file";
-      await this.write(path.join("sessions", message.session_id, "attachments", message.id, `${i + 1}-${safeName}`), decoded.data);
+      await this.write(attachmentPath(message, i, attachment.name), decoded.data);
     }
+  }
+
+  /** A message's attachments as they were sent; one whose file is gone is left out. */
+  async readAttachments(message: ChatMessage): Promise<Attachment[]> {
+    const read = await Promise.all(
+      message.attachments.map(async ({ name, mime_type }, i) => {
+        const data = await readFile(path.join(this.dataDir, attachmentPath(message, i, name))).catch(() => null);
+        return data ? [{ name, mime_type, data_url: `data:${mime_type};base64,${data.toString("base64")}` }] : [];
+      }),
+    );
+    return read.flat();
   }
 
   async linkStep(frameIds: string[], stepId: string): Promise<void> {
@@ -119,6 +129,11 @@ export class DataFiles {
 export function toRef(row: Pick<FramesTable, "id" | "width" | "height" | "kind"> & { version: number }): FrameRef {
   const url = row.kind === "live" ? `/api/frames/${row.id}?v=${row.version}` : `/api/frames/${row.id}`;
   return { id: row.id, url, width: row.width, height: row.height };
+}
+
+function attachmentPath(message: Pick<ChatMessage, "id" | "session_id">, index: number, name: string): string {
+  const safeName = path.basename(name).replace(/[^\w.\- ]+/g, "_") || "file";
+  return path.join("sessions", message.session_id, "attachments", message.id, `${index + 1}-${safeName}`);
 }
 
 function extension(shot: Screenshot): string {

@@ -137,6 +137,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("tool", "text").execute();
     },
   },
+  "0008_computer": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("tasks").addColumn("computer", "text", (c) => c.notNull().defaultTo("browser")).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -27,6 +27,7 @@ export interface TasksTable {
   replay_of: string | null;
   /** JSON {url, target_id}, or null. */
   cdp: string | null;
+  computer: string;
   start_url: string | null;
   status: string;
   current_step_index: number;

@@ -13,6 +13,7 @@ import {
   toolCallSchema,
   type AgentEvent,
   type AgentMode,
+  type ComputerKind,
   type Attachment,
   type ChatMessage,
   type FrameRef,
@@ -51,9 +52,10 @@ export class Store implements RunRecorder, ChatRecorder {
     const rows = await this.db.selectFrom("tasks").selectAll().where("status", "in", active).execute();
     const recovered: Task[] = [];
     for (const row of rows) {
-      // A planner task that waits for the person lost nothing: its steps and its question are
-      // here, and the person's answer resumes it (Runtime.resumeStored).
-      if (row.status === "awaiting_user" && row.mode === "actions" && row.replay_of === null) continue;
+      // A task that waits for the person lost nothing: its steps (the tool agent's calls among
+      // them) and its question are here, and the person's answer resumes it (Runtime.resumeStored).
+      // A replay would have to find its place in the recording again; it ends here like a running task.
+      if (row.status === "awaiting_user" && row.replay_of === null && row.computer === "browser") continue;
       const error = { code: "INTERRUPTED", message: INTERRUPTED_MESSAGE };
       const task: Task = { ...(await this.toTask(row)), status: "failed", error, finished_at: nowIso() };
       await this.saveTask(task);
@@ -158,6 +160,18 @@ export class Store implements RunRecorder, ChatRecorder {
     await this.events.append(sessionId, event);
   }
 
+  async taskAttachments(task: Task): Promise<Attachment[]> {
+    // The person's first message of the task asked for it; later ones answered it.
+    const asking = await this.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("task_id", "=", task.id)
+      .where("role", "=", "user")
+      .orderBy(sql`rowid`)
+      .executeTakeFirst();
+    return asking ? this.files.readAttachments(toMessage(asking)) : [];
+  }
+
   // ---- reads ----
 
   async createSession(title = "New chat"): Promise<Session> {
@@ -216,6 +230,7 @@ export class Store implements RunRecorder, ChatRecorder {
       session_id: row.session_id,
       text: row.text,
       mode: row.mode as AgentMode,
+      computer: row.computer as ComputerKind,
       replay_of: row.replay_of,
       cdp: row.cdp ? (JSON.parse(row.cdp) as Task["cdp"]) : null,
       start_url: row.start_url,
@@ -261,6 +276,7 @@ function taskRow(task: Task): TasksTable {
     session_id: task.session_id,
     text: task.text,
     mode: task.mode,
+    computer: task.computer,
     replay_of: task.replay_of,
     cdp: task.cdp ? JSON.stringify(task.cdp) : null,
     start_url: task.start_url,

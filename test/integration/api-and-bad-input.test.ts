@@ -64,7 +64,7 @@ describe("invalid requests", () => {
   });
 
   it("keeps serving after all of that", async () => {
-    expect((await app.api("GET", "/api/health")).json).toEqual({ ok: true });
+    expect((await app.api("GET", "/api/health")).json).toEqual({ ok: true, computer: "browser" });
     const created = await app.api<{ id: string }>("POST", "/api/sessions", { title: "Fresh" });
     expect(created.status).toBe(201);
     const sessions = await app.api<{ sessions: { id: string }[] }>("GET", "/api/sessions");

@@ -1,5 +1,6 @@
-// Everything survives a restart; a task whose server was killed is marked interrupted, never left
-// running; a crashed browser fails its task with a reason and the next task gets a new browser.
+// Everything survives a restart; a task whose server was killed while it ran is marked interrupted,
+// never left running, while one that waited for the person still waits and goes on once they
+// answer; a crashed browser fails its task with a reason and the next task gets a new browser.
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -10,7 +11,7 @@ import { INSTALL_TOKEN_HEADER, type Session, type SessionEvent, type TaskReply }
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
-import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
+import { act, isChatTurn, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -124,18 +125,22 @@ describe("restart", () => {
       act("done", { answer: "Pressed it." }, "Finished"),
     );
     const first = await spawnServer(dataDir);
-    const sent = await first.send({ mode: "task", session_id: "s-waiting", text: "log in, then press it", start_url: pages.url("form.html") });
+    const attachment = { name: "login.txt", mime_type: "text/plain", data_url: `data:text/plain;base64,${Buffer.from("user: ada").toString("base64")}` };
+    const sent = await first.send({ mode: "task", session_id: "s-waiting", text: "log in, then press it", start_url: pages.url("form.html"), attachments: [attachment] });
     const { task_id } = (await sent.json()) as { task_id: string };
     const waiting = await openStream(first.url, "s-waiting", 0);
     await waiting.waitFor((e) => e.type === "task.awaiting_user");
     waiting.close();
     await first.kill();
+    const seen = waiting.events.at(-1)!.id;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
     try {
       const before = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
       expect(before.task).toMatchObject({ status: "awaiting_user", answer: "Please log in, then press I've done it.", error: null });
-      const events = await openStream(app.url, "s-waiting", 0);
+      expect(before.steps.map((s) => s.action?.type)).toEqual(["click", "needs_user"]);
+      // The page that was open reconnects where it left off.
+      const events = await openStream(app.url, "s-waiting", seen);
       expect((await app.api("POST", "/api/chat/ack-user-action", { task_id })).status).toBe(202);
       expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Pressed it." });
       events.close();
@@ -143,15 +148,36 @@ describe("restart", () => {
       const after = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
       expect(after.steps.map((s) => s.index)).toEqual([1, 2, 3, 4]);
       expect(after.steps.slice(0, 2)).toEqual(before.steps);
+      expect(after.task).toMatchObject({ status: "completed", current_step_index: 4, error: null });
       // The planner picked up with the steps so far and the person's answer, on the page it was on.
       const resumed = model.requests.filter((r) => planningText(r).includes(task))[2]!;
+      expect(planningText(resumed)).toContain('Step 1: click (50, 50) "Looking around" →');
+      expect(planningText(resumed)).toContain('Step 2: needs user "Waiting for the login"');
       expect(planningText(resumed)).toContain("The server restarted while the task waited for the person");
       expect(planningText(resumed)).toContain("they answered: I've done it");
       expect(planningText(resumed)).toContain("form.html");
+      expect(planningText(resumed)).toContain("Attachment 1: login.txt (text/plain):\nuser: ada");
+      // Event ids go on from where the killed server stopped: none again, none skipped over.
       const ids = events.events.map((e) => e.id);
+      expect(ids[0]).toBeGreaterThan(seen);
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
       expect(new Set(ids).size).toBe(ids.length);
-      expect(events.events.map((e) => e.type)).toContain("task.resumed");
+      expect(events.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual(["task.resumed", "progress.append", "progress.append", "task.completed"]);
+      const replay = await openStream(app.url, "s-waiting", 0);
+      await replay.waitForEnd(task_id);
+      replay.close();
+      const notLive = (list: SessionEvent[]) => list.filter((e) => e.type !== "screen.live");
+      expect(notLive(replay.events).map((e) => e.id)).toEqual([...notLive(waiting.events), ...notLive(events.events)].map((e) => e.id));
+      expect(notLive(replay.events).map((e) => e.type)).toEqual([
+        "task.started",
+        "progress.append",
+        "progress.append",
+        "task.awaiting_user",
+        "task.resumed",
+        "progress.append",
+        "progress.append",
+        "task.completed",
+      ]);
     } finally {
       await app.close();
     }
@@ -182,6 +208,72 @@ describe("restart", () => {
       await pages.waitForRecord("deleted");
       const resumed = model.requests.filter((r) => planningText(r).includes(task))[1]!;
       expect(planningText(resumed)).toContain("they allowed it, but it was not done: look again and decide");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("after kill -9, the tool agent waiting for an approval goes on from its recorded calls once the person answers", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-tools-waiting-"));
+    const goal = "Close my account with the tools";
+    const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+    const calls = (...list: [string, unknown][]): Reply => ({ chat: { text: "Working on it.", calls: list.map(([name, args]) => ({ name, arguments: args })) } });
+    const deleteIt = calls(["act", { action: "click the Delete account button" }]);
+    model.route(agent, calls(["ariaTree", {}]), deleteIt, deleteIt, calls(["close", { reasoning: "The account is deleted.", taskComplete: true }]));
+    const chooseDelete = (r: RecordedRequest): Reply => {
+      const ref = /- button "Delete account"[^\n]*\[ref=([a-z0-9]+)\]/.exec(userText(r))?.[1];
+      return { text: JSON.stringify({ ref, method: "click" }) };
+    };
+    model.route((r) => systemText(r).startsWith("You choose elements") && userText(r).includes("approvals.html"), chooseDelete, chooseDelete);
+    // Other stories on this page delete too.
+    const deletions = () => pages.records.filter((r) => r === "deleted").length;
+    const deletedBefore = deletions();
+    const first = await spawnServer(dataDir);
+    const sent = await first.send({ mode: "task", agent_mode: "dom", session_id: "s-tools-waiting", text: goal, start_url: pages.url("approvals.html") });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const asking = await openStream(first.url, "s-tools-waiting", 0);
+    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
+    asking.close();
+    await first.kill();
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY } });
+    try {
+      const before = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
+      expect(before.task).toMatchObject({ status: "awaiting_user", mode: "dom", approval: { id: asked.approval.id }, error: null });
+      expect(before.steps.map((s) => s.tool?.name)).toEqual(["ariaTree"]);
+      const events = await openStream(app.url, "s-tools-waiting", asking.events.at(-1)!.id);
+      expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: asked.approval.id, approved: true })).status).toBe(202);
+      // The lost call is not done: the model, told so, calls it again, and the person is asked again.
+      const again = (await events.waitFor((e) => e.type === "approval.requested")) as typeof asked;
+      expect(again.approval.id).not.toBe(asked.approval.id);
+      expect(deletions()).toBe(deletedBefore);
+      expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: again.approval.id, approved: true })).status).toBe(202);
+      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "The account is deleted." });
+      events.close();
+      await expect.poll(deletions).toBe(deletedBefore + 1);
+      expect(events.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual([
+        "approval.resolved",
+        "task.resumed",
+        "approval.requested",
+        "approval.resolved",
+        "task.resumed",
+        "progress.append",
+        "progress.append",
+        "task.completed",
+      ]);
+      const after = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
+      expect(after.steps.map((s) => s.tool?.name)).toEqual(["ariaTree", "act", "close"]);
+      expect(after.steps[0]).toEqual(before.steps[0]);
+      // The model read its own earlier call and its answer, then what happened and the page opened again.
+      const resumed = model.requests.filter(agent)[2]!;
+      const messages = resumed.body.messages;
+      const recalled = messages.findIndex((m) => JSON.stringify(m.tool_calls ?? []).includes("ariaTree"));
+      expect(recalled).toBeGreaterThan(0);
+      expect(messages[recalled + 1]).toMatchObject({ role: "tool" });
+      expect(JSON.stringify(messages[recalled + 1]!.content)).toContain("Delete account");
+      expect(userText(resumed)).toContain('The server restarted while the task waited for approval of "click the Delete account button"');
+      expect(userText(resumed)).toContain("they allowed it, but it was not done: look again and decide");
+      expect(userText(resumed)).toContain(`The page was opened again at ${pages.url("approvals.html")}`);
     } finally {
       await app.close();
     }

@@ -45,7 +45,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
     },
   );
   const system = await startSystem(config, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond }, config.host, 0);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond, defaultComputer: config.computer }, config.host, 0);
   system.serving(server.port);
   return {
     url: server.url,

@@ -2,6 +2,7 @@
 import type {
   ChatMessage,
   ErrorReply,
+  HealthReply,
   MessagesReply,
   SendBody,
   SendReply,
@@ -49,6 +50,7 @@ async function request<T>(method: "GET" | "POST", path: string, body?: unknown):
 }
 
 export const api = {
+  health: (): Promise<HealthReply> => request<HealthReply>("GET", "/api/health"),
   listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
   createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),
   listMessages: async (sessionId: string): Promise<ChatMessage[]> =>

@@ -1,5 +1,6 @@
 // The browser tool agent (seed 001 §2, §7). The page is prepared first (seed 004 §4.5: loaded,
-// then screenshot and reader text), and the model starts from that text. Then the chat model
+// then screenshot and reader text), and the model starts from that text (a task resumed after a
+// restart, from its recorded calls, then that text). Then the chat model
 // calls tools — one step each — until it calls close or reaches the step cap. Each call is
 // validated against its tool's schema, run through the tool runner (every action through the
 // hands, so it is checked), recorded as a step and answered to the model, whose context is
@@ -10,7 +11,7 @@ import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
-import type { Attachment, StepEffect, Usage } from "../../protocol/index.ts";
+import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { compressContext } from "../tool-context.ts";
@@ -19,12 +20,20 @@ import { ToolRunner, type Ran } from "../tool-runner.ts";
 
 const READER_TEXT_LIMIT = 4_000;
 
+/** What happened before this driver took over a task resumed after a restart. */
+export interface EarlierSteps {
+  steps: readonly ProgressStep[];
+  /** The restart, the question and the person's answer, as the model is told them. */
+  note: string;
+}
+
 export class ToolDriver implements Driver {
   readonly label: string;
 
   constructor(
     private readonly model: ChatModel,
     private readonly mode: ToolMode,
+    private readonly earlier: EarlierSteps | null = null,
   ) {
     this.label = `${model.name} (${mode} tools)`;
   }
@@ -47,7 +56,12 @@ export class ToolDriver implements Driver {
       signal,
     );
     if (prepared.screenshot) runner.look(prepared.screenshot);
-    const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), pageText(prepared)].join("\n\n") }];
+    const goal = goalText(task.text, task.start_url, run.attachments);
+    const { earlier } = this;
+    // A resumed task's conversation is rebuilt from its recorded calls; the page it reads now is the one opened again.
+    const turns: ChatTurn[] = earlier
+      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, pageText(prepared)].join("\n\n") }]
+      : [{ role: "user", text: [goal, pageText(prepared)].join("\n\n") }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -93,6 +107,22 @@ function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | nul
     content: JSON.stringify(body),
     ...(image ? { image: { mimeType: image.mimeType, data: image.data.toString("base64") } } : {}),
   };
+}
+
+/**
+ * The calls an earlier server process recorded, each as the model made it and as it was answered
+ * (without images: the page has been opened again since). The model's words open the first call
+ * they were written for.
+ */
+function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
+  return steps.flatMap((step, i): ChatTurn[] => {
+    const { tool } = step;
+    if (!tool) return [];
+    const call: ToolCall = { id: `recalled_${step.index}`, name: tool.name, arguments: typeof tool.input === "string" ? tool.input : JSON.stringify(tool.input ?? {}) };
+    const text = step.thought && step.thought !== steps[i - 1]?.thought ? step.thought : "";
+    const outcome: ToolOutcome = tool.ok ? { ok: true, data: tool.output } : { ok: false, error: tool.error ?? { code: "ACTION_FAILED", message: step.text } };
+    return [{ role: "assistant", text, toolCalls: [call] }, toolTurn(call, outcome, step.effect)];
+  });
 }
 
 /** What page preparation found, for the model's first look: the reader text and any warnings. */

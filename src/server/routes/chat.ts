@@ -32,6 +32,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         model: body.model,
         mode: body.mode,
         agentMode: body.agent_mode,
+        computer: body.computer,
         cdp: body.cdp_url ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
       });
       return c.json(reply, 202);

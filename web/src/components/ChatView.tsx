@@ -1,10 +1,10 @@
 // One chat: its messages and run cards, the drop zone for attachments and the prompt. With no
 // session yet, the first message creates one.
-import { useRef, useState, type DragEvent } from "react";
+import { useEffect, useRef, useState, type DragEvent } from "react";
 import { api } from "../api.ts";
 import { useSession } from "../hooks/useSession.ts";
 import { t } from "../i18n.ts";
-import type { Attachment } from "../protocol.ts";
+import type { Attachment, ComputerKind } from "../protocol.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
@@ -25,6 +25,13 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [defaultComputer, setDefaultComputer] = useState<ComputerKind>("browser");
+  useEffect(() => {
+    api.health().then(
+      (health) => setDefaultComputer(health.computer),
+      () => undefined,
+    );
+  }, []);
   // A session created for a first message whose send failed is reused by the next attempt.
   const draftSession = useRef<string | null>(null);
 
@@ -35,12 +42,12 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     );
   };
 
-  const send = async (text: string, startUrl: string | undefined): Promise<boolean> => {
+  const send = async (text: string, startUrl: string | undefined, computer: ComputerKind): Promise<boolean> => {
     setSending(true);
     setError(null);
     try {
       const id = sessionId ?? draftSession.current ?? (draftSession.current = (await api.createSession()).id);
-      await api.send({ session_id: id, text, attachments, ...(startUrl ? { start_url: startUrl } : {}) });
+      await api.send({ session_id: id, text, attachments, computer, ...(startUrl ? { start_url: startUrl } : {}) });
       setAttachments([]);
       onSessionsChanged();
       if (sessionId) await session.refresh();
@@ -132,6 +139,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
           onAddFiles={addFiles}
           onRemoveAttachment={(index) => setAttachments((current) => current.filter((_, i) => i !== index))}
           onSend={send}
+          defaultComputer={defaultComputer}
           sending={sending}
           error={error}
           blockedBy={taskRunning ? t.busy : session.answering ? t.answering : null}

@@ -1,7 +1,8 @@
 // The prompt: a growing text box (Enter sends, Shift+Enter breaks the line), the attachments
-// about to be sent, a file picker and an optional start URL.
+// about to be sent, a file picker, what the task drives (a browser or the desktop) and, for a
+// browser, an optional start URL.
 import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import type { Attachment } from "../protocol.ts";
+import { COMPUTERS, type Attachment, type ComputerKind } from "../protocol.ts";
 import { t } from "../i18n.ts";
 import { AttachmentChip, PaperclipIcon } from "./Message.tsx";
 
@@ -10,16 +11,20 @@ export interface PromptInputProps {
   onAddFiles: (files: FileList) => void;
   onRemoveAttachment: (index: number) => void;
   /** Resolves true when the message went out, so the box can be cleared. */
-  onSend: (text: string, startUrl: string | undefined) => Promise<boolean>;
+  onSend: (text: string, startUrl: string | undefined, computer: ComputerKind) => Promise<boolean>;
+  /** What the server drives unless told otherwise: the choice it starts from. */
+  defaultComputer: ComputerKind;
   sending: boolean;
   error: string | null;
   /** Why nothing can be sent now (a task of this chat is under way), or null. */
   blockedBy: string | null;
 }
 
-export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy }: PromptInputProps) {
+export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy, defaultComputer }: PromptInputProps) {
   const [text, setText] = useState("");
   const [startUrl, setStartUrl] = useState("");
+  const [chosen, setChosen] = useState<ComputerKind | null>(null);
+  const computer = chosen ?? defaultComputer;
   const files = useRef<HTMLInputElement>(null);
   const hasText = text.trim().length > 0;
   const canSend = hasText && !sending && blockedBy === null;
@@ -27,7 +32,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSend) return;
-    if (await onSend(text.trim(), normalizeUrl(startUrl))) {
+    if (await onSend(text.trim(), computer === "browser" ? normalizeUrl(startUrl) : undefined, computer)) {
       setText("");
       setStartUrl("");
     }
@@ -88,15 +93,32 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
             event.target.value = "";
           }}
         />
-        <input
-          type="text"
-          inputMode="url"
-          value={startUrl}
-          onChange={(event) => setStartUrl(event.target.value)}
-          aria-label={t.startUrl}
-          placeholder={t.startUrl}
-          className="h-9 min-w-0 flex-1 rounded-lg border border-zinc-200 bg-zinc-50 px-3 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white"
-        />
+        <select
+          value={computer}
+          onChange={(event) => setChosen(event.target.value as ComputerKind)}
+          aria-label={t.computer}
+          title={t.computer}
+          className="h-9 shrink-0 rounded-lg border border-zinc-200 bg-zinc-50 px-2 text-sm text-zinc-700 outline-none focus:border-indigo-400 focus:bg-white"
+        >
+          {COMPUTERS.map((kind) => (
+            <option key={kind} value={kind}>
+              {t.computers[kind]}
+            </option>
+          ))}
+        </select>
+        {computer === "browser" ? (
+          <input
+            type="text"
+            inputMode="url"
+            value={startUrl}
+            onChange={(event) => setStartUrl(event.target.value)}
+            aria-label={t.startUrl}
+            placeholder={t.startUrl}
+            className="h-9 min-w-0 flex-1 rounded-lg border border-zinc-200 bg-zinc-50 px-3 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white"
+          />
+        ) : (
+          <span className="flex-1" />
+        )}
         <button
           type="submit"
           disabled={!canSend}

@@ -10,6 +10,7 @@ export function task(patch: Partial<Task> = {}): Task {
     session_id: "ses_1",
     text: "press the button",
     mode: "actions",
+    computer: "browser",
     replay_of: null,
     cdp: null,
     start_url: "http://127.0.0.1:9/form.html",

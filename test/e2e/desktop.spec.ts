@@ -1,0 +1,41 @@
+// A task on the desktop from the chat: the person picks Desktop, the card shows the live view of
+// the virtual desktop while the JSON planner works in a real terminal, then the timeline and the
+// answer; what the terminal ran is on disk.
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { act } from "../support/scripted-model.ts";
+import { expect, test } from "./fixtures.ts";
+
+// The terminal opens where the scripted planner clicks.
+test.use({ appConfig: { desktop: { apps: ["xterm -geometry 100x24+0+0"] } } });
+
+test("a desktop task runs from the chat with its live view, timeline and answer", async ({ chat, model, page }) => {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-e2e-desktop-")), "greeting.txt");
+  model.script(
+    { ...act("wait", { ms: 1000 }, "Waiting for the terminal"), delayMs: 1500 },
+    act("click", { x: 200, y: 100 }, "Clicking into the terminal"),
+    { ...act("type", { text: `echo 'Hello, World! 你好' > ${file}\n` }, "Typing the command"), delayMs: 1000 },
+    act("done", { answer: "The greeting is in the file." }, "Finished"),
+  );
+  await chat.open();
+  await page.getByRole("combobox", { name: "What the task drives" }).selectOption("desktop");
+  await expect(chat.startUrl).toHaveCount(0);
+  await chat.send("write a greeting to a file");
+
+  const card = chat.card();
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
+  await expect(card.screenPosition).toHaveText("Live");
+  await expect(card.root).toHaveAttribute("data-status", "completed");
+  await expect(card.answer).toHaveText("The greeting is in the file.");
+  expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! 你好");
+
+  const { task, steps } = await chat.task(await chat.onlyTaskId());
+  expect(task.computer).toBe("desktop");
+  expect(steps.map((s) => s.screenshot?.width)).toEqual([1280, 1280, 1280, 1280]);
+  await card.root.getByRole("button", { name: "Show 4 steps" }).click();
+  await expect(card.timeline.getByRole("button")).toHaveCount(4);
+  await expect(card.timelineItem(2)).toContainText("Typing the command");
+  await card.timelineItem(2).click();
+  await expect(card.screenImage).toHaveAttribute("src", steps[2]!.screenshot!.url);
+});
