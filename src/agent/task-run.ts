@@ -196,9 +196,11 @@ export class TaskRun {
     try {
       const ref = await this.recorder.saveLiveFrame(record.current, frame);
       const url = (await this.computer?.currentUrl()) ?? null;
+      const focused = (await this.computer?.activeWindow?.()) ?? null;
+      const window = focused ? `${focused.title} — ${focused.app}` : null;
       // The terminal event is the last one a task emits; a frame that arrives later is dropped.
       if (this.finishing) return;
-      const emitted = record.emit({ type: "screen.live", task_id: record.current.id, frame: ref, url });
+      const emitted = record.emit({ type: "screen.live", task_id: record.current.id, frame: ref, url, window });
       await record.update({ live_frame: ref });
       await emitted;
     } catch (error) {

@@ -101,6 +101,13 @@ export interface NetworkGate {
   permit(origin: string): void;
 }
 
+/** A desktop's focused window as the model and the person are told it. */
+export interface ActiveWindow {
+  title: string;
+  /** The application, as its window class names it (`XTerm`, `Mousepad`). */
+  app: string;
+}
+
 export interface Computer {
   readonly kind: "browser" | "desktop" | "extension";
   /** A fenced browser's network gate; absent where nothing fences the computer (a browser attached over CDP). */
@@ -136,6 +143,8 @@ export interface Computer {
    * that element is under it, unmoved, and where it is now.
    */
   holdTarget?(x: number, y: number, element?: ElementTarget): Promise<() => Promise<HitTest>>;
+  /** Desktops: the window that has the focus, its title and its application; null when none has. */
+  activeWindow?(): Promise<ActiveWindow | null>;
   /** The interactive elements on screen, numbered, boxes in screenshot pixels (Set-of-Mark). */
   elements?(): Promise<UiElement[]>;
   /** Starts delivering live frames; returns a function that stops them. */

@@ -15,6 +15,8 @@ export interface PlannerInput {
   history: string[];
   screenshot: Screenshot;
   url: string | null;
+  /** On a desktop: the focused window, which the model is told by title and application. */
+  window?: { title: string; app: string } | null;
   /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
   elements?: UiElement[];
 }

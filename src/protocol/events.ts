@@ -10,7 +10,14 @@ const turn = { message_id: z.string(), reply_to: z.string() };
 
 export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.started"), ...taskId, task: taskSchema }),
-  z.object({ type: z.literal("screen.live"), ...taskId, frame: frameRefSchema, url: z.string().nullable() }),
+  z.object({
+    type: z.literal("screen.live"),
+    ...taskId,
+    frame: frameRefSchema,
+    url: z.string().nullable(),
+    /** On a desktop: the focused window, `title — application`. */
+    window: z.string().nullable().default(null),
+  }),
   z.object({ type: z.literal("progress.append"), ...taskId, step: progressStepSchema }),
   z.object({
     type: z.literal("task.awaiting_user"),

@@ -15,8 +15,9 @@ test("a desktop task runs from the chat with its live view, timeline and answer"
   model.script(
     { ...act("wait", { ms: 1000 }, "Waiting for the terminal"), delayMs: 1500 },
     act("click", { x: 200, y: 100 }, "Clicking into the terminal"),
-    { ...act("type", { text: `echo 'Hello, World! 你好' > ${file}\n` }, "Typing the command"), delayMs: 1000 },
-    act("done", { answer: "The greeting is in the file." }, "Finished"),
+    act("type", { text: `echo 'Hello, World! 你好' > ${file}\n` }, "Typing the command"),
+    // The desktop goes away with the task: the shell gets a moment to run the command first.
+    { ...act("done", { answer: "The greeting is in the file." }, "Finished"), delayMs: 1000 },
   );
   await chat.open();
   await page.getByRole("combobox", { name: "What the task drives" }).selectOption("desktop");

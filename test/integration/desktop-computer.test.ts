@@ -45,6 +45,8 @@ describe("the desktop computer", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await desktop.click(200, 100);
     await desktop.type(`${text}\n`);
+    // The window manager gave the terminal the focus; its title is the command it runs.
+    expect(await desktop.activeWindow()).toEqual({ title: "sh", app: "XTerm" });
     await desktop.keypress(["ctrl", "d"]);
     expect(await contentOf(file, `${text}\n`)).toBe(`${text}\n`);
   });
@@ -85,7 +87,7 @@ describe("the desktop computer", () => {
   it("sends live frames while watched", async () => {
     const frames: number[] = [];
     const stop = desktop.onLiveFrame((frame) => frames.push(frame.width));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    for (let i = 0; i < 50 && frames.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     stop();
     expect(frames.length).toBeGreaterThanOrEqual(3);
     expect(new Set(frames)).toEqual(new Set([1280]));

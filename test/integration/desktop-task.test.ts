@@ -26,6 +26,8 @@ describe("a task on the desktop", () => {
       { ...act("wait", { ms: 1000 }, "Waiting for the terminal"), delayMs: 500 },
       act("click", { x: 200, y: 100 }, "Clicking into the terminal"),
       act("type", { text: `echo 'Hello, World! 你好 @#$%^&*()' > ${file}\n` }, "Typing the command"),
+      // The desktop goes away with the task: the shell gets a moment to run the command first.
+      act("wait", { ms: 500 }, "Letting the command run"),
       act("done", { answer: "Written." }, "Finished"),
     );
     const events = await openStream(app.url, "s-desktop", 0);
@@ -34,9 +36,12 @@ describe("a task on the desktop", () => {
     events.close();
     expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! 你好 @#$%^&*()");
     const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
-    expect(steps.map((s) => s.action?.type)).toEqual(["wait", "click", "type", "done"]);
+    expect(steps.map((s) => s.action?.type)).toEqual(["wait", "click", "type", "wait", "done"]);
     expect(steps[1]!.screenshot).toMatchObject({ width: 1280, height: 800 });
-    expect(events.events.some((e) => e.type === "screen.live")).toBe(true);
+    // The focused window is told to the model and shown over the live view.
+    const planned = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+    expect(planningText(planned.at(-1)!)).toMatch(/Active window: ".*" \(XTerm\)/);
+    expect(events.events.some((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm"))).toBe(true);
   });
 
   it("refuses a start URL, which a desktop has nowhere to open", async () => {

@@ -46,6 +46,7 @@ export class PlannerDriver implements Driver {
             history: this.history.slice(-config.model.historySteps),
             screenshot: view.image,
             url,
+            window: computer.activeWindow ? await computer.activeWindow() : null,
             ...(elements ? { elements } : {}),
           },
           signal,

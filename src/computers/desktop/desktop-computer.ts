@@ -7,7 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import sharp from "sharp";
 import { AppError, StopRequested } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
-import type { Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
+import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
 import { Keyboard } from "./keyboard.ts";
 import { X11Session } from "./x11-session.ts";
 
@@ -116,6 +116,21 @@ export class DesktopComputer implements Computer {
     await this.x.sync();
   }
 
+  /** From the window manager's _NET_ACTIVE_WINDOW, the window's _NET_WM_NAME (else WM_NAME) and WM_CLASS. */
+  async activeWindow(): Promise<ActiveWindow | null> {
+    const active = await this.x.property(this.x.root, "_NET_ACTIVE_WINDOW");
+    const window = active && active.length >= 4 ? active.readUInt32LE(0) : 0;
+    if (window === 0) return null;
+    try {
+      const title = (await this.x.property(window, "_NET_WM_NAME")) ?? (await this.x.property(window, "WM_NAME"));
+      const wmClass = (await this.x.property(window, "WM_CLASS"))?.toString("utf8").split("\0") ?? [];
+      return { title: title?.toString("utf8") ?? "", app: wmClass[1] || wmClass[0] || "" };
+    } catch {
+      // The window closed between the two questions.
+      return null;
+    }
+  }
+
   cursorPosition(): Promise<Point> {
     return this.x.pointer();
   }
@@ -161,6 +176,7 @@ export class DesktopComputer implements Computer {
     if (this.closed) return;
     this.closed = true;
     if (this.live) clearInterval(this.live);
+    await this.keyboard.restore().catch(() => undefined);
     this.x.close();
     await this.options.onClose?.();
   }

@@ -57,6 +57,9 @@ export class Keyboard {
     private readonly spares: number[],
   ) {}
 
+  /** Characters on spare keycodes now, keysym → keycode, the one lent longest ago first. */
+  private readonly lent = new Map<number, number>();
+
   static async open(x: X11Session): Promise<Keyboard> {
     const rows = await x.keyboardMapping();
     const spares = rows.flatMap((row, i) => (row.every((k) => k === 0) ? [x.keycodes.min + i] : []));
@@ -64,33 +67,44 @@ export class Keyboard {
   }
 
   /**
-   * Types the text in runs: the characters of a run that the map lacks are put on spare keycodes
-   * together, once, then the run is typed and the keycodes given back.
+   * Types the text. Characters the map lacks are put on spare keycodes first, all of a run at once,
+   * and stay there: a program reads the map only when it next handles a key, so taking a keycode
+   * back at once could leave a keystroke it has not read yet with nothing on it. When the spares
+   * run out, the one lent longest ago is taken back for the next character.
    */
   async type(text: string): Promise<void> {
     const keysyms = [...text.replace(/\r\n?/g, "\n")].flatMap((char) => keysymOf(char) ?? []);
+    if (this.spares.length === 0 && keysyms.some((keysym) => !this.find(keysym))) {
+      throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
+    }
     for (let start = 0; start < keysyms.length; ) {
-      const lent = new Map<number, number>();
+      const lending: [keysym: number, code: number][] = [];
+      const inRun = new Set<number>();
       let end = start;
       for (; end < keysyms.length; end++) {
         const keysym = keysyms[end]!;
-        if (this.find(keysym) || lent.has(keysym)) continue;
-        if (lent.size === this.spares.length) break;
-        lent.set(keysym, this.spares[lent.size]!);
+        if (!this.find(keysym) && !this.lent.has(keysym) && !lending.some(([k]) => k === keysym)) {
+          const code = this.spareFor(lending, inRun);
+          if (code === null) break;
+          lending.push([keysym, code]);
+        }
+        inRun.add(keysym);
       }
-      if (end === start) throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
-      await this.lend([...lent]);
+      await this.lend(lending);
       for (const keysym of keysyms.slice(start, end)) {
         const found = this.find(keysym);
-        this.stroke(found?.code ?? lent.get(keysym)!, found?.shift ?? false);
+        this.stroke(found?.code ?? this.lent.get(keysym)!, found?.shift ?? false);
       }
       await this.x.sync();
-      if (lent.size > 0) {
-        await delay(REMAP_SETTLE_MS);
-        await this.lend([...lent.values()].map((code) => [0, code]));
-      }
       start = end;
     }
+  }
+
+  /** Gives every lent keycode back (a real display's map is the person's). */
+  async restore(): Promise<void> {
+    const codes = [...this.lent.values()];
+    this.lent.clear();
+    await this.lend(codes.map((code) => [0, code]));
   }
 
   /** A chord (`["Control", "s"]`): its keys pressed in order, released in reverse. */
@@ -107,11 +121,28 @@ export class Keyboard {
     await this.x.sync();
   }
 
-  /** Puts each keysym on its keycode (0 gives the keycode back), and waits until programs can have read the new map. */
+  /**
+   * A spare keycode for the next character: a free one, else the one lent longest ago to a
+   * character this run does not type; null when every spare is in use by the run.
+   */
+  private spareFor(lending: [number, number][], inRun: ReadonlySet<number>): number | null {
+    const taken = new Set([...this.lent.values(), ...lending.map(([, code]) => code)]);
+    const free = this.spares.find((code) => !taken.has(code));
+    if (free !== undefined) return free;
+    const oldest = [...this.lent].find(([keysym]) => !inRun.has(keysym));
+    if (!oldest) return null;
+    this.lent.delete(oldest[0]);
+    return oldest[1];
+  }
+
+  /** Puts each keysym on its keycode (0 takes it off), and waits until programs can have read the new map. */
   private async lend(pairs: [keysym: number, code: number][]): Promise<void> {
     if (pairs.length === 0) return;
     const per = this.rows[0]!.length;
-    for (const [keysym, code] of pairs) this.x.client.ChangeKeyboardMapping(code, per, Array<number>(per).fill(keysym));
+    for (const [keysym, code] of pairs) {
+      this.x.client.ChangeKeyboardMapping(code, per, Array<number>(per).fill(keysym));
+      if (keysym !== 0) this.lent.set(keysym, code);
+    }
     await this.x.sync();
     await delay(REMAP_SETTLE_MS);
   }

@@ -34,7 +34,7 @@ export function userContent(input: PlannerInput): ContentPart[] {
   const lines = [
     `Task: ${input.task}`,
     `Step: ${input.step}`,
-    input.url ? `Current URL: ${input.url}` : "Current URL: (none)",
+    input.window ? `Active window: "${input.window.title}" (${input.window.app})` : input.url ? `Current URL: ${input.url}` : "Current URL: (none)",
     `Screenshot size: ${screenshot.width}×${screenshot.height} pixels`,
     input.history.length > 0 ? `Previous steps:\n${input.history.join("\n")}` : "Previous steps: none yet",
   ];

@@ -11,6 +11,7 @@ const running: RunState = {
   task: task({ live_frame: liveFrame(7), current_step_index: 3 }),
   steps: [step(1), step(2), step(3)],
   liveUrl: "http://127.0.0.1:9/live.html",
+  liveWindow: null,
   stopReason: null,
 };
 

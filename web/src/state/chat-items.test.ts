@@ -5,7 +5,7 @@ import { chatItems } from "./chat-items.ts";
 import type { ReplyState, RunState } from "./session-state.ts";
 
 const run = (status: RunState["task"]["status"]): Record<string, RunState> => ({
-  task_1: { task: task({ status }), steps: [], liveUrl: null, stopReason: null },
+  task_1: { task: task({ status }), steps: [], liveUrl: null, liveWindow: null, stopReason: null },
 });
 const shape = (items: ReturnType<typeof chatItems>) =>
   items.map((i) => (i.kind === "run" ? `run:${i.taskId}` : i.kind === "reply" || i.kind === "failure" ? `${i.kind}:${i.reply.text}` : `${i.kind}:${i.message.text}`));

@@ -8,6 +8,7 @@ const run: RunState = {
   task: task({ live_frame: liveFrame(3), current_step_index: 3 }),
   steps: [step(1), step(2), step(3, { screenshot: null })],
   liveUrl: "http://127.0.0.1:9/live.html",
+  liveWindow: null,
   stopReason: null,
 };
 
@@ -43,6 +44,8 @@ describe("positions and scrubber values", () => {
 describe("screenView", () => {
   it("shows the live frame and its URL at the live node", () => {
     expect(screenView(run, "live")).toMatchObject({ frame: liveFrame(3), url: "http://127.0.0.1:9/live.html", marker: null, step: null });
+    // On a desktop the title bar names the focused window.
+    expect(screenView({ ...run, liveUrl: null, liveWindow: "notes.txt — Mousepad" }, "live").url).toBe("notes.txt — Mousepad");
   });
 
   it("shows a step's screenshot with the action marker in fractions of the image", () => {

@@ -65,7 +65,7 @@ export function screenView(run: RunState, position: Position): ScreenView {
     const last = run.steps.at(-1);
     return {
       frame: run.task.live_frame ?? last?.screenshot ?? null,
-      url: run.liveUrl ?? last?.url ?? run.task.start_url,
+      url: run.liveWindow ?? run.liveUrl ?? last?.url ?? run.task.start_url,
       marker: null,
       step: null,
       actionLabel: null,

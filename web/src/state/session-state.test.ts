@@ -11,7 +11,7 @@ describe("reduceEvent", () => {
     const state = reduce(
       events(
         { type: "task.started", task: task() },
-        { type: "screen.live", frame: liveFrame(1), url: "http://127.0.0.1:9/form.html" },
+        { type: "screen.live", frame: liveFrame(1), url: "http://127.0.0.1:9/form.html", window: null },
         { type: "progress.append", step: step(1) },
         { type: "progress.append", step: step(2) },
         // A step sent again replaces the one with its id, and its tokens are not counted twice.

@@ -9,6 +9,8 @@ export interface RunState {
   steps: ProgressStep[];
   /** The page URL that goes with the live frame. */
   liveUrl: string | null;
+  /** On a desktop: the focused window of the latest live frame. */
+  liveWindow: string | null;
   /** Why the task was stopped; only task.stopped says it. */
   stopReason: string | null;
 }
@@ -44,7 +46,7 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
   const next: EventState = { ...state, lastEventId: event.id };
   if (!("task_id" in event)) return { ...next, replies: applyToReplies(state.replies, event), openTurns: applyToTurns(state.openTurns, event) };
   if (event.type === "task.started") {
-    return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, stopReason: null } } };
+    return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, liveWindow: null, stopReason: null } } };
   }
   const run = state.runs[event.task_id];
   if (!run) return next;
@@ -58,7 +60,7 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
   const task = (patch: Partial<Task>): Task => ({ ...run.task, ...patch, updated_at: event.at });
   switch (event.type) {
     case "screen.live":
-      return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url };
+      return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url, liveWindow: event.window };
     case "progress.append": {
       const known = run.steps.some((s) => s.id === event.step.id);
       const steps = [...run.steps.filter((s) => s.id !== event.step.id), event.step].sort((a, b) => a.index - b.index);
@@ -141,7 +143,7 @@ function isBehind(a: Task, b: Task): boolean {
 /** The run to show for a task: the event-built state unless the stored task is further along. */
 export function selectRun(fromEvents: RunState | undefined, stored: Task | undefined): RunState | undefined {
   if (!stored) return fromEvents;
-  if (!fromEvents) return { task: stored, steps: [], liveUrl: null, stopReason: null };
+  if (!fromEvents) return { task: stored, steps: [], liveUrl: null, liveWindow: null, stopReason: null };
   return isBehind(fromEvents.task, stored) ? { ...fromEvents, task: stored } : fromEvents;
 }
 
