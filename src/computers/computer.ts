@@ -114,6 +114,11 @@ export interface Computer {
   readonly gate?: NetworkGate;
   /** Browser computers only: the page's structure and element actions. */
   readonly web?: BrowserPage;
+  /**
+   * Computers that report no structure (a desktop) take this many changed pixels as an effect,
+   * whatever their share of the screen: a typed line is a sliver of a whole desktop.
+   */
+  readonly minChangedPixels?: number;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;

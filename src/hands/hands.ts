@@ -194,7 +194,8 @@ export class Hands {
         changeRatio: config.effect.changeRatio,
         ignorePoints: target ? [target, cursor] : [cursor],
       });
-      return { after, ratio: round(diff.ratio), changed: diff.changed, structural };
+      const enough = computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels;
+      return { after, ratio: round(diff.ratio), changed: diff.changed || enough, structural };
     };
 
     let result = await attempt({ x: 0, y: 0 });

@@ -12,9 +12,11 @@ test.use({ appConfig: { desktop: { apps: ["xterm -geometry 100x24+0+0"] } } });
 
 test("a desktop task runs from the chat with its live view, timeline and answer", async ({ chat, model, page }) => {
   const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-e2e-desktop-")), "greeting.txt");
+  // The planner's first answer waits until the live view's title bar shows the terminal focused.
+  let terminalUp = () => {};
+  const up = new Promise<void>((resolve) => (terminalUp = resolve));
   model.script(
-    { ...act("wait", { ms: 1000 }, "Waiting for the terminal"), delayMs: 1500 },
-    act("click", { x: 200, y: 100 }, "Clicking into the terminal"),
+    { ...act("click", { x: 200, y: 100 }, "Clicking into the terminal"), until: up },
     act("type", { text: `echo 'Hello, World! 你好' > ${file}\n` }, "Typing the command"),
     // The desktop goes away with the task: the shell gets a moment to run the command first.
     { ...act("done", { answer: "The greeting is in the file." }, "Finished"), delayMs: 1000 },
@@ -27,16 +29,18 @@ test("a desktop task runs from the chat with its live view, timeline and answer"
   const card = chat.card();
   await expect(card.screenImage).toHaveAttribute("src", /live_/);
   await expect(card.screenPosition).toHaveText("Live");
+  await expect(card.root.getByTestId("screen-url")).toContainText("— XTerm", { timeout: 30_000 });
+  terminalUp();
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expect(card.answer).toHaveText("The greeting is in the file.");
   expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! 你好");
 
   const { task, steps } = await chat.task(await chat.onlyTaskId());
   expect(task.computer).toBe("desktop");
-  expect(steps.map((s) => s.screenshot?.width)).toEqual([1280, 1280, 1280, 1280]);
-  await card.root.getByRole("button", { name: "Show 4 steps" }).click();
-  await expect(card.timeline.getByRole("button")).toHaveCount(4);
-  await expect(card.timelineItem(2)).toContainText("Typing the command");
-  await card.timelineItem(2).click();
-  await expect(card.screenImage).toHaveAttribute("src", steps[2]!.screenshot!.url);
+  expect(steps.map((s) => s.screenshot?.width)).toEqual([1280, 1280, 1280]);
+  await card.root.getByRole("button", { name: "Show 3 steps" }).click();
+  await expect(card.timeline.getByRole("button")).toHaveCount(3);
+  await expect(card.timelineItem(1)).toContainText("Typing the command");
+  await card.timelineItem(1).click();
+  await expect(card.screenImage).toHaveAttribute("src", steps[1]!.screenshot!.url);
 });

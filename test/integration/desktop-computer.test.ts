@@ -41,12 +41,12 @@ describe("the desktop computer", () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-")), "typed.txt");
     const text = "Hello, World! 你好 @#$%^&*() déjà vu ~`|\\{}<>?\"':;";
     display.run("xterm", ["-geometry", "100x20+0+0", "-e", "sh", "-c", `cat > '${file}'`]);
-    await contentOf(file, "");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The window manager gives the terminal the focus once it is up; its title is the command it runs.
+    let focused = await desktop.activeWindow();
+    for (let i = 0; i < 100 && focused?.app !== "XTerm"; i++) focused = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => desktop.activeWindow());
+    expect(focused).toEqual({ title: "sh", app: "XTerm" });
     await desktop.click(200, 100);
     await desktop.type(`${text}\n`);
-    // The window manager gave the terminal the focus; its title is the command it runs.
-    expect(await desktop.activeWindow()).toEqual({ title: "sh", app: "XTerm" });
     await desktop.keypress(["ctrl", "d"]);
     expect(await contentOf(file, `${text}\n`)).toBe(`${text}\n`);
   });

@@ -20,11 +20,12 @@ describe("a task on the desktop", () => {
   it("drives a real terminal through the planner and ends completed", async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-task-")), "out.txt");
     const task = "write a greeting to a file";
+    // The planner's first answer waits until the live view shows the terminal up and focused.
+    let terminalUp = () => {};
+    const up = new Promise<void>((resolve) => (terminalUp = resolve));
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
-      // The terminal needs a moment to open; the first look may come before it.
-      { ...act("wait", { ms: 1000 }, "Waiting for the terminal"), delayMs: 500 },
-      act("click", { x: 200, y: 100 }, "Clicking into the terminal"),
+      { ...act("click", { x: 200, y: 100 }, "Clicking into the terminal"), until: up },
       act("type", { text: `echo 'Hello, World! 你好 @#$%^&*()' > ${file}\n` }, "Typing the command"),
       // The desktop goes away with the task: the shell gets a moment to run the command first.
       act("wait", { ms: 500 }, "Letting the command run"),
@@ -32,16 +33,19 @@ describe("a task on the desktop", () => {
     );
     const events = await openStream(app.url, "s-desktop", 0);
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-desktop", text: task });
+    await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm") === true, 30_000);
+    terminalUp();
     expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Written." });
     events.close();
     expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! 你好 @#$%^&*()");
     const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
-    expect(steps.map((s) => s.action?.type)).toEqual(["wait", "click", "type", "wait", "done"]);
-    expect(steps[1]!.screenshot).toMatchObject({ width: 1280, height: 800 });
-    // The focused window is told to the model and shown over the live view.
+    expect(steps.map((s) => s.action?.type)).toEqual(["click", "type", "wait", "done"]);
+    expect(steps[0]!.screenshot).toMatchObject({ width: 1280, height: 800 });
+    // The typed line is a sliver of the screen, and still an effect.
+    expect(steps[1]!.effect).toMatchObject({ changed: true });
+    // The focused window is told to the model, as it is shown over the live view.
     const planned = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
     expect(planningText(planned.at(-1)!)).toMatch(/Active window: ".*" \(XTerm\)/);
-    expect(events.events.some((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm"))).toBe(true);
   });
 
   it("refuses a start URL, which a desktop has nowhere to open", async () => {

@@ -34,6 +34,8 @@ const SETTLE_QUIET_MS = 120;
 export class DesktopComputer implements Computer {
   readonly kind = "desktop" as const;
   readonly logicalSize: Size;
+  /** About a word of text: less is a blinking caret or noise, which the diff leaves out anyway. */
+  readonly minChangedPixels = 100;
   private readonly listeners = new Set<LiveFrameListener>();
   private live: NodeJS.Timeout | null = null;
   private closed = false;
