@@ -38,6 +38,20 @@ export interface AppDeps {
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 const tooLarge = { error: { code: "INVALID_BODY", message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.` } };
+const streamedLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) });
+
+/**
+ * A declared Content-Length is checked without opening the body; hono's bodyLimit, which reads a
+ * streamed body through, opens it either way. A body opened but never read (a request refused for
+ * its token or content type) stalls @hono/node-server's drain, which then drops the keep-alive
+ * connection after 500 ms, and the next request on it fails (test/integration/api-fuzz.test.ts).
+ */
+const limitBody: MiddlewareHandler = async (c, next) => {
+  const declared = c.req.header("content-length");
+  if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return streamedLimit(c, next);
+  if (Number(declared) > MAX_BODY_BYTES) return c.json(tooLarge, 413);
+  await next();
+};
 
 /**
  * The API answers only the UI it serves: a browser request from another origin (a web page the
@@ -90,7 +104,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   app.use("/api/*", limit);
   app.use("/login", limit);
   if (authToken) app.use("*", signIn(authToken));
-  app.use("/api/*", sameOrigin, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }), changesNeedToken(installToken));
+  app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
