@@ -92,7 +92,10 @@ export class Runtime {
     if (task.computer === "desktop" && task.start_url) {
       throw new AppError("INVALID_BODY", "start_url: a desktop has no address bar of its own; say in the task where to go.");
     }
-    // A model without image input cannot use the hybrid tools (seed 001 §10.5).
+    // A model without image input cannot use the hybrid tools (seed 001 §10.5), nor a desktop's, which has only its screen.
+    if (task.computer === "desktop" && task.mode !== "actions" && !this.config.agent.vision) {
+      throw new AppError("INVALID_BODY", "mode: the desktop tools need a model that takes images (AGENT_VISION=true); without one, drive the desktop with a planner (mode actions).");
+    }
     if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
     const driver: Driver = submission.replay
       ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)

@@ -1,9 +1,18 @@
-// The browser tool agent's system prompt, structured as seed 001 §4 and §13.1 lay it out:
+// The tool agent's system prompts. In a browser, structured as seed 001 §4 and §13.1 lay it out:
 // identity, task, page, mindset, guidelines, the page-understanding protocol of its mode,
-// navigation, its tools, strategy and completion.
+// navigation, its tools, strategy and completion. On a desktop, the same frame around seed 003's
+// loop: look, act with the mouse or the keyboard, look again.
 import type { AgentTool, ToolMode } from "../tools/index.ts";
 
-export function toolAgentPrompt(options: { goal: string; today: string; startUrl: string | null; mode: ToolMode; tools: AgentTool[] }): string {
+export interface ToolPromptOptions {
+  goal: string;
+  today: string;
+  startUrl: string | null;
+  mode: ToolMode;
+  tools: AgentTool[];
+}
+
+export function toolAgentPrompt(options: ToolPromptOptions): string {
   const { goal, today, startUrl, mode, tools } = options;
   const has = (name: string) => tools.some((t) => t.name === name);
   const understanding =
@@ -28,5 +37,17 @@ export function toolAgentPrompt(options: { goal: string; today: string; startUrl
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     `<strategy>For several form fields use ${mode === "dom" ? "fillForm" : "fillFormVision"}; use keys for shortcuts, Tab/Enter and one-character-at-a-time inputs; use wait for pages that load slowly or change; use extract only when the goal asks for structured data, not to read the page.</strategy>`,
     "<completion>Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found, with every value they asked for.</completion>",
+  ].join("\n");
+}
+
+export function desktopToolPrompt({ goal, today, tools }: ToolPromptOptions): string {
+  return [
+    "<identity>You are a desktop automation agent: you reach a person's goal by operating a real computer's screen, mouse and keyboard with tools, one call at a time.</identity>",
+    `<task>${goal}\nToday is ${today}.</task>`,
+    "<mindset>Be careful and literal about the goal. Make each action atomic and check its result before the next. Do not delete, send, buy or close more than the goal asks.</mindset>",
+    "<screen_understanding_protocol>\nTake a screenshot first (or call computer_use once with the task): coordinates for mouse_action are pixels of the latest screenshot.\nText and keys go to the focused window; click into a window or field before typing into it.\nAfter each action, take a screenshot to check what it did before the next one.\n</screen_understanding_protocol>",
+    `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
+    "<strategy>Prefer the keyboard where it is sure: hotkeys such as ctrl+s to save, enter to confirm, tab between fields. Type whole text in one keyboard_action, in any language. Use wait when an application is starting.</strategy>",
+    "<completion>Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found.</completion>",
   ].join("\n");
 }

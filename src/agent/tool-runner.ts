@@ -8,9 +8,15 @@ import { fitWithin, type Spaces } from "../perception/coordinates.ts";
 import { screenHash } from "../perception/screen-hash.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { ToolCallRecord, Usage } from "../protocol/index.ts";
-import { runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome } from "../tools/index.ts";
+import type { Risk } from "../core/approval-policy.ts";
+import { runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome, type ToolRisk } from "../tools/index.ts";
 import type { RunContext } from "./driver.ts";
-import { AppError } from "../core/errors.ts";
+
+/** Seed 003's risk levels as the approval policy's classes; a low-risk call is not judged as a whole. */
+const RISKS: Record<Exclude<ToolRisk, "low">, Risk> = {
+  medium: { kind: "medium_risk", message: "controls the desktop's mouse or keyboard" },
+  high: { kind: "high_risk", message: "hands the desktop to the agent's automated loop" },
+};
 
 /** One call as it ran: what came out, what it cost, and the screen before it. */
 export interface Ran {
@@ -31,8 +37,7 @@ export class ToolRunner {
     model: ChatModel,
   ) {
     const { computer, config, signal, hands } = run;
-    const web = computer.web;
-    if (!web) throw new AppError("ACTION_FAILED", "The tool agent needs a browser; this computer has no web page.");
+    const web = computer.web ?? null;
     const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
     const search = webSearch(config);
     this.context = {
@@ -46,6 +51,7 @@ export class ToolRunner {
       saveArtifact: run.saveArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
       perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
+      approve: (risk, intent, bound) => hands.approveCall(RISKS[risk], intent, bound),
       ...(search ? { search } : {}),
     };
     this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
@@ -69,7 +75,9 @@ export class ToolRunner {
     };
     const label = tool.label(input);
     const before = this.run.hands.screen;
-    const ran = await runTool(tool.name, work, { ...this.context, spend }, this.timeoutMs);
+    const { risk } = tool;
+    const judged = risk === "low" ? work : async (ctx: ToolContext) => (await ctx.approve(risk, label), work(ctx));
+    const ran = await runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs);
     // What the model reads back never holds a secret's value (a field's value in the ARIA tree, extracted data).
     const { secrets } = this.run;
     const outcome = { ...ran, data: secrets.concealAll(ran.data), ...(ran.error ? { error: secrets.concealAll(ran.error) } : {}) };

@@ -34,6 +34,10 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   sensitive_site: "ask",
   sensitive_field: "ask",
   hotkey: "ask",
+  // Seed 003 §5-2: pointer and keyboard calls are medium risk; computer_use, which hands the
+  // desktop to an automated loop, is high.
+  medium_risk: "allow",
+  high_risk: "ask",
 };
 
 /** The classes an injected instruction would use to carry data away: never allowed blindly. */

@@ -172,9 +172,24 @@ export type TaskError = z.infer<typeof taskErrorSchema>;
 /**
  * What an action may amount to, for the approval policy: the hands classify every action before
  * it runs (from its kind, its target element and the URL) and the policy says allow, ask or deny
- * for each class.
+ * for each class. `medium_risk` and `high_risk` are the risk levels of seed 003's desktop tools
+ * (mouse_action, keyboard_action; computer_use), judged once per call.
  */
-export const ACTION_CLASSES = ["submit", "pay", "delete", "send", "download", "leave_site", "new_origin", "local_network", "sensitive_site", "sensitive_field", "hotkey"] as const;
+export const ACTION_CLASSES = [
+  "submit",
+  "pay",
+  "delete",
+  "send",
+  "download",
+  "leave_site",
+  "new_origin",
+  "local_network",
+  "sensitive_site",
+  "sensitive_field",
+  "hotkey",
+  "medium_risk",
+  "high_risk",
+] as const;
 export const actionClassSchema = z.enum(ACTION_CLASSES);
 export type ActionClass = z.infer<typeof actionClassSchema>;
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { RefAction } from "../computers/computer.ts";
 import { askJson, withSchema } from "./ask-model.ts";
-import { actOnElement, BOTH, centerOf, defineTool, failed, labelled, type RecordedTarget, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { actOnElement, BOTH, centerOf, defineTool, failed, labelled, pageOf, type RecordedTarget, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 /** The longest ARIA tree the element chooser reads. */
 export const TREE_LIMIT = 60_000;
@@ -51,7 +51,7 @@ export const act = defineTool({
   modes: BOTH,
   label: ({ action }) => labelled("act", action),
   async run({ action }, ctx) {
-    const tree = await ctx.web.ariaTree();
+    const tree = await pageOf(ctx).ariaTree();
     const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nInstruction: ${action}`;
     const choice = await askJson(ctx, CHOOSER_SYSTEM, question, withSchema(choiceSchema));
     if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);

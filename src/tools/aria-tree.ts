@@ -1,7 +1,7 @@
 // ariaTree: the page's accessibility tree with element refs, the agent's main view of a page in
 // `dom` mode (seed 001 §12.2). Refs stay valid until the next ariaTree.
 import { z } from "zod";
-import { BOTH, defineTool } from "./tool.ts";
+import { BOTH, defineTool, pageOf } from "./tool.ts";
 
 export const ariaTree = defineTool({
   name: "ariaTree",
@@ -11,7 +11,7 @@ export const ariaTree = defineTool({
   modes: BOTH,
   looks: true,
   async run(_input, ctx) {
-    const tree = await ctx.web.ariaTree();
+    const tree = await pageOf(ctx).ariaTree();
     return { ok: true, data: { content: tree.content, pageUrl: tree.url } };
   },
 });

@@ -3,7 +3,7 @@
 // The element is recorded so that replay can find it again; a replay clicks it where it is now.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, labelled, notPlaced } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, pageOf } from "./tool.ts";
 
 export const click = defineTool({
   name: "click",
@@ -15,7 +15,7 @@ export const click = defineTool({
   async run({ describe, coordinates }, ctx) {
     const aim = toScreen(ctx, coordinates);
     if (typeof aim === "string") return failed("INVALID_TARGET", aim);
-    const target = await ctx.web.targetAt(aim.x, aim.y);
+    const target = await pageOf(ctx).targetAt(aim.x, aim.y);
     const performed = await clickAt(ctx, aim, describe);
     if (performed.kind === "unverified") return notPlaced(performed, describe);
     const at = performed.at ?? aim;

@@ -3,7 +3,7 @@
 // may not hold regular expressions, which would run on the server.
 import { z } from "zod";
 import { askJson } from "./ask-model.ts";
-import { BOTH, defineTool, failed, labelled } from "./tool.ts";
+import { BOTH, defineTool, failed, labelled, pageOf } from "./tool.ts";
 
 const PAGE_LIMIT = 40_000;
 
@@ -36,7 +36,7 @@ export const extract = defineTool({
         return failed("INVALID_ARGUMENTS", `schema is not a JSON Schema this tool can read: ${(error as Error).message}`);
       }
     }
-    const [article, tree] = await Promise.all([ctx.web.readability(ctx.saveArtifact), ctx.web.ariaTree()]);
+    const [article, tree] = await Promise.all([pageOf(ctx).readability(ctx.saveArtifact), pageOf(ctx).ariaTree()]);
     const page = [
       `Page: ${tree.url}`,
       article.text ? `Text${article.title ? ` of "${article.title}"` : ""}:\n${article.text.slice(0, PAGE_LIMIT)}` : "",

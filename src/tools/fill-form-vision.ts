@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, notPlaced, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, notPlaced, pageOf, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 /** Clicks the field, selects what is in it and types over it; an outcome when the click could not be aimed. */
 async function fill(ctx: ToolContext, at: Point, action: string, value: string, element: ElementTarget | null): Promise<ToolOutcome | null> {
@@ -34,7 +34,7 @@ export const fillFormVision = defineTool({
       ctx.signal.throwIfAborted();
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
-      const target = await ctx.web.targetAt(at.x, at.y);
+      const target = await pageOf(ctx).targetAt(at.x, at.y);
       if (target) targets.push({ target, action: null });
       const missed = await fill(ctx, at, field.action, field.value, null);
       if (missed) return { ...missed, targets };

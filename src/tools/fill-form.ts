@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ElementTarget, RefAction } from "../computers/computer.ts";
 import { CHOOSER_SYSTEM, choiceSchema, refAction, replayOnElements, TREE_LIMIT } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
-import { actOnElement, defineTool, failed } from "./tool.ts";
+import { actOnElement, defineTool, failed, pageOf } from "./tool.ts";
 
 export const fillForm = defineTool({
   name: "fillForm",
@@ -14,7 +14,7 @@ export const fillForm = defineTool({
   modes: ["dom"],
   label: ({ fields }) => `fillForm (${fields.length} ${fields.length === 1 ? "field" : "fields"})`,
   async run({ fields }, ctx) {
-    const tree = await ctx.web.ariaTree();
+    const tree = await pageOf(ctx).ariaTree();
     const list = fields.map((f, i) => `${i + 1}. ${f.action} = ${JSON.stringify(f.value)}`).join("\n");
     const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nFields to fill, in order:\n${list}\n\nAnswer {"fields": [one choice per field, in the same order]}; use "fill" for text fields, "select" for selects, "check"/"uncheck" for checkboxes and "click" for radio buttons.`;
     const answer = await askJson(

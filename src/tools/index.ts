@@ -1,6 +1,8 @@
-// Builds the tool agent's tool set (seed 001 §12.1): filtered by mode (`dom` drops the coordinate
-// tools, `hybrid` drops fillForm and the DOM scroll), by whether the model takes images, and by
-// whether a search provider is configured. Runs a call: bounds its time and turns any failure into
+// Builds the tool agent's tool set (seed 001 §12.1): filtered by computer (a browser gets the page
+// tools, a desktop seed 003's mouse, keyboard and screen tools), by mode (`dom` drops the
+// coordinate tools, `hybrid` drops fillForm and the DOM scroll; a desktop has no DOM, so its set
+// is the same in both), by whether the model takes images, and by whether a search provider is
+// configured. Runs a call: bounds its time and turns any failure into
 // an outcome the model reads.
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested } from "../core/errors.ts";
@@ -10,23 +12,27 @@ import { ariaTree } from "./aria-tree.ts";
 import { clickAndHold } from "./click-and-hold.ts";
 import { click } from "./click.ts";
 import { close } from "./close.ts";
+import { computerUse } from "./computer-use.ts";
 import { dragAndDrop } from "./drag-and-drop.ts";
 import { extract } from "./extract.ts";
 import { fillFormVision } from "./fill-form-vision.ts";
 import { fillForm } from "./fill-form.ts";
 import { goto } from "./goto.ts";
+import { keyboardAction } from "./keyboard-action.ts";
 import { keys } from "./keys.ts";
+import { mouseAction } from "./mouse-action.ts";
 import { navback } from "./navback.ts";
+import { screenInfo } from "./screen-info.ts";
 import { screenshot } from "./screenshot.ts";
 import { scrollVision } from "./scroll-vision.ts";
 import { scroll } from "./scroll.ts";
 import { search } from "./search.ts";
 import { think } from "./think.ts";
-import type { AgentTool, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+import type { AgentTool, ComputerKind, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
 import { type } from "./type.ts";
 import { wait } from "./wait.ts";
 
-export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
+export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome, ToolRisk } from "./tool.ts";
 export { webSearch } from "./search.ts";
 
 const ALL: AgentTool[] = [
@@ -35,13 +41,17 @@ const ALL: AgentTool[] = [
   click,
   clickAndHold,
   close,
+  computerUse,
   dragAndDrop,
   extract,
   fillForm,
   fillFormVision,
   goto,
+  keyboardAction,
   keys,
+  mouseAction,
   navback,
+  screenInfo,
   screenshot,
   scroll,
   scrollVision,
@@ -53,12 +63,20 @@ const ALL: AgentTool[] = [
 
 export interface ToolSetOptions {
   mode: ToolMode;
+  computer: ComputerKind;
   vision: boolean;
   search: boolean;
 }
 
-export function toolSet({ mode, vision, search: withSearch }: ToolSetOptions): AgentTool[] {
-  return ALL.filter((tool) => tool.modes.includes(mode) && (vision || !tool.needsVision) && (withSearch || tool.name !== "search"));
+export function toolSet({ mode, computer, vision, search: withSearch }: ToolSetOptions): AgentTool[] {
+  return ALL.filter(
+    (tool) => tool.computers.includes(computer) && (computer === "desktop" || tool.modes.includes(mode)) && (vision || !tool.needsVision) && (withSearch || tool.name !== "search"),
+  );
+}
+
+/** Every tool, for a replay, which may need any of them. */
+export function everyTool(): AgentTool[] {
+  return [...ALL];
 }
 
 /** The tool of this name in the set, if any. */
@@ -93,7 +111,8 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
     }
   };
   try {
-    return await raceAbort(work({ ...ctx, signal, perform: (deed) => ctx.perform(deed, { signal, hold }) }), signal);
+    const bound = { signal, hold };
+    return await raceAbort(work({ ...ctx, signal, perform: (deed) => ctx.perform(deed, bound), approve: (risk, intent) => ctx.approve(risk, intent, bound) }), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

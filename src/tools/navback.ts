@@ -1,6 +1,6 @@
 // navback: the browser's Back (seed 001 §12.2), its effect checked by the hands.
 import { z } from "zod";
-import { BOTH, defineTool } from "./tool.ts";
+import { BOTH, defineTool, pageOf } from "./tool.ts";
 
 export const navback = defineTool({
   name: "navback",
@@ -8,7 +8,7 @@ export const navback = defineTool({
   input: z.object({ reasoningText: z.string().describe("why you go back") }),
   modes: BOTH,
   async run(_input, ctx) {
-    await ctx.perform({ kind: "page", run: () => ctx.web.goBack() });
+    await ctx.perform({ kind: "page", run: () => pageOf(ctx).goBack() });
     return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() } };
   },
 });

@@ -1,7 +1,7 @@
 // scroll (dom mode): the page by a share of the viewport (seed 001 §12.2); in dom mode the ARIA
 // tree already covers the whole page, so this is for what must be seen or loaded.
 import { z } from "zod";
-import { defineTool } from "./tool.ts";
+import { defineTool, pageOf } from "./tool.ts";
 
 export const scroll = defineTool({
   name: "scroll",
@@ -11,7 +11,7 @@ export const scroll = defineTool({
   label: ({ direction }) => `scroll ${direction}`,
   async run({ direction, percentage = 80 }, ctx) {
     let scrolledPixels = 0;
-    await ctx.perform({ kind: "page", run: async () => void ({ scrolledPixels } = await ctx.web.scrollBy(direction, percentage)) });
+    await ctx.perform({ kind: "page", run: async () => void ({ scrolledPixels } = await pageOf(ctx).scrollBy(direction, percentage)) });
     const message = scrolledPixels === 0 ? `The page cannot scroll further ${direction}.` : `Scrolled ${direction} by ${scrolledPixels} px.`;
     return { ok: true, data: { success: true, message, scrolledPixels } };
   },

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { BrowserPage, Computer, ElementTarget, RefAction } from "../computers/computer.ts";
 import { normalizeChord } from "../computers/keys.ts";
+import { AppError } from "../core/errors.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Deed, DeedTarget, Performed, PerformOptions } from "../hands/hands.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
@@ -17,7 +18,8 @@ export type ToolMode = Exclude<AgentMode, "actions">;
 
 export interface ToolContext {
   computer: Computer;
-  web: BrowserPage;
+  /** The page, on a browser; null on a desktop, whose tools have only the screen. */
+  web: BrowserPage | null;
   /** The model that resolves natural-language targets (act, fillForm) and extracts data. */
   model: ChatModel;
   signal: AbortSignal;
@@ -35,6 +37,8 @@ export interface ToolContext {
    * checked; `bound`: the call's deadline, held while the person decides (tools/index.ts).
    */
   perform(deed: Deed, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<Performed>;
+  /** Judges a call of this risk level by the approval policy, as {@link perform} judges an action. */
+  approve(risk: Exclude<ToolRisk, "low">, intent: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<void>;
   /** Web search, when a provider is configured. */
   search?: (query: string, signal: AbortSignal) => Promise<unknown>;
 }
@@ -56,6 +60,16 @@ export interface ToolOutcome {
   close?: { reasoning: string; taskComplete: boolean };
 }
 
+/** The kinds of computer a tool works on. */
+export type ComputerKind = Computer["kind"];
+
+/**
+ * Seed 003's risk levels of the desktop tools: a medium or high one is judged by the approval
+ * policy (`medium_risk`, `high_risk`) before the call runs; the browser tools are judged by what
+ * each action does instead.
+ */
+export type ToolRisk = "low" | "medium" | "high";
+
 /** A tool as its file declares it; {@link defineTool} fills in what it leaves out. */
 export interface ToolDefinition<S extends z.ZodType> {
   name: string;
@@ -63,6 +77,9 @@ export interface ToolDefinition<S extends z.ZodType> {
   input: S;
   /** The modes that offer it (seed 001 §12.1). */
   modes: readonly ToolMode[];
+  /** The computers that offer it; those with a page (a browser) by default. */
+  computers?: readonly ComputerKind[];
+  risk?: ToolRisk;
   /** Offered only to models that take images. */
   needsVision?: boolean;
   /** It only looks (ariaTree, screenshot, extract…): it changes nothing, so a replay skips it. */
@@ -92,6 +109,8 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   readonly input: S;
   readonly modes: readonly ToolMode[];
+  readonly computers: readonly ComputerKind[];
+  readonly risk: ToolRisk;
   readonly needsVision: boolean;
   readonly looks: boolean;
   readonly ends: boolean;
@@ -104,6 +123,8 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
 export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): AgentTool<S> {
   return {
     ...tool,
+    computers: tool.computers ?? ["browser", "extension"],
+    risk: tool.risk ?? "low",
     needsVision: tool.needsVision ?? false,
     looks: tool.looks ?? false,
     ends: tool.ends ?? false,
@@ -119,6 +140,13 @@ export function labelled(name: string, main: string): string {
 }
 
 export const BOTH: readonly ToolMode[] = ["dom", "hybrid"];
+export const ANY_COMPUTER: readonly ComputerKind[] = ["browser", "extension", "desktop"];
+
+/** The page a browser tool works on; a desktop has none. */
+export function pageOf(ctx: ToolContext): BrowserPage {
+  if (!ctx.web) throw new AppError("ACTION_FAILED", "This needs a web page, and this computer is a desktop.");
+  return ctx.web;
+}
 
 export function failed(code: string, message: string): ToolOutcome {
   return { ok: false, error: { code, message } };
@@ -170,7 +198,7 @@ export async function actOnElement(
   action: RefAction,
   intent: string,
 ): Promise<{ ok: true; target: ElementTarget } | { ok: false; outcome: ToolOutcome }> {
-  const located = "ref" in element ? await ctx.web.locate(element.ref) : { target: element.target, coveredBy: null };
+  const located = "ref" in element ? await pageOf(ctx).locate(element.ref) : { target: element.target, coveredBy: null };
   const { target } = located;
   if (action.kind === "click") {
     const at = centerOf(target);
@@ -180,7 +208,7 @@ export async function actOnElement(
     const performed = await clickAt(ctx, at, intent, target, false, true);
     return performed.kind === "acted" ? { ok: true, target } : { ok: false, outcome: notPlaced(performed, intent) };
   }
-  const run = "ref" in element ? () => ctx.web.actOnRef(element.ref, action).then(() => undefined) : () => ctx.web.actOnTarget(target, action);
+  const run = "ref" in element ? () => pageOf(ctx).actOnRef(element.ref, action).then(() => undefined) : () => pageOf(ctx).actOnTarget(target, action);
   const how = activation(action);
   const on = how ? { element, how, ...(action.kind === "fill" ? { text: action.value } : {}) } : null;
   await ctx.perform({ kind: "page", run, intent, ...(on ? { on } : {}) });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, labelled, notPlaced, pageOf, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 async function clickAndType(ctx: ToolContext, aim: Point, describe: string, text: string, element: ElementTarget | null): Promise<ToolOutcome | Point> {
   const performed = await clickAt(ctx, aim, describe, element, true);
@@ -23,7 +23,7 @@ export const type = defineTool({
   async run({ describe, text, coordinates }, ctx) {
     const aim = toScreen(ctx, coordinates);
     if (typeof aim === "string") return failed("INVALID_TARGET", aim);
-    const target = await ctx.web.targetAt(aim.x, aim.y);
+    const target = await pageOf(ctx).targetAt(aim.x, aim.y);
     const at = await clickAndType(ctx, aim, describe, text, null);
     if (!("x" in at)) return at;
     return {

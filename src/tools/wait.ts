@@ -1,20 +1,21 @@
 // wait: for a time, for the page to finish loading, or for a text to appear (seed 001 §9).
 import { z } from "zod";
 import { delay } from "../core/abort.ts";
-import { BOTH, defineTool, labelled } from "./tool.ts";
+import { ANY_COMPUTER, BOTH, defineTool, labelled, pageOf } from "./tool.ts";
 
 const MAX_MS = 30_000;
 
 export const wait = defineTool({
   name: "wait",
   description:
-    "Wait: for timeMs milliseconds; with load: true, until the page has finished loading; with textIncludes, until that text appears on the page. timeMs is then the longest wait (10 s by default).",
+    "Wait: for timeMs milliseconds; in a browser, with load: true, until the page has finished loading; with textIncludes, until that text appears on the page. timeMs is then the longest wait (10 s by default).",
   input: z.object({
     timeMs: z.number().int().min(0).max(MAX_MS).optional(),
     load: z.boolean().optional(),
     textIncludes: z.string().min(1).optional(),
   }),
   modes: BOTH,
+  computers: ANY_COMPUTER,
   label: ({ timeMs, load, textIncludes }) => (textIncludes ? labelled("wait", textIncludes) : load ? "wait load" : `wait ${timeMs ?? 1000} ms`),
   async run({ timeMs, load, textIncludes }, ctx) {
     const started = Date.now();
@@ -23,8 +24,8 @@ export const wait = defineTool({
       return { ok: true, data: { success: true, waited: Date.now() - started } };
     }
     const limit = timeMs ?? 10_000;
-    const loaded = load ? await ctx.web.waitForLoad(limit) : true;
-    const found = textIncludes ? await ctx.web.waitForText(textIncludes, Math.max(0, limit - (Date.now() - started))) : true;
+    const loaded = load ? await pageOf(ctx).waitForLoad(limit) : true;
+    const found = textIncludes ? await pageOf(ctx).waitForText(textIncludes, Math.max(0, limit - (Date.now() - started))) : true;
     const waited = Date.now() - started;
     if (loaded && found) return { ok: true, data: { success: true, waited } };
     const what = !loaded ? "the page had not finished loading" : `"${textIncludes}" did not appear`;

@@ -6,7 +6,7 @@
 import type { ChatModel } from "../../models/chat/chat-model.ts";
 import { hashDistance } from "../../perception/screen-hash.ts";
 import { describeStep, type ProgressStep, type ToolCallRecord, type Usage } from "../../protocol/index.ts";
-import { findTool, parseInput, toolSet, type AgentTool, type RecordedTarget, type ToolContext } from "../../tools/index.ts";
+import { everyTool, findTool, parseInput, type AgentTool, type RecordedTarget, type ToolContext } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
 
@@ -14,7 +14,7 @@ import { ToolRunner, type Ran } from "../tool-runner.ts";
 const SAME_SCREEN = 10;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 // Healing may need any tool, whatever the recorded task's mode.
-const TOOLS = [...toolSet({ mode: "dom", vision: true, search: false }), ...toolSet({ mode: "hybrid", vision: true, search: false })];
+const TOOLS = everyTool();
 
 export class ReplayDriver implements Driver {
   readonly label: string;
@@ -29,7 +29,7 @@ export class ReplayDriver implements Driver {
 
   async drive(run: RunContext): Promise<Outcome> {
     const runner = new ToolRunner(run, this.model);
-    await runner.context.web.waitForLoad(run.config.browser.navigationTimeoutMs);
+    await runner.context.web?.waitForLoad(run.config.browser.navigationTimeoutMs);
     runner.look(await run.hands.capture());
     const replayed: number[] = [];
     const healed: number[] = [];
@@ -72,7 +72,8 @@ async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord
   if (record.targets.length === 0 || !tool.replay) return runner.call(tool, input, NO_USAGE);
   const found: RecordedTarget[] = [];
   for (const { target, action } of record.targets) {
-    const now = await runner.context.web.findTarget(target);
+    // Only the browser tools record elements, and they ran on a page.
+    const now = await runner.context.web?.findTarget(target);
     if (!now?.box) return null;
     found.push({ target: now, action });
   }

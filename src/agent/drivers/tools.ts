@@ -1,11 +1,12 @@
-// The browser tool agent (seed 001 §2, §7). The page is prepared first (seed 004 §4.5: loaded,
-// then screenshot and reader text), and the model starts from that text (a task resumed after a
+// The tool agent (seed 001 §2, §7; on a desktop, seed 003's tools). A page is prepared first
+// (seed 004 §4.5: loaded, then screenshot and reader text) — a desktop is looked at, its focused
+// window named — and the model starts from that text (a task resumed after a
 // restart, from its recorded calls, then that text). Then the chat model
 // calls tools — one step each — until it calls close or reaches the step cap. Each call is
 // validated against its tool's schema, run through the tool runner (every action through the
 // hands, so it is checked), recorded as a step and answered to the model, whose context is
 // compressed before every request (agent/tool-context.ts).
-import type { ReadabilityResult, Screenshot } from "../../computers/computer.ts";
+import type { BrowserPage, Computer, ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
@@ -15,7 +16,7 @@ import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { compressContext } from "../tool-context.ts";
-import { toolAgentPrompt } from "../tool-prompt.ts";
+import { desktopToolPrompt, toolAgentPrompt } from "../tool-prompt.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
 
 const READER_TEXT_LIMIT = 4_000;
@@ -45,23 +46,17 @@ export class ToolDriver implements Driver {
     const runner = new ToolRunner(run, model);
     const { web } = runner.context;
     const { agent } = config;
-    const tools = toolSet({ mode, vision: agent.vision, search: agent.searchApiKey !== "" });
-    const system = toolAgentPrompt({ goal: task.text, today: today(), startUrl: task.start_url, mode, tools });
-    const prepared = await preparePage(
-      {
-        loaded: async () => ({ loaded: await web.waitForLoad(config.browser.navigationTimeoutMs) }),
-        screenshot: () => computer.screenshot(),
-        readability: () => web.readability(run.saveArtifact),
-      },
-      signal,
-    );
-    if (prepared.screenshot) runner.look(prepared.screenshot);
+    const tools = toolSet({ mode, computer: computer.kind, vision: agent.vision, search: agent.searchApiKey !== "" });
+    const prompt = { goal: task.text, today: today(), startUrl: task.start_url, mode, tools };
+    const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
+    const first = web ? await openPage(run, web) : await openDesktop(computer);
+    if (first.shot) runner.look(first.shot);
     const goal = goalText(task.text, task.start_url, run.attachments);
     const { earlier } = this;
     // A resumed task's conversation is rebuilt from its recorded calls; the page it reads now is the one opened again.
     const turns: ChatTurn[] = earlier
-      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, pageText(prepared)].join("\n\n") }]
-      : [{ role: "user", text: [goal, pageText(prepared)].join("\n\n") }];
+      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, first.text].join("\n\n") }]
+      : [{ role: "user", text: [goal, first.text].join("\n\n") }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -123,6 +118,26 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
     const outcome: ToolOutcome = tool.ok ? { ok: true, data: tool.output } : { ok: false, error: tool.error ?? { code: "ACTION_FAILED", message: step.text } };
     return [{ role: "assistant", text, toolCalls: [call] }, toolTurn(call, outcome, step.effect)];
   });
+}
+
+/** The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. */
+async function openPage(run: RunContext, web: BrowserPage): Promise<{ shot: Screenshot | null; text: string }> {
+  const { computer, config, signal } = run;
+  const prepared = await preparePage(
+    {
+      loaded: async () => ({ loaded: await web.waitForLoad(config.browser.navigationTimeoutMs) }),
+      screenshot: () => computer.screenshot(),
+      readability: () => web.readability(run.saveArtifact),
+    },
+    signal,
+  );
+  return { shot: prepared.screenshot ?? null, text: pageText(prepared) };
+}
+
+/** The first look at a desktop: its screen, and which window has the focus. */
+async function openDesktop(computer: Computer): Promise<{ shot: Screenshot; text: string }> {
+  const [shot, window] = await Promise.all([computer.screenshot(), computer.activeWindow?.() ?? null]);
+  return { shot, text: window ? `The focused window: "${window.title}" (${window.app}).` : "No window has the focus." };
 }
 
 /** What page preparation found, for the model's first look: the reader text and any warnings. */
