@@ -21,6 +21,11 @@ export interface PlannerInput {
   elements?: UiElement[];
 }
 
+/** A desktop's focused window as every planner tells it to its model: `Active window: "notes.txt - Mousepad" (Mousepad)`. */
+export function windowLine(window: NonNullable<PlannerInput["window"]>): string {
+  return `Active window: ${JSON.stringify(window.title)} (${window.app})`;
+}
+
 export interface PlannerTurn {
   thought: string;
   progress: string;

@@ -81,3 +81,36 @@ describe("a task on a display of the person's own (DESKTOP_DISPLAY)", () => {
     }
   });
 });
+
+describe("the focused window for the other planners", () => {
+  it("is told to Anthropic's computer use with every screenshot", async () => {
+    const own = await startApp({
+      modelBaseUrl: model.baseUrl,
+      config: { computer: "desktop", desktop: { apps: ["xterm -geometry 100x24+0+0"] }, model: { provider: "anthropic", name: "claude-test", apiKey: "sk-ant-test" } },
+    });
+    try {
+      const task = "look at the terminal";
+      const message = (id: string, content: unknown[], stop: string) => ({
+        message: { id, type: "message", role: "assistant", model: "claude-test", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } },
+      });
+      let terminalUp = () => {};
+      const up = new Promise<void>((resolve) => (terminalUp = resolve));
+      const asked = (r: { body: unknown }) => JSON.stringify(r.body).includes(`Task: ${task}`);
+      model.route(
+        asked,
+        { ...message("msg_w1", [{ type: "tool_use", id: "toolu_w1", name: "computer", input: { action: "left_click", coordinate: [200, 100] } }], "tool_use"), until: up },
+        message("msg_w2", [{ type: "text", text: "The terminal is open." }], "end_turn"),
+      );
+      const events = await openStream(own.url, "s-window-claude", 0);
+      const { json } = await own.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-window-claude", text: task });
+      await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm") === true, 30_000);
+      terminalUp();
+      expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed" });
+      events.close();
+      const last = model.requests.filter(asked).at(-1)!;
+      expect(JSON.stringify(last.body)).toMatch(/"tool_result".*Active window: \\".*\\" \(XTerm\)/);
+    } finally {
+      await own.close();
+    }
+  });
+});

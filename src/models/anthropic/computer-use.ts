@@ -9,7 +9,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { fitWithin } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
+import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createMessage,
@@ -68,7 +68,7 @@ export class AnthropicComputerUse implements Planner {
     if (this.messages.length === 0) {
       this.messages.push({ role: "user", content: [...firstMessage(input), image(input.screenshot)] });
     } else if (this.inFlight) {
-      this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: [image(input.screenshot)] });
+      this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: screen(input) });
       this.inFlight = null;
     }
     for (let requests = 0; ; ) {
@@ -82,7 +82,7 @@ export class AnthropicComputerUse implements Planner {
         }
         this.results.push(
           translated.kind === "screenshot"
-            ? { type: "tool_result", tool_use_id: call.id, content: [image(input.screenshot)] }
+            ? { type: "tool_result", tool_use_id: call.id, content: screen(input) }
             : { type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: translated.reason }], is_error: true },
         );
         continue;
@@ -155,9 +155,14 @@ export function toolVersionFor(model: string): ComputerTool["type"] {
 }
 
 function firstMessage(input: PlannerInput): TextBlock[] {
-  const lines = [`Task: ${input.task}`, input.url ? `The browser shows ${input.url}.` : "", "The current screen:"];
+  const lines = [`Task: ${input.task}`, input.window ? `${windowLine(input.window)}.` : input.url ? `The browser shows ${input.url}.` : "", "The current screen:"];
   const attached = input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`);
   return [{ type: "text", text: [...lines.slice(0, 2), ...attached, lines[2]].filter(Boolean).join("\n") }];
+}
+
+/** A screenshot as a tool result: on a desktop, with the window that has the focus now. */
+function screen(input: PlannerInput): (TextBlock | ImageBlock)[] {
+  return [...(input.window ? [{ type: "text" as const, text: windowLine(input.window) }] : []), image(input.screenshot)];
 }
 
 function image(shot: Screenshot): ImageBlock {

@@ -7,7 +7,7 @@
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
+import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -34,6 +34,8 @@ export class OpenAIComputerUse implements Planner {
   private call: { id: string; actions: ComputerAction[]; checks: SafetyCheck[] } | null = null;
   private acknowledged: SafetyCheck[] = [];
   private notes: string[] = [];
+  /** The desktop's focused window as the model was last told it. */
+  private toldWindow: string | null = null;
   private narration = "";
 
   constructor(private readonly options: OpenAIOptions) {
@@ -107,8 +109,12 @@ export class OpenAIComputerUse implements Planner {
 
   private request(input: PlannerInput): ResponsesRequest {
     const items: InputItem[] = [];
+    // A screenshot output carries a page's URL; a desktop's focused window is told in words, when it changes.
+    const window = input.window ? windowLine(input.window) : null;
+    const newWindow = window !== null && window !== this.toldWindow;
+    this.toldWindow = window;
     if (!this.previousResponseId) {
-      const lines = [`Task: ${input.task}`, ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
+      const lines = [`Task: ${input.task}`, ...(window ? [window] : []), ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
       items.push({ role: "user", content: [{ type: "input_text", text: lines.join("\n") }, { type: "input_image", image_url: dataUrl(input.screenshot) }] });
     } else if (this.call) {
       items.push({
@@ -119,6 +125,7 @@ export class OpenAIComputerUse implements Planner {
       });
       this.acknowledged = [];
     }
+    if (newWindow && this.previousResponseId) this.notes.push(window);
     if (this.notes.length > 0) {
       items.push({ role: "user", content: [{ type: "input_text", text: this.notes.join("\n") }] });
       this.notes = [];

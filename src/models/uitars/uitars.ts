@@ -7,7 +7,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn } from "../planner.ts";
+import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface UITarsOptions extends ChatEndpoint {
   model: string;
@@ -51,6 +51,7 @@ export class UITarsPlanner implements Planner {
     const image = { width: input.screenshot.width, height: input.screenshot.height };
     const lines = [
       `Task: ${input.task}`,
+      ...(input.window ? [windowLine(input.window)] : []),
       input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
     ];
     const messages: ChatMessage[] = [
