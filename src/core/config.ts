@@ -155,7 +155,7 @@ export const configSchema = z.object({
     /** JPEG quality of step screenshots. */
     jpegQuality: int.min(10).max(100).default(80),
     /** At most this many `screen.live` frames a second per task. */
-    liveFps: z.coerce.number().min(0).max(30).default(2),
+    liveFps: z.coerce.number().min(0).max(30).default(10),
     navigationTimeoutMs: int.positive().default(30_000),
     /** Drive a running browser over CDP instead of launching one (a person's Chrome, an Electron app, a remote browser). */
     cdpUrl: z.string().url().optional(),

@@ -50,7 +50,10 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
   await expect(card.screenImage).toHaveAttribute("src", steps[1]!.screenshot!.url);
 
   await card.dragScrubberTo(1);
-  await expect(card.scrubber).toHaveAttribute("aria-valuetext", "Live");
+  // Seed 003 §4: the live screen carries the step counter and the last action.
+  await expect(card.scrubber).toHaveAttribute("aria-valuetext", "Live · step 2");
+  await expect(card.screenPosition).toHaveText("Live · step 2");
+  await expect(card.root.getByTestId("action-label")).toHaveText('type "hello"');
   await expect(card.screenImage).toHaveAttribute("src", /live_/);
   await expect(card.timeline.locator("[aria-current]")).toHaveCount(0);
 

@@ -34,8 +34,11 @@ describe("RunCard while running", () => {
     expect(screen.getByTestId("latest-progress").textContent).toBe("Step 3 text");
     expect(screen.queryByRole("list", { name: "Progress" })).toBeNull();
     expect(slider().getAttribute("aria-valuenow")).toBe("3");
-    expect(slider().getAttribute("aria-valuetext")).toBe("Live");
+    expect(slider().getAttribute("aria-valuetext")).toBe("Live · step 3");
     expect(shownImage()).toBe("/api/frames/live_task_1?v=7");
+    // Seed 003 §4: the live screen carries the step counter and the last action.
+    expect(screen.getByTestId("screen-position").textContent).toBe("Live · step 3");
+    expect(screen.getByTestId("action-label").textContent).not.toBe("");
     expect(screen.getByTestId("screen-url").textContent).toBe("http://127.0.0.1:9/live.html");
   });
 
@@ -76,7 +79,7 @@ describe("RunCard while running", () => {
     fireEvent.keyDown(slider(), { key: "End" });
     rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("5");
-    expect(slider().getAttribute("aria-valuetext")).toBe("Live");
+    expect(slider().getAttribute("aria-valuetext")).toBe("Live · step 5");
   });
 
   it("has a Stop button that stops this task", () => {

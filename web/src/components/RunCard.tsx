@@ -193,7 +193,8 @@ function Player({ run, position, onPosition, showTimeline, timelineId, finished 
   const count = run.steps.length;
   const value = scrubberValue(position, count);
   const view = screenView(run, positionFromValue(value, count));
-  const liveLabel = finished ? t.end : t.live;
+  // Seed 003 §4: while the task runs, the live screen carries the step counter and the last action.
+  const liveLabel = finished ? t.end : count > 0 ? t.liveStep(count) : t.live;
   const label = value === count ? liveLabel : t.stepOf(value + 1, count);
   // On wide screens the timeline stands beside the screen, so the whole card fits in view.
   return (

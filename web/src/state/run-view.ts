@@ -68,7 +68,7 @@ export function screenView(run: RunState, position: Position): ScreenView {
       url: run.liveWindow ?? run.liveUrl ?? last?.url ?? run.task.start_url,
       marker: null,
       step: null,
-      actionLabel: null,
+      actionLabel: last && run.task.status === "running" ? describeStep(last) : null,
     };
   }
   return { frame: step.screenshot, url: step.url, marker: markerOf(step), step, actionLabel: describeStep(step) };
