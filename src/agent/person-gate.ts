@@ -1,6 +1,8 @@
 // Where a task waits for the person (seed 000 §3.3 AWAITING_USER): "I've done it" after a request
-// to act, and the decision on an approval. The clock stops while they decide, and each wait ends
-// at once on Stop.
+// to act, the decision on an approval, and a takeover (seed 004 §2.1): the person asks for the
+// screen, the agent stops at its next pause point — between its steps, never inside one — and
+// waits until they hand it back. The clock stops while they act or decide, and each wait ends at
+// once on Stop.
 import { raceAbort } from "../core/abort.ts";
 import { newId } from "../core/ids.ts";
 import type { ApprovalRequest } from "../hands/hands.ts";
@@ -8,9 +10,14 @@ import type { Approval, FrameRef } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
 import type { TaskRecord } from "./task-record.ts";
 
+/** What the model is told after a takeover. */
+export const TAKEOVER_NOTE = "The person took over the screen and handed it back; what it shows may have changed.";
+
 export class PersonGate {
   private ackWaiter: ((text: string) => void) | null = null;
   private decisionWaiter: { approvalId: string; decide: (approved: boolean) => void } | null = null;
+  private takeoverWanted = false;
+  private handBackWaiter: (() => void) | null = null;
 
   constructor(
     private readonly record: TaskRecord,
@@ -31,6 +38,51 @@ export class PersonGate {
     if (this.decisionWaiter?.approvalId !== approvalId || this.signal.aborted) return false;
     this.decisionWaiter.decide(approved);
     this.decisionWaiter = null;
+    return true;
+  }
+
+  /**
+   * The person asks for the screen while the agent runs: it stops at its next pause point. False
+   * when the task is not running (it waits for the person already, or has ended).
+   */
+  takeOver(): boolean {
+    if (this.signal.aborted) return false;
+    if (this.takeoverWanted) return true;
+    if (this.record.current.status !== "running") return false;
+    this.takeoverWanted = true;
+    return true;
+  }
+
+  /** The person hands the screen back (or changes their mind before the agent stopped); false when they did not have it. */
+  handBack(): boolean {
+    if (!this.takeoverWanted || this.signal.aborted) return false;
+    this.takeoverWanted = false;
+    this.handBackWaiter?.();
+    this.handBackWaiter = null;
+    return true;
+  }
+
+  /** Whether the person's own input goes to the screen now: they have taken it over, or the agent asked them to act. */
+  get personHasScreen(): boolean {
+    return this.handBackWaiter !== null || this.ackWaiter !== null;
+  }
+
+  /**
+   * Where a driver may stop between its steps: when the person asked for the screen, the task is
+   * theirs (`takeover`) until they hand it back. True when it was: the screen may have changed,
+   * so the agent must look again before it acts.
+   */
+  async pausePoint(): Promise<boolean> {
+    if (!this.takeoverWanted) return false;
+    const { record, budget } = this;
+    budget.pauseClock();
+    const handedBack = new Promise<void>((resolve) => (this.handBackWaiter = resolve));
+    await record.update({ status: "takeover" });
+    await record.emit({ type: "task.takeover", task_id: record.current.id });
+    await raceAbort(handedBack, this.signal);
+    await record.update({ status: "running" });
+    await record.emit({ type: "task.resumed", task_id: record.current.id });
+    budget.startClock();
     return true;
   }
 

@@ -7,7 +7,7 @@ import type { Config } from "../core/config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
-import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, ProgressStep, Task } from "../protocol/index.ts";
+import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
@@ -217,6 +217,17 @@ export class Runtime {
 
   decide(taskId: string, approvalId: string, approved: boolean): boolean {
     return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
+  }
+  takeOver(taskId: string): boolean {
+    return this.runs.get(taskId)?.takeOver() ?? false;
+  }
+
+  handBack(taskId: string): boolean {
+    return this.runs.get(taskId)?.handBack() ?? false;
+  }
+
+  async personInput(taskId: string, input: PersonInput): Promise<boolean> {
+    return (await this.runs.get(taskId)?.personInput(input)) ?? false;
   }
 
   isActive(taskId: string): boolean {

@@ -1,5 +1,5 @@
-// One task's life (seed 000 §3.3): START_TASK → RUN_LOOP ↔ AWAITING_USER → COMPLETED / FAILED /
-// STOPPED. The run opens the computer, shows the live view, takes the first look, hands the rest
+// One task's life (seed 000 §3.3): START_TASK → RUN_LOOP ↔ AWAITING_USER / TAKEOVER → COMPLETED /
+// FAILED / STOPPED. The run opens the computer, shows the live view, takes the first look, hands the rest
 // to its driver, and records how the task ended. One AbortSignal is threaded through the driver,
 // the computer and every wait, so Stop takes effect at once.
 import type { Logger } from "pino";
@@ -12,7 +12,7 @@ import { Secrets } from "../core/secrets.ts";
 import { nowIso } from "../core/ids.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
-import type { Attachment, Task } from "../protocol/index.ts";
+import type { Attachment, PersonInput, Task } from "../protocol/index.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
 import { throttleFrames } from "./live-view.ts";
@@ -30,6 +30,7 @@ export class TaskRun {
   private readonly budget: Budget;
   private readonly gate: PersonGate;
   private computer: Computer | null = null;
+  private hands: Hands | null = null;
   private finishing = false;
 
   constructor(
@@ -72,6 +73,24 @@ export class TaskRun {
     return this.gate.decide(approvalId, approved);
   }
 
+  /** The person asks for the screen; false when the task is not running. */
+  takeOver(): boolean {
+    return this.gate.takeOver();
+  }
+
+  /** The person hands the screen back; false when they did not have it. */
+  handBack(): boolean {
+    return this.gate.handBack();
+  }
+
+  /** The person's input on the live view; false when the screen is not theirs now. */
+  async personInput(input: PersonInput): Promise<boolean> {
+    const { hands } = this;
+    if (!hands || !this.gate.personHasScreen) return false;
+    await hands.personAct(input, this.record.current.live_frame);
+    return true;
+  }
+
   /** Runs the task to its end and resolves with it as it ended. */
   async run(): Promise<Task> {
     const signal = this.controller.signal;
@@ -89,14 +108,14 @@ export class TaskRun {
       const secrets = new Secrets(this.config.secrets);
       const steps = new StepRecorder(record, secrets);
       const { text, start_url } = record.current;
-      const hands = new Hands({
+      const hands = (this.hands = new Hands({
         computer,
         config: this.config,
         saveFrame: (shot, options) => steps.saveFrame(shot, options),
         signal,
         trusted: namedOrigins(text, start_url),
         ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
-      });
+      }));
       liveFrames.push(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
       outcome = await this.driver.drive({
         task: () => record.current,

@@ -12,14 +12,15 @@ import type { Config } from "../core/config.ts";
 import { Secrets } from "../core/secrets.ts";
 import { delay, raceAbort } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
-import type { Point } from "../perception/coordinates.ts";
+import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 import { diffScreens } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { FrameRef, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
+import type { FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
 import { localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
+import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
@@ -301,6 +302,15 @@ export class Hands {
   private canCheck(look: PointerLook | null): boolean {
     const { method } = this.options.config.verification;
     return (method !== "model" && this.options.computer.holdTarget !== undefined) || (method !== "hit_test" && look !== null);
+  }
+
+  /**
+   * The person's own click, wheel or keys on the live view while the screen is theirs: nothing
+   * judges or checks them. `frame`: the size of the live frame they acted on.
+   */
+  async personAct(input: PersonInput, frame: Size | null): Promise<void> {
+    const shot = this.latest;
+    await applyPersonInput(this.options.computer, input, frame, shot ? { width: shot.width, height: shot.height } : null);
   }
 
   /**

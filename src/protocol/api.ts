@@ -2,6 +2,7 @@
 // 400 names the field that is wrong; the UI imports the same types.
 import { z } from "zod";
 import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
+import { MOUSE_BUTTONS } from "./actions.ts";
 
 export const idSchema = z
   .string()
@@ -64,6 +65,21 @@ export const stopBodySchema = z
 
 export const approveBodySchema = z.object({ task_id: idSchema, approval_id: idSchema, approved: z.boolean() });
 
+const framePoint = { x: z.number().int().min(0).max(10_000), y: z.number().int().min(0).max(10_000) };
+/**
+ * The person's own input on the live view while they have the screen (takeover, or a task
+ * waiting for them to act): points are pixels of the live frame.
+ */
+export const personInputSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("click"), ...framePoint, button: z.enum(MOUSE_BUTTONS).default("left"), double: z.boolean().default(false) }),
+  z.object({ kind: z.literal("scroll"), ...framePoint, delta_x: z.number().int().min(-5_000).max(5_000).default(0), delta_y: z.number().int().min(-5_000).max(5_000).default(0) }),
+  z.object({ kind: z.literal("key"), keys: z.array(z.string().min(1).max(40)).min(1).max(5) }),
+  z.object({ kind: z.literal("type"), text: z.string().min(1).max(2_000) }),
+]);
+export type PersonInput = z.infer<typeof personInputSchema>;
+export type PersonInputBody = z.input<typeof personInputSchema>;
+export const inputBodySchema = z.object({ task_id: idSchema, input: personInputSchema });
+
 export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
 
 export type SessionsReply = { sessions: z.infer<typeof sessionSchema>[] };
@@ -90,6 +106,8 @@ export const ERROR_CODES = [
   "ANSWER_FINISHED",
   "NOT_REPLAYABLE",
   "TASK_NOT_AWAITING_USER",
+  "TASK_NOT_TAKEN_OVER",
+  "TASK_NOT_RUNNING",
   "NO_SUCH_APPROVAL",
   "PLANNER_INVALID_OUTPUT",
   "MODEL_HTTP_ERROR",

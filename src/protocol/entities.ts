@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { actionSchema } from "./actions.ts";
 
-export const TASK_STATUSES = ["queued", "running", "awaiting_user", "completed", "failed", "stopped"] as const;
+/** `takeover`: the person has the screen (seed 004 §2.1); the agent waits until they hand it back. */
+export const TASK_STATUSES = ["queued", "running", "awaiting_user", "takeover", "completed", "failed", "stopped"] as const;
 export const taskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 

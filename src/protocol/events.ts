@@ -27,6 +27,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("approval.requested"), ...taskId, approval: approvalSchema }),
   z.object({ type: z.literal("approval.resolved"), ...taskId, approval_id: z.string(), approved: z.boolean() }),
+  /** The person has the screen: the agent has stopped between its steps until they hand it back (task.resumed). */
+  z.object({ type: z.literal("task.takeover"), ...taskId }),
   z.object({ type: z.literal("task.resumed"), ...taskId }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
   z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),

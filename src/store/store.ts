@@ -48,7 +48,7 @@ export class Store implements RunRecorder, ChatRecorder {
 
   /** A task left active by a process that died becomes failed, with an event that says so. */
   async recoverInterrupted(): Promise<Task[]> {
-    const active: TaskStatus[] = ["queued", "running", "awaiting_user"];
+    const active: TaskStatus[] = ["queued", "running", "awaiting_user", "takeover"];
     const rows = await this.db.selectFrom("tasks").selectAll().where("status", "in", active).execute();
     const recovered: Task[] = [];
     for (const row of rows) {

@@ -17,7 +17,8 @@ test("I've done it resumes the same card, which then completes", async ({ chat, 
   const card = chat.card();
   await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
   await expect(card.answer).toHaveText("Please log in in the browser, then press the button below.");
-  await expect(card.screen).toHaveCount(0);
+  // The live screen is open for the person to act on; the steps are not shown.
+  await expect(card.screen).toHaveAttribute("data-control", "person");
   await expect(card.scrubber).toHaveCount(0);
   expect(pages.records).toEqual([]);
 

@@ -4,6 +4,7 @@ import type {
   ErrorReply,
   HealthReply,
   MessagesReply,
+  PersonInputBody,
   SendBody,
   SendReply,
   Session,
@@ -62,6 +63,10 @@ export const api = {
   /** Stops the assistant's answer to the person's message `messageId`. */
   stopAnswer: (messageId: string): Promise<unknown> => request("POST", "/api/chat/stop", { message_id: messageId }),
   ack: (taskId: string, text: string): Promise<unknown> => request("POST", "/api/chat/ack-user-action", { task_id: taskId, text }),
+  takeOver: (taskId: string): Promise<unknown> => request("POST", "/api/chat/takeover", { task_id: taskId }),
+  resume: (taskId: string): Promise<unknown> => request("POST", "/api/chat/resume", { task_id: taskId }),
+  /** The person's click, wheel, key or text on the live view while the screen is theirs. */
+  input: (taskId: string, input: PersonInputBody): Promise<unknown> => request("POST", "/api/chat/input", { task_id: taskId, input }),
   runAgain: (taskId: string): Promise<SendReply> => request<SendReply>("POST", "/api/chat/replay", { task_id: taskId }),
   decide: (taskId: string, approvalId: string, approved: boolean): Promise<unknown> =>
     request("POST", "/api/chat/approve", { task_id: taskId, approval_id: approvalId, approved }),

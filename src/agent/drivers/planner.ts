@@ -13,6 +13,7 @@ import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
+import { TAKEOVER_NOTE } from "../person-gate.ts";
 import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
 
 export class PlannerDriver implements Driver {
@@ -30,7 +31,10 @@ export class PlannerDriver implements Driver {
     const { planner } = this;
     for (;;) {
       budget.assertStepRoom(steps.count);
-      const shot = hands.screen ?? (await hands.capture());
+      // The person may have changed anything while the screen was theirs: look again.
+      const tookOver = await run.gate.pausePoint();
+      if (tookOver) this.history.push(TAKEOVER_NOTE);
+      const shot = tookOver || !hands.screen ? await hands.capture() : hands.screen;
       const url = await currentUrl(run);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };

@@ -43,6 +43,7 @@ export class ReplayDriver implements Driver {
         return input.taskComplete ? { status: "completed", answer } : { status: "failed", code: "TASK_INCOMPLETE", message: answer };
       }
       run.budget.assertStepRoom(run.steps.count);
+      if (await run.gate.pausePoint()) runner.look(await run.hands.capture());
       const sameScreen = !record.before_hash || hashDistance(record.before_hash, (await runner.screenHash()) ?? record.before_hash) <= SAME_SCREEN;
       let ran = await again(runner, tool, record);
       let how: "replayed" | "healed" = "replayed";

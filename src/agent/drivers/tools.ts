@@ -15,6 +15,7 @@ import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
+import { TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { desktopToolPrompt, toolAgentPrompt } from "../tool-prompt.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
@@ -60,6 +61,10 @@ export class ToolDriver implements Driver {
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
+      if (await run.gate.pausePoint()) {
+        runner.look(await run.hands.capture());
+        turns.push({ role: "user", text: `${TAKEOVER_NOTE} Look again before you act.` });
+      }
       const reply = await streamReply(model, { system, turns: compressContext(turns), tools }, { signal });
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).

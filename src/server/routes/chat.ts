@@ -1,11 +1,13 @@
-// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1) and /replay (Run again).
+// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1), /replay (Run again), and
+// the person's takeover (seed 004 §2): /takeover, /resume and /input, their clicks and keys on the
+// live view while the screen is theirs.
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { ACK_TEXT } from "../../agent/task-run.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -67,6 +69,26 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         throw noSuchApproval;
       }
       return c.json({ task_id, approval_id, approved }, 202);
+    })
+    .post("/takeover", async (c) => {
+      const { task_id } = await parseBody(c, taskActionBodySchema);
+      const { task } = await requireActive(task_id);
+      if (!runtime.takeOver(task_id)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is ${task.status}; only a running task can be taken over.`);
+      return c.json({ task_id, takeover: true }, 202);
+    })
+    .post("/resume", async (c) => {
+      const { task_id } = await parseBody(c, taskActionBodySchema);
+      const { task } = await requireActive(task_id);
+      if (!runtime.handBack(task_id)) throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}, not taken over.`);
+      return c.json({ task_id, resumed: true }, 202);
+    })
+    .post("/input", async (c) => {
+      const { task_id, input } = await parseBody(c, inputBodySchema);
+      const { task } = await requireActive(task_id);
+      if (!(await runtime.personInput(task_id, input))) {
+        throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}: the screen is the agent's; take it over first.`);
+      }
+      return c.json({ task_id, done: true }, 202);
     })
     .post("/ack-user-action", async (c) => {
       const { task_id, text } = await parseBody(c, ackBodySchema);

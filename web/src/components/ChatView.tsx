@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type DragEvent } from "react";
 import { api } from "../api.ts";
 import { useSession } from "../hooks/useSession.ts";
 import { t } from "../i18n.ts";
-import type { Attachment, ComputerKind } from "../protocol.ts";
+import type { Attachment, ComputerKind, PersonInputBody } from "../protocol.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
@@ -75,6 +75,15 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     await api.runAgain(taskId);
     await session.refresh();
   };
+  const takeOver = async (taskId: string) => {
+    await api.takeOver(taskId);
+  };
+  const resume = async (taskId: string) => {
+    await api.resume(taskId);
+  };
+  const input = async (taskId: string, personInput: PersonInputBody) => {
+    await api.input(taskId, personInput);
+  };
   const decide = async (taskId: string, approvalId: string, approved: boolean) => {
     await api.decide(taskId, approvalId, approved);
     await session.refresh();
@@ -123,7 +132,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":

@@ -20,8 +20,12 @@ function renderCard(run: RunState, handlers: Partial<Omit<RunCardProps, "run">> 
   const onAck = handlers.onAck ?? vi.fn(async () => undefined);
   const onDecide = handlers.onDecide ?? vi.fn(async () => undefined);
   const onRunAgain = handlers.onRunAgain ?? vi.fn(async () => undefined);
-  const view = render(<RunCard run={run} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
-  return { ...view, onStop, onAck, onDecide, onRunAgain };
+  const onTakeOver = handlers.onTakeOver ?? vi.fn(async () => undefined);
+  const onResume = handlers.onResume ?? vi.fn(async () => undefined);
+  const onInput = handlers.onInput ?? vi.fn(async () => undefined);
+  const all = { onStop, onAck, onDecide, onRunAgain, onTakeOver, onResume, onInput };
+  const view = render(<RunCard run={run} {...all} />);
+  return { ...view, ...all, all };
 }
 
 const slider = () => screen.getByRole("slider", { name: "Steps and live screen" });
@@ -70,14 +74,14 @@ describe("RunCard while running", () => {
   });
 
   it("stays on the chosen step while new steps arrive, and stays live when live", () => {
-    const { rerender, onStop, onAck, onDecide, onRunAgain } = renderCard(running);
+    const { rerender, all } = renderCard(running);
     fireEvent.keyDown(slider(), { key: "ArrowLeft" });
     const more = { ...running, steps: [...running.steps, step(4)] };
-    rerender(<RunCard run={more} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
+    rerender(<RunCard run={more} {...all} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("2");
     expect(slider().getAttribute("aria-valuemax")).toBe("4");
     fireEvent.keyDown(slider(), { key: "End" });
-    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
+    rerender(<RunCard run={{ ...more, steps: [...more.steps, step(5)] }} {...all} />);
     expect(slider().getAttribute("aria-valuenow")).toBe("5");
     expect(slider().getAttribute("aria-valuetext")).toBe("Live · step 5");
   });
@@ -114,10 +118,10 @@ describe("RunCard with an answer", () => {
 
   it("offers the button again when the task asks a second time", () => {
     const waiting = { ...running, task: { ...running.task, status: "awaiting_user" as const, answer: "Please log in." } };
-    const { rerender, onStop, onAck, onDecide, onRunAgain } = renderCard(waiting);
+    const { rerender, all } = renderCard(waiting);
     fireEvent.click(screen.getByRole("button", { name: "I've done it" }));
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
-    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} onStop={onStop} onAck={onAck} onDecide={onDecide} onRunAgain={onRunAgain} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, status: "running", answer: null } }} {...all} />);
+    rerender(<RunCard run={{ ...waiting, task: { ...waiting.task, answer: "Now confirm the payment." } }} {...all} />);
     expect(screen.getByTestId("answer").textContent).toContain("Now confirm the payment.");
     expect(screen.getByRole("button", { name: "I've done it" }).hasAttribute("disabled")).toBe(false);
   });
@@ -175,5 +179,49 @@ describe("RunCard of a tool-agent task", () => {
   it("does not offer it for a planner's task, whose steps are not recorded", () => {
     renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
     expect(screen.queryByRole("button", { name: "Run again" })).toBeNull();
+  });
+});
+
+describe("RunCard's takeover (seed 004 §2)", () => {
+  /** The screen as laid out: 640×400 at the page's origin (the live frame is 1000×500). */
+  const laidOut = (element: HTMLElement) => {
+    element.getBoundingClientRect = () => ({ left: 0, top: 0, width: 640, height: 400, right: 640, bottom: 400, x: 0, y: 0, toJSON: () => ({}) });
+    return element;
+  };
+
+  it("offers Take over on a running task's screen and says it waits for the step", () => {
+    const { onTakeOver } = renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: "Take over" }));
+    expect(onTakeOver).toHaveBeenCalledWith("task_1");
+    expect(screen.getByRole("button", { name: "Taking over after this step…" }).hasAttribute("disabled")).toBe(true);
+    expect(screen.queryByRole("application")).toBeNull();
+  });
+
+  it("gives the person the live screen once taken over: clicks and keys go to the computer, Resume hands it back", async () => {
+    const taken = { ...running, task: { ...running.task, status: "takeover" as const } };
+    const { onInput, onResume } = renderCard(taken);
+    expect(screen.getByTestId("latest-progress").closest("div")!.textContent).toContain("You have the screen");
+    const surface = laidOut(screen.getByRole("application", { name: "The screen: your clicks and keys go to it" }));
+    fireEvent.click(surface, { clientX: 320, clientY: 100, detail: 1 });
+    fireEvent.keyDown(surface, { key: "h" });
+    fireEvent.keyDown(surface, { key: "i" });
+    fireEvent.keyDown(surface, { key: "Enter" });
+    // Keys pressed while the click is on its way go after it, the characters as one text.
+    await vi.waitFor(() => expect(onInput).toHaveBeenCalledTimes(3));
+    expect(vi.mocked(onInput).mock.calls.map(([, input]) => input)).toEqual([
+      { kind: "click", x: 500, y: 125, double: false },
+      { kind: "type", text: "hi" },
+      { kind: "key", keys: ["Enter"] },
+    ]);
+    fireEvent.click(screen.getByRole("button", { name: "Resume" }));
+    expect(onResume).toHaveBeenCalledWith("task_1");
+  });
+
+  it("opens the live screen for the person to act on when the task waits for them", () => {
+    const { onInput } = renderCard({ ...running, task: { ...running.task, status: "awaiting_user", answer: "Please sign in." } });
+    const surface = laidOut(screen.getByRole("application"));
+    fireEvent.contextMenu(surface, { clientX: 64, clientY: 40 });
+    expect(onInput).toHaveBeenCalledWith("task_1", { kind: "click", x: 100, y: 50, button: "right" });
+    expect(screen.getByText(/Do it right here on the screen/)).toBeTruthy();
   });
 });

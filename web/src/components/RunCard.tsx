@@ -1,10 +1,13 @@
 // The assistant's run card for one task. While the task runs: progress header, timeline,
-// screen window and scrubber, kept in sync through one selected position. Once it completes,
-// waits for the person, fails or stops: the answer card, with the steps still open to replay.
+// screen window and scrubber, kept in sync through one selected position; the screen window's
+// Take over gives the person the screen (seed 004 §2) until they press Resume. Once it completes,
+// waits for the person, fails or stops: the answer card, with the steps still open to replay — and
+// a task waiting for the person to act opens its live screen for them to act on.
 // Its only state is local UI state; everything it shows comes from the run it is given.
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
+import { useInputQueue } from "../hooks/useInputQueue.ts";
 import { t } from "../i18n.ts";
-import type { TaskStatus } from "../protocol.ts";
+import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position } from "../state/run-view.ts";
 import type { RunState } from "../state/session-state.ts";
 import { AnswerCard, type Ending } from "./AnswerCard.tsx";
@@ -23,16 +26,22 @@ export interface RunCardProps {
   onDecide: (taskId: string, approvalId: string, approved: boolean) => Promise<void>;
   /** Replays a completed tool-agent task from its recording. */
   onRunAgain: (taskId: string) => Promise<void>;
+  onTakeOver: (taskId: string) => Promise<void>;
+  onResume: (taskId: string) => Promise<void>;
+  /** The person's click, wheel, key or text on the screen while it is theirs. */
+  onInput: (taskId: string, input: PersonInputBody) => Promise<void>;
 }
 
-type Pending = "stop" | "ack" | "decide" | "again";
+type Pending = "stop" | "ack" | "decide" | "again" | "takeover" | "resume";
 
 const PRIMARY =
   "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
+const SMALL_SECONDARY =
+  "shrink-0 rounded-md border border-zinc-300 bg-white px-2.5 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 const SECONDARY =
   "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, onResume, onInput }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -46,6 +55,8 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardPro
   if (seenStatus !== task.status) {
     setSeenStatus(task.status);
     setPending(null);
+    // The person works on the screen as it is now, not on an earlier step's.
+    if (task.status === "takeover") setPosition("live");
   }
 
   const perform = (action: Pending, call: () => Promise<void>) => {
@@ -62,11 +73,44 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardPro
   // The new run gets a card of its own; this one's status does not move, so pending ends with the request.
   const runAgain = () => perform("again", () => onRunAgain(task.id).then(() => setPending(null)));
   const replayable = task.status === "completed" && task.mode !== "actions";
+  const takeOver = () => perform("takeover", () => onTakeOver(task.id));
+  const resume = () => perform("resume", () => onResume(task.id));
+  const sendInput = useInputQueue(
+    (input) => onInput(task.id, input),
+    (failure) => setError(failure instanceof Error ? failure.message : String(failure)),
+  );
+  const waitsForAct = task.status === "awaiting_user" && task.approval === null;
+  const screenActions =
+    task.status === "running" ? (
+      <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
+        {pending === "takeover" ? t.takingOver : t.takeOver}
+      </button>
+    ) : null;
+  // Under the screen, where the person works: the screen is too tall for its title bar to stay in view.
+  const handBack =
+    task.status === "takeover" ? (
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs text-zinc-600">{t.resumeHint}</p>
+        <button type="button" onClick={resume} disabled={pending !== null} className={PRIMARY}>
+          {t.resume}
+        </button>
+      </div>
+    ) : null;
 
   const ending = endingOf(run);
   const finished = ending !== null && ending.kind !== "awaiting_user";
   const player = (showTimeline: boolean) => (
-    <Player run={run} position={position} onPosition={setPosition} showTimeline={showTimeline} timelineId={timelineId} finished={finished} />
+    <Player
+      run={run}
+      position={position}
+      onPosition={setPosition}
+      showTimeline={showTimeline}
+      timelineId={timelineId}
+      finished={finished}
+      actions={screenActions}
+      control={task.status === "takeover" ? sendInput : undefined}
+      below={handBack}
+    />
   );
 
   return (
@@ -93,7 +137,14 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain }: RunCardPro
         <>
           <AnswerCard
             ending={ending}
-            detail={ending.kind === "awaiting_user" && task.approval && <ApprovalShot approval={task.approval} />}
+            detail={
+              ending.kind === "awaiting_user" &&
+              (task.approval ? (
+                <ApprovalShot approval={task.approval} />
+              ) : (
+                waitsForAct && <PersonScreen run={run} control={sendInput} />
+              ))
+            }
             actions={
               replayable ? (
                 <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
@@ -186,10 +237,25 @@ interface PlayerProps {
   showTimeline: boolean;
   timelineId: string;
   finished: boolean;
+  actions: ReactNode;
+  /** The screen is the person's (a takeover): their input on it goes here. */
+  control: ((input: PersonInputBody) => void) | undefined;
+  /** Shown under the live screen (the takeover's Resume). */
+  below: ReactNode;
+}
+
+/** A task waiting for the person to act: its live screen, large, for them to act on. */
+function PersonScreen({ run, control }: { run: RunState; control: (input: PersonInputBody) => void }) {
+  return (
+    <div className="mt-3 flex flex-col gap-1">
+      <ScreenWindow view={screenView(run, "live")} status={run.task.status} positionLabel={t.live} alt={t.liveShot} control={control} />
+      <p className="text-xs text-zinc-600">{t.actHint}</p>
+    </div>
+  );
 }
 
 /** Timeline, screen and scrubber, all reading and setting the same position. */
-function Player({ run, position, onPosition, showTimeline, timelineId, finished }: PlayerProps) {
+function Player({ run, position, onPosition, showTimeline, timelineId, finished, actions, control, below }: PlayerProps) {
   const count = run.steps.length;
   const value = scrubberValue(position, count);
   const view = screenView(run, positionFromValue(value, count));
@@ -201,7 +267,15 @@ function Player({ run, position, onPosition, showTimeline, timelineId, finished 
     <div className={`flex flex-col gap-2 ${showTimeline ? "lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:items-start lg:gap-3" : ""}`}>
       {showTimeline && <Timeline id={timelineId} steps={run.steps} selected={value === count ? null : value} onSelect={onPosition} />}
       <div className="flex min-w-0 flex-col gap-1">
-        <ScreenWindow view={view} status={run.task.status} positionLabel={label} alt={view.step ? t.stepShot(value + 1) : t.liveShot} />
+        <ScreenWindow
+          view={view}
+          status={run.task.status}
+          positionLabel={label}
+          alt={view.step ? t.stepShot(value + 1) : t.liveShot}
+          actions={value === count ? actions : null}
+          control={value === count ? control : undefined}
+        />
+        {value === count && below}
         <Scrubber
           stepCount={count}
           value={value}
@@ -220,6 +294,7 @@ function endingOf({ task, stopReason }: RunState): Ending | null {
   switch (task.status) {
     case "queued":
     case "running":
+    case "takeover":
       return null;
     case "completed":
       return { kind: "completed", answer: task.answer ?? "" };

@@ -10,6 +10,8 @@ export function statusLabel(status: TaskStatus): string {
       return t.running;
     case "awaiting_user":
       return t.awaitingUser;
+    case "takeover":
+      return t.takeover;
     case "completed":
       return t.completed;
     case "failed":
@@ -23,6 +25,7 @@ const DOT: Record<TaskStatus, string> = {
   queued: "bg-indigo-400 animate-pulse",
   running: "bg-emerald-500 animate-pulse",
   awaiting_user: "bg-amber-500",
+  takeover: "bg-sky-500",
   completed: "bg-emerald-600",
   failed: "bg-red-600",
   stopped: "bg-zinc-400",

@@ -15,6 +15,7 @@ const REFRESHING: ReadonlySet<string> = new Set([
   "task.started",
   "task.awaiting_user",
   "approval.requested",
+  "task.takeover",
   "task.resumed",
   "task.completed",
   "task.failed",

@@ -79,6 +79,8 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
     case "approval.requested":
       return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: event.approval.checks.map((c) => c.message || c.code).join("\n") }) };
+    case "task.takeover":
+      return { ...run, task: task({ status: "takeover" }) };
     case "approval.resolved":
     case "task.resumed":
       return { ...run, task: task({ status: "running", answer: null, approval: null }) };
@@ -130,6 +132,7 @@ const STATUS_RANK: Record<TaskStatus, number> = {
   queued: 0,
   running: 1,
   awaiting_user: 2,
+  takeover: 2,
   completed: 3,
   failed: 3,
   stopped: 3,
@@ -165,5 +168,5 @@ export function isAnswering(state: Pick<EventState, "openTurns">): boolean {
 
 /** A task that is still under way: the prompt cannot start another in its session. */
 export function isActive(status: TaskStatus): boolean {
-  return status === "queued" || status === "running" || status === "awaiting_user";
+  return status === "queued" || status === "running" || status === "awaiting_user" || status === "takeover";
 }

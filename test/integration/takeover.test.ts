@@ -1,0 +1,79 @@
+// Takeover (seed 004 §2) on the embedded browser: the person asks for the screen while the agent
+// runs, the agent stops after its step (`takeover`), the person's clicks and keys on the live view
+// reach the page, and once they hand it back the agent looks again and sees what they did. A task
+// that asks the person to act takes their input too; one that is neither refuses it plainly.
+import { describe, expect, it } from "vitest";
+import type { TaskReply } from "../../src/protocol/index.ts";
+import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const { model, pages, app } = useWorld();
+
+const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
+const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+const post = (path: string, body: unknown) => app.api<{ error?: { code: string; message: string } }>("POST", path, body);
+
+describe("takeover on the embedded browser", () => {
+  it("pauses the tool agent after its step, takes the person's input, and the agent sees it after Resume", async () => {
+    const goal = "read the name field";
+    let stepDone = () => {};
+    const held = new Promise<void>((resolve) => (stepDone = resolve));
+    model.route(
+      agentOf(goal),
+      { ...calls(["think", { reasoning: "Let me look first." }]), until: held },
+      calls(["ariaTree", {}]),
+      calls(["close", { reasoning: "The field says hello from me.", taskComplete: true }]),
+    );
+    const events = await openStream(app.url, "s-takeover", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-takeover", text: goal, start_url: pages.url("form.html") });
+    const task_id = json.task_id;
+    await events.waitFor((e) => e.type === "screen.live" && e.task_id === task_id);
+
+    // The screen is the agent's until the task stops for the person.
+    expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "x" } })).json.error?.code).toBe("TASK_NOT_TAKEN_OVER");
+    expect((await post("/api/chat/takeover", { task_id })).status).toBe(202);
+    stepDone();
+    await events.waitFor((e) => e.type === "task.takeover" && e.task_id === task_id);
+    expect((await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json.task.status).toBe("takeover");
+
+    // The person clicks the field on the live view (frame pixels) and types into it.
+    expect((await post("/api/chat/input", { task_id, input: { kind: "click", x: 250, y: 240 } })).status).toBe(202);
+    expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "hello from me" } })).status).toBe(202);
+    await pages.waitForRecord("typed:hello from me");
+    expect((await post("/api/chat/input", { task_id, input: { kind: "key", keys: ["Tab"] } })).status).toBe(202);
+    expect((await post("/api/chat/input", { task_id, input: { kind: "jump" } })).status).toBe(400);
+
+    expect((await post("/api/chat/resume", { task_id })).status).toBe(202);
+    expect(await events.waitForEnd(task_id, 30_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    const kinds = events.events.filter((e) => "task_id" in e && e.task_id === task_id).map((e) => e.type);
+    expect(kinds.indexOf("task.takeover")).toBeLessThan(kinds.indexOf("task.resumed"));
+
+    const requests = model.requests.filter(agentOf(goal));
+    // After the takeover the model is told, and the tree it reads shows what the person typed.
+    expect(userText(requests[1]!)).toContain("The person took over the screen and handed it back");
+    expect(JSON.stringify(requests[2]!.body.messages)).toContain("hello from me");
+    expect((await post("/api/chat/resume", { task_id })).json.error?.code).toBe("TASK_FINISHED");
+  });
+
+  it("takes the person's input while a planner's task waits for them to act", async () => {
+    const task = "ask the person to type their name";
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      act("needs_user", { answer: "Please type your name into the field, then press I've done it." }, "Asking"),
+      act("done", { answer: "Thanks." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-needs-user-input", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-needs-user-input", text: task, start_url: pages.url("form.html") });
+    const task_id = json.task_id;
+    await events.waitFor((e) => e.type === "task.awaiting_user" && e.task_id === task_id);
+    expect((await post("/api/chat/takeover", { task_id })).json.error?.code).toBe("TASK_NOT_RUNNING");
+    await post("/api/chat/input", { task_id, input: { kind: "click", x: 250, y: 240 } });
+    expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "Ada" } })).status).toBe(202);
+    await pages.waitForRecord("typed:Ada");
+    expect((await post("/api/chat/ack-user-action", { task_id })).status).toBe(202);
+    expect(await events.waitForEnd(task_id, 30_000)).toMatchObject({ type: "task.completed", answer: "Thanks." });
+    events.close();
+  });
+});
