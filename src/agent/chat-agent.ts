@@ -208,6 +208,7 @@ export class ChatAgent {
       model: submission.model,
       agentMode: submission.agentMode,
       computer: submission.computer,
+      extensionClient: submission.extensionClient,
       cdp: submission.cdp,
       message,
       maxSteps: args.max_steps ?? chat.taskMaxSteps,

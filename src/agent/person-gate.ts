@@ -18,6 +18,8 @@ export class PersonGate {
   private decisionWaiter: { approvalId: string; decide: (approved: boolean) => void } | null = null;
   private takeoverWanted = false;
   private handBackWaiter: (() => void) | null = null;
+  /** Tells the computer who has the screen now, for computers that show it (the extension's overlay). */
+  handOver: (to: "agent" | "person") => Promise<void> = async () => undefined;
 
   constructor(
     private readonly record: TaskRecord,
@@ -79,7 +81,9 @@ export class PersonGate {
     const handedBack = new Promise<void>((resolve) => (this.handBackWaiter = resolve));
     await record.update({ status: "takeover" });
     await record.emit({ type: "task.takeover", task_id: record.current.id });
+    await this.handOver("person");
     await raceAbort(handedBack, this.signal);
+    await this.handOver("agent");
     await record.update({ status: "running" });
     await record.emit({ type: "task.resumed", task_id: record.current.id });
     budget.startClock();
@@ -93,7 +97,9 @@ export class PersonGate {
     await record.update({ status: "awaiting_user", answer });
     await record.addMessage("assistant", answer);
     await record.emit({ type: "task.awaiting_user", task_id: record.current.id, answer, show_ack_button: true });
+    await this.handOver("person");
     const reply = await raceAbort(new Promise<string>((resolve) => (this.ackWaiter = resolve)), this.signal);
+    await this.handOver("agent");
     await record.addMessage("user", reply);
     await record.update({ status: "running", answer: null });
     await record.emit({ type: "task.resumed", task_id: record.current.id });

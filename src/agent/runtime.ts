@@ -37,6 +37,8 @@ export interface Submission {
   agentMode?: AgentMode | undefined;
   /** What the task drives; by default the configured computer. */
   computer?: ComputerKind | undefined;
+  /** The extension client to drive (computer "extension"); by default the registry's choice. */
+  extensionClient?: string | undefined;
   /** A running browser to drive over CDP, and which page; by default the configured one, if any. */
   cdp?: { url: string; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
@@ -72,7 +74,8 @@ export class Runtime {
       session_id: sessionId,
       text: submission.text,
       mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
-      computer: submission.replay?.of.computer ?? submission.computer ?? this.config.computer,
+      computer: submission.replay?.of.computer ?? submission.computer ?? (submission.extensionClient ? "extension" : this.config.computer),
+      extension_client: submission.replay?.of.extension_client ?? submission.extensionClient ?? null,
       replay_of: submission.replay?.of.id ?? null,
       cdp: submission.replay?.of.cdp ?? this.cdpOf(submission),
       start_url: submission.startUrl ?? null,
@@ -218,6 +221,7 @@ export class Runtime {
   decide(taskId: string, approvalId: string, approved: boolean): boolean {
     return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
   }
+
   takeOver(taskId: string): boolean {
     return this.runs.get(taskId)?.takeOver() ?? false;
   }

@@ -167,7 +167,9 @@ export class TaskRun {
         if (signal.aborted) void computer.close();
       })
       .catch(() => undefined);
-    return (this.computer = await raceAbort(opening, signal));
+    const computer = (this.computer = await raceAbort(opening, signal));
+    if (computer.handOver) this.gate.handOver = (to) => computer.handOver!(to);
+    return computer;
   }
 
   private classify(error: unknown): Outcome {

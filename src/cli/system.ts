@@ -8,6 +8,7 @@ import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
 import { openDesktop } from "../computers/desktop/desktop-host.ts";
+import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
@@ -31,6 +32,8 @@ export interface System {
   log: Logger;
   store: Store;
   browsers: BrowserHost;
+  /** The person's Chrome through the extension: its registry, scheduler and artifacts. */
+  extensions: ExtensionHost;
   runtime: Runtime;
   chat: ChatAgent;
   close(): Promise<void>;
@@ -65,6 +68,21 @@ export async function startSystem(config: Config, options: { recover: boolean },
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = createChatModel(config);
+  const extensions = new ExtensionHost(
+    { ackMs: config.extension.ackTimeoutMs, execMs: config.extension.execTimeoutMs },
+    browsers.ownServerGate,
+    {
+      takeover: (taskId) => void runtime.takeOver(taskId),
+      // Resume hands back a takeover, or answers a request to act as "I've done it" does.
+      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId) || runtime.acknowledge(taskId)),
+      tab: (taskId, tab) =>
+        void store
+          .getTask(taskId)
+          .then((task) => task && store.emit(task.session_id, { type: "snapshotSync", task_id: taskId, tab: { id: tab.id, url: tab.url, title: tab.title } }))
+          .catch((error: unknown) => log.warn({ err: error }, "could not send the task's tab to the UI")),
+    },
+    log,
+  );
   const runtime = new Runtime(
     config,
     store,
@@ -73,7 +91,8 @@ export async function startSystem(config: Config, options: { recover: boolean },
       chatModel: () => chatModel,
       openComputer: async (task) => {
         if (task.computer === "desktop") return openDesktop(config);
-        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets });
+        if (task.computer === "extension") return extensions.open(task.id, task.extension_client, task.start_url, { jpegQuality, navigationTimeoutMs, secrets });
+        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som });
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);
         return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs, secrets });
@@ -89,10 +108,12 @@ export async function startSystem(config: Config, options: { recover: boolean },
     log,
     store,
     browsers,
+    extensions,
     runtime,
     chat,
     async close() {
       await Promise.all([chat.shutdown(), runtime.shutdown()]);
+      extensions.close();
       await browsers.close();
       await store.close();
       await lock?.release();

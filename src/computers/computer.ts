@@ -152,6 +152,11 @@ export interface Computer {
   activeWindow?(): Promise<ActiveWindow | null>;
   /** The interactive elements on screen, numbered, boxes in screenshot pixels (Set-of-Mark). */
   elements?(): Promise<UiElement[]>;
+  /**
+   * Computers that show the person who has the screen (the extension's overlay in their own tab):
+   * told when the person takes it (a takeover, a request to act) and when the agent has it again.
+   */
+  handOver?(to: "agent" | "person"): Promise<void>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

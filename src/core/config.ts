@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { approvalPolicySchema } from "./approval-policy.ts";
 import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
-import { AGENT_MODES, MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
+import { AGENT_MODES, COMPUTERS, MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
 
 export const PROVIDERS = MODEL_PROVIDERS;
 export type Provider = ModelProvider;
@@ -28,6 +28,9 @@ const bool = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no"])])
   .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
 const int = z.coerce.number().int();
+
+/** Set-of-Mark from pixels, for computers opened without a configuration (tests, benchmarks). */
+export const SOM_DEFAULTS = { maxElements: 40, ocrBudgetMs: 300, omniparserTimeoutMs: 30_000 } as const;
 
 /** Where money moves or an identity signs in: SENSITIVE_DOMAINS replaces this list. */
 export const SENSITIVE_DOMAINS = ["paypal.com", "stripe.com", "accounts.google.com", "login.microsoftonline.com", "login.live.com", "appleid.apple.com", "signin.aws.amazon.com"] as const;
@@ -166,8 +169,8 @@ export const configSchema = z.object({
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
   }).prefault({}),
-  /** What tasks drive: a Chromium the server launches (or attaches to), or a whole desktop. */
-  computer: z.enum(["browser", "desktop"]).default("browser"),
+  /** What tasks drive: a Chromium the server launches (or attaches to), a whole desktop, or the person's Chrome through the extension. */
+  computer: z.enum(COMPUTERS).default("browser"),
   desktop: z.object({
     /** An X display to drive (`:0`) instead of a virtual desktop of the server's own. */
     display: z.string().regex(/^[\w.-]*:\d+(\.\d+)?$/, "must be an X display name such as :0").optional(),
@@ -177,6 +180,21 @@ export const configSchema = z.object({
     minIntervalMs: int.min(0).max(5_000).default(200),
     /** Programs started on the virtual desktop with it, each a command and its arguments (`xterm -geometry 80x24+0+0`). */
     apps: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default(["xterm"]),
+  }).prefault({}),
+  /** The person's Chrome (seed 004): how long an action of the extension's may take to be acked, then to finish. */
+  extension: z.object({
+    ackTimeoutMs: int.min(100).max(60_000).default(5_000),
+    execTimeoutMs: int.min(1_000).max(600_000).default(30_000),
+  }).prefault({}),
+  /** Set-of-Mark from pixels (seed 002 §2.4): a desktop's elements, and the ones a web page's DOM cannot name. */
+  som: z.object({
+    /** At most this many elements are numbered from the pixels (seed 002's SOM_MAX_ELEMENTS). */
+    maxElements: int.min(1).max(200).default(SOM_DEFAULTS.maxElements),
+    /** How long OCR may take on one screen; text left unread is read on a later look. */
+    ocrBudgetMs: int.min(0).max(10_000).default(SOM_DEFAULTS.ocrBudgetMs),
+    /** A real OmniParser server (its `POST /parse/`) that replaces the built-in detector. */
+    omniparserUrl: z.string().url().optional(),
+    omniparserTimeoutMs: int.positive().default(SOM_DEFAULTS.omniparserTimeoutMs),
   }).prefault({}),
   /** allow, ask or deny for each class of action (core/approval-policy.ts): APPROVAL_POLICY, JSON inline or a file. */
   approvals: approvalPolicySchema.prefault({}),
@@ -266,6 +284,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     },
     computer: env.COMPUTER,
     desktop: { display: env.DESKTOP_DISPLAY, windowManager: env.DESKTOP_WM, apps: env.DESKTOP_APPS, minIntervalMs: env.DESKTOP_MIN_INTERVAL_MS },
+    extension: { ackTimeoutMs: env.EXTENSION_ACK_TIMEOUT_MS, execTimeoutMs: env.EXTENSION_EXEC_TIMEOUT_MS },
+    som: { maxElements: env.SOM_MAX_ELEMENTS, ocrBudgetMs: env.SOM_OCR_BUDGET_MS, omniparserUrl: env.OMNIPARSER_URL, omniparserTimeoutMs: env.OMNIPARSER_TIMEOUT_MS },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },

@@ -1,6 +1,7 @@
 // Set-of-Mark perception (seed 002 §2.2, §2.4): the interactive elements on screen, numbered, with
-// their boxes; a text list for the model and the same numbers drawn on the screenshot. Until the
-// desktop detector lands, a browser's elements come from its DOM and ARIA roles.
+// their boxes; a text list for the model and the same numbers drawn on the screenshot. A browser's
+// elements come from its DOM and ARIA roles, with what only its pixels show; a desktop's from its
+// pixels alone (pixels/).
 import sharp from "sharp";
 import { scalePoint, type Size } from "./coordinates.ts";
 import type { Screenshot } from "./screenshot.ts";
@@ -27,9 +28,24 @@ export function centerOf(element: UiElement): { x: number; y: number } {
   return { x: Math.round(element.box.x + element.box.width / 2), y: Math.round(element.box.y + element.box.height / 2) };
 }
 
-/** `[3] button "Send" at (640, 300)`, one line per element. */
-export function describeElements(elements: UiElement[]): string {
-  return elements.map((e) => `[${e.id}] ${e.kind} ${JSON.stringify(e.label)} at (${centerOf(e).x}, ${centerOf(e).y})`).join("\n");
+/**
+ * `[3] button "Send" at (640, 300), top right`, one line per element; the part of the screen
+ * (seed 002 §2.4's position description) when the screen's size is given.
+ */
+export function describeElements(elements: UiElement[], screen?: Size): string {
+  return elements
+    .map((e) => {
+      const at = centerOf(e);
+      return `[${e.id}] ${e.kind} ${JSON.stringify(e.label)} at (${at.x}, ${at.y})${screen ? `, ${placeOn(at, screen)}` : ""}`;
+    })
+    .join("\n");
+}
+
+/** Which ninth of the screen a point is in: `top left`, `middle right`, `centre`… */
+export function placeOn(point: { x: number; y: number }, screen: Size): string {
+  const column = point.x < screen.width / 3 ? "left" : point.x < (2 * screen.width) / 3 ? "centre" : "right";
+  const row = point.y < screen.height / 3 ? "top" : point.y < (2 * screen.height) / 3 ? "middle" : "bottom";
+  return row === "middle" && column === "centre" ? "centre" : `${row} ${column}`;
 }
 
 /** The screenshot with each element's box and number drawn on it. */

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
 import { MOUSE_BUTTONS } from "./actions.ts";
+import { EXTENSION_ERROR_CODES } from "./extension.ts";
 
 export const idSchema = z
   .string()
@@ -39,6 +40,8 @@ export const sendBodySchema = z.object({
   agent_mode: z.enum(AGENT_MODES).optional(),
   /** What the task drives; by default the configured COMPUTER. */
   computer: z.enum(COMPUTERS).optional(),
+  /** The extension to drive (its client id, from GET /api/extension/extension-list): implies computer "extension". */
+  extension_client_id: z.string().min(8).max(100).optional(),
   /** Drive a running browser's page over CDP (`http://127.0.0.1:9222` or a `ws://` endpoint) instead of a new one. */
   cdp_url: z
     .string()
@@ -128,6 +131,8 @@ export const ERROR_CODES = [
   "DATA_DIR_LOCKED",
   "STORAGE_FAILED",
   "INTERNAL",
+  // The extension's (seed 004 §4, §5.1); some are the same as the ones above.
+  ...EXTENSION_ERROR_CODES,
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

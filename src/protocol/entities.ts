@@ -217,8 +217,8 @@ export const AGENT_MODES = ["actions", "dom", "hybrid"] as const;
 export const agentModeSchema = z.enum(AGENT_MODES);
 export type AgentMode = z.infer<typeof agentModeSchema>;
 
-/** What a task drives: a browser, or a whole desktop. */
-export const COMPUTERS = ["browser", "desktop"] as const;
+/** What a task drives: a browser of the server's, a whole desktop, or the person's own Chrome through the extension (seed 004). */
+export const COMPUTERS = ["browser", "desktop", "extension"] as const;
 export type ComputerKind = (typeof COMPUTERS)[number];
 
 export const taskSchema = z.object({
@@ -231,6 +231,8 @@ export const taskSchema = z.object({
   replay_of: z.string().nullable().default(null),
   /** A running browser the task drives over CDP instead of one of its own, and which of its pages. */
   cdp: z.object({ url: z.string(), target_id: z.string().nullable() }).nullable().default(null),
+  /** The extension client the task was sent to, when one was named; else the registry picks one. */
+  extension_client: z.string().nullable().default(null),
   start_url: z.string().nullable(),
   status: taskStatusSchema,
   current_step_index: z.number().int(),

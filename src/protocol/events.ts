@@ -30,6 +30,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   /** The person has the screen: the agent has stopped between its steps until they hand it back (task.resumed). */
   z.object({ type: z.literal("task.takeover"), ...taskId }),
   z.object({ type: z.literal("task.resumed"), ...taskId }),
+  /** The task's tab in the person's Chrome changed (seed 004 snapshotSync): its address and title as the extension reports them. */
+  z.object({ type: z.literal("snapshotSync"), ...taskId, tab: z.object({ id: z.number().int(), url: z.string(), title: z.string() }) }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
   z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),
   z.object({ type: z.literal("task.stopped"), ...taskId, reason: z.string() }),

@@ -3,3 +3,4 @@ export * from "./actions.ts";
 export * from "./entities.ts";
 export * from "./events.ts";
 export * from "./api.ts";
+export * from "./extension.ts";

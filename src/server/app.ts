@@ -9,12 +9,14 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
-import { INSTALL_TOKEN_META, type ComputerKind, type HealthReply } from "../protocol/index.ts";
+import type { ExtensionHost } from "../computers/extension/extension-host.ts";
+import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
 import { rateLimit } from "./rate-limit.ts";
 import { chatRoutes } from "./routes/chat.ts";
+import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
 import { readRoutes } from "./routes/reads.ts";
 import { streamRoutes } from "./routes/stream.ts";
 
@@ -33,6 +35,8 @@ export interface AppDeps {
   ratePerSecond: number;
   /** What a task drives unless its request says (COMPUTER); the UI preselects it. */
   defaultComputer: ComputerKind;
+  /** The person's Chrome through the extension (seed 004). */
+  extensions: ExtensionHost;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -71,7 +75,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -103,12 +107,16 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   const limit = rateLimit(ratePerSecond);
   app.use("/api/*", limit);
   app.use("/login", limit);
+  // The extension uploads from its own origin with the install token, which the sign-in and the
+  // UI's origin check below would refuse; its routes check both themselves.
+  app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken));
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", readRoutes(store));
+  app.route("/api/extension", extensionRoutes(extensions));
   // An unknown API path is a 404, never the UI's index.html.
   app.all("/api/*", noRoute);
 

@@ -36,12 +36,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * page that can send requests here but was never served the UI cannot change anything.
  */
 export function changesNeedToken(token: string): MiddlewareHandler {
-  const expected = Buffer.from(token);
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    const given = Buffer.from(c.req.header(INSTALL_TOKEN_HEADER) ?? "");
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    if (isInstallToken(c.req.header(INSTALL_TOKEN_HEADER), token)) return next();
     const message = `This request changes state, so it needs the ${INSTALL_TOKEN_HEADER} header: the UI sends it; a script reads it from the data dir's install-token file.`;
     return c.json({ error: { code: "FORBIDDEN", message } }, 403);
   };
+}
+
+/** Whether `given` is the install token, compared in constant time. */
+export function isInstallToken(given: string | undefined | null, token: string): boolean {
+  const a = Buffer.from(given ?? "");
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

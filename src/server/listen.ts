@@ -2,6 +2,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppDeps } from "./app.ts";
+import { extensionSocket } from "./extension-socket.ts";
 
 export interface Listening {
   url: string;
@@ -11,6 +12,7 @@ export interface Listening {
 
 export function listen(deps: AppDeps, host: string, port: number): Promise<Listening> {
   const app = createApp(deps);
+  const extensions = extensionSocket(deps.extensions.registry, deps.installToken);
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
@@ -21,7 +23,8 @@ export function listen(deps: AppDeps, host: string, port: number): Promise<Liste
           port: info.port,
           close: () =>
             new Promise<void>((done) => {
-              // Open SSE streams would keep the server alive forever.
+              // Open SSE streams and extension sockets would keep the server alive forever.
+              extensions.close();
               if ("closeAllConnections" in server) server.closeAllConnections();
               server.close(() => done());
             }),
@@ -32,5 +35,6 @@ export function listen(deps: AppDeps, host: string, port: number): Promise<Liste
       return;
     }
     server.once("error", reject);
+    server.on("upgrade", extensions.upgrade);
   });
 }

@@ -142,6 +142,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("tasks").addColumn("computer", "text", (c) => c.notNull().defaultTo("browser")).execute();
     },
   },
+  "0009_extension_client": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("tasks").addColumn("extension_client", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,7 +26,8 @@ export interface TestApp {
  */
 export const ALLOW_EVERYTHING = Object.fromEntries(ACTION_CLASSES.map((c) => [c, "allow"])) as ApprovalPolicy;
 
-export async function startApp(options: { modelBaseUrl: string; dataDir?: string; config?: DeepPartial<ConfigInput> }): Promise<TestApp> {
+/** `port`: listen there (a restart on the same address); a free one when absent. */
+export async function startApp(options: { modelBaseUrl: string; dataDir?: string; port?: number; config?: DeepPartial<ConfigInput> }): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-test-")));
   const config = loadConfig(
     {},
@@ -45,7 +46,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
     },
   );
   const system = await startSystem(config, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond, defaultComputer: config.computer }, config.host, 0);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond, defaultComputer: config.computer }, config.host, options.port ?? 0);
   system.serving(server.port);
   return {
     url: server.url,

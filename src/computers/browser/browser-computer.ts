@@ -3,7 +3,7 @@
 // `Page.startScreencast`. Follows popups: the newest page of the context is the screen. Either an
 // isolated context of our own Chromium, closed with the task, or a page of a browser it attached
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
@@ -11,6 +11,9 @@ import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
+import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
+import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts";
+import { mergeWithDom } from "../../perception/pixels/with-dom.ts";
 import { domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { WebPage } from "./web-page.ts";
@@ -25,6 +28,18 @@ export interface BrowserComputerOptions {
   secrets?: Secrets;
   /** The fence of the browser it runs in; BrowserHost gives it. */
   gate?: NetworkGate;
+  /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
+  som?: PixelSomOptions;
+}
+
+/** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
+export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets" | "gate"> {
+  /** `extension`: the tab is driven through the EasyAgentCU extension (computers/extension). */
+  kind?: "browser" | "extension";
+  /** Runs after it has let go of the browser. */
+  onClose?: () => Promise<void>;
+  /** Shows the person who has the screen (computer.ts `handOver`). */
+  handOver?: (to: "agent" | "person") => Promise<void>;
 }
 
 const SETTLE_CAP_MS = 5_000;
@@ -35,7 +50,8 @@ const DRAG_STEPS = 12;
 const MAX_ELEMENTS = 150;
 
 export class BrowserComputer implements Computer {
-  readonly kind = "browser" as const;
+  readonly kind: "browser" | "extension";
+  readonly handOver?: (to: "agent" | "person") => Promise<void>;
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
   private liveListeners = new Set<LiveFrameListener>();
@@ -49,6 +65,7 @@ export class BrowserComputer implements Computer {
   readonly web: WebPage;
   readonly gate: NetworkGate | undefined;
   private readonly secrets: Secrets;
+  private readonly pixels: PixelElements;
 
   private constructor(
     private readonly browser: Browser,
@@ -57,10 +74,13 @@ export class BrowserComputer implements Computer {
     private readonly options: BrowserComputerOptions,
     private readonly activity: PageActivity,
     /** Attached to someone else's browser: closing only lets go of it. */
-    private readonly attached = false,
+    private readonly attached: AttachOptions | null = null,
   ) {
+    this.kind = attached?.kind ?? "browser";
+    if (attached?.handOver) this.handOver = attached.handOver;
     this.secrets = options.secrets ?? new Secrets({});
     this.gate = options.gate;
+    this.pixels = new PixelElements(options.som);
     this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, (operation) => this.guard(operation));
   }
 
@@ -85,14 +105,30 @@ export class BrowserComputer implements Computer {
    * Drives a page of a browser connected over CDP: its size and pixel ratio are the page's own;
    * `close` disconnects and leaves the browser and its pages as they were.
    */
-  static async attach(browser: Browser, page: Page, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets" | "gate">): Promise<BrowserComputer> {
+  static async attach(browser: Browser, page: Page, options: AttachOptions): Promise<BrowserComputer> {
     const context = page.context();
     const size = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio }));
     const activity = await PageActivity.install(context);
-    const computer = new BrowserComputer(browser, context, page, { ...options, ...size }, activity, true);
+    const computer = new BrowserComputer(browser, context, page, { ...options, ...size }, activity, options);
     await computer.attach(page);
     context.on("page", (opened) => void computer.follow(opened));
     return computer;
+  }
+
+  /**
+   * Connects to a DevTools endpoint that shows one page (the extension's relay of a tab) and
+   * drives it as {@link attach} does.
+   */
+  static async connect(endpoint: string, options: AttachOptions): Promise<BrowserComputer> {
+    const browser = await chromium.connectOverCDP(endpoint, { timeout: options.navigationTimeoutMs });
+    try {
+      const page = browser.contexts()[0]?.pages()[0];
+      if (!page) throw new AppError("INVALID_TARGET", "The endpoint shows no page to drive.");
+      return await BrowserComputer.attach(browser, page, options);
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   get logicalSize(): Size {
@@ -266,15 +302,23 @@ export class BrowserComputer implements Computer {
     };
   }
 
+  /** The DOM's interactive elements, then the controls only the pixels show (drawn on a canvas, in an image). */
   async elements(): Promise<UiElement[]> {
     const scale = this.options.deviceScaleFactor ?? 1;
     const found = await this.guard(() => domIndex(this.page, { scope: "viewport" }));
-    return found.slice(0, MAX_ELEMENTS).map((e) => ({
+    const dom = found.slice(0, MAX_ELEMENTS).map((e) => ({
       id: e.clickId,
       kind: e.role,
       label: e.text ?? "",
       box: { x: Math.round(e.bbox.x * scale), y: Math.round(e.bbox.y * scale), width: Math.round(e.bbox.w * scale), height: Math.round(e.bbox.h * scale) },
     }));
+    return mergeWithDom(dom, await this.pixels.find(await this.guard(() => this.losslessCapture())));
+  }
+
+  /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
+  private async losslessCapture(): Promise<Raster> {
+    const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { format: "png", ...(await this.deviceClip()) }));
+    return rasterFromImage(Buffer.from(data, "base64"));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
@@ -296,6 +340,7 @@ export class BrowserComputer implements Computer {
       await this.cdp.send("Page.stopScreencast").catch(() => undefined);
       await this.cdp.detach().catch(() => undefined);
       await this.browser.close().catch(() => undefined);
+      await this.attached.onClose?.();
     } else {
       await this.context.close().catch(() => undefined);
     }
@@ -337,7 +382,9 @@ export class BrowserComputer implements Computer {
     // Only in someone else's browser is the opener asked for: our own context holds nothing
     // else, and the extra round trip would delay the switch to a popup.
     const opener = this.attached ? await page.opener().catch(() => null) : null;
-    if (this.attached && opener !== this.page) return;
+    // Through the extension, a new page is also the task's tab opened again after the person closed it.
+    const reopened = this.kind === "extension" && this.page.isClosed();
+    if (this.attached && opener !== this.page && !reopened) return;
     await page.waitForLoadState("domcontentloaded").catch(() => undefined);
     if (!page.isClosed()) await this.attach(page).catch(() => undefined);
     page.on("close", () => {
@@ -364,6 +411,12 @@ export class BrowserComputer implements Computer {
    * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED.
    */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    // Through the extension, a closed task tab is opened again (computers/extension): wait for it.
+    if (this.kind === "extension" && this.page.isClosed() && this.following.size === 0) {
+      await this.context.waitForEvent("page", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
+    }
+    // A switch to a new page under way (a popup, the task tab opened again): the operation is for that page.
+    if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
     this.assertAlive(null);
     try {
       return await operation();

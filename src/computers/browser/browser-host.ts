@@ -52,7 +52,7 @@ export class BrowserHost {
    * An attached browser is the person's own and goes where they may go; only EasyAgentCU's own
    * server stays closed to the agent there, which the hands see through this gate.
    */
-  private readonly ownServerGate: NetworkGate = {
+  readonly ownServerGate: NetworkGate = {
     judge: async (url) => {
       const verdict = await judgeUrl(this.policy(), new URL(url));
       return !verdict.allowed && verdict.own ? verdict : { allowed: true };

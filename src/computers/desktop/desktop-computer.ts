@@ -1,14 +1,18 @@
 // A whole desktop as a computer (seeds 002 and 003): an X11 display driven through one X
-// connection — XTest for the pointer and the keyboard, GetImage for the screen — so no action
-// starts a process. Screen pixels are the input space; nothing here knows a page's structure,
-// so every planner works on it through the screenshot alone.
-import { createHash } from "node:crypto";
-import { setTimeout as delay } from "node:timers/promises";
-import sharp from "sharp";
-import { AppError, StopRequested } from "../../core/errors.ts";
+// connection — XTest for the pointer and the keyboard, a selection it owns for pasted text,
+// GetImage for the screen — so no action starts a process. Screen pixels are the input space;
+// nothing here knows a page's structure, so every planner works on it through the screenshot
+// alone, and Set-of-Mark's elements are found in the screen's pixels.
 import type { Point, Size } from "../../perception/coordinates.ts";
+import type { UiElement } from "../../perception/elements.ts";
+import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
+import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
+import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
+import { bgrxToJpeg, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
+import { Clipboard } from "./clipboard.ts";
 import { Keyboard } from "./keyboard.ts";
+import { typeText } from "./typing.ts";
 import { X11Session } from "./x11-session.ts";
 
 export interface DesktopComputerOptions {
@@ -21,65 +25,66 @@ export interface DesktopComputerOptions {
   minIntervalMs: number;
   /** Called on close: the virtual display the computer runs on, when it owns one. */
   onClose?: () => Promise<void>;
+  /** Set-of-Mark from the screen's pixels (seed 002 §2.4); the configuration's defaults when absent. */
+  som?: PixelSomOptions;
 }
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
-/** X wheel buttons: up, down, left, right. One notch scrolls about this many pixels. */
+/** X wheel buttons: up, down, left, right. */
 const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
-const PIXELS_PER_NOTCH = 40;
-const SETTLE_CAP_MS = 1_500;
-const SETTLE_POLL_MS = 50;
-const SETTLE_QUIET_MS = 120;
 
 export class DesktopComputer implements Computer {
   readonly kind = "desktop" as const;
   readonly logicalSize: Size;
-  /** About a word of text: less is a blinking caret or noise, which the diff leaves out anyway. */
-  readonly minChangedPixels = 100;
-  private readonly listeners = new Set<LiveFrameListener>();
-  private live: NodeJS.Timeout | null = null;
+  readonly minChangedPixels = DESKTOP_MIN_CHANGED_PIXELS;
+  private readonly live: LiveFrames;
+  private readonly guard: InputGuard;
+  private readonly pixels: PixelElements;
   private closed = false;
-  private lastInputAt = -Infinity;
-  /** Where the computer itself last put the pointer. */
-  private placed: Point | null = null;
 
   private constructor(
     private readonly x: X11Session,
     private readonly keyboard: Keyboard,
+    private readonly clipboard: Clipboard,
     private readonly options: DesktopComputerOptions,
   ) {
     this.logicalSize = x.size;
+    this.live = new LiveFrames(options.liveFps, () => this.screenshot());
+    this.guard = new InputGuard(options.minIntervalMs, () => x.pointer());
+    this.pixels = new PixelElements(options.som);
   }
 
   static async open(options: DesktopComputerOptions): Promise<DesktopComputer> {
     const x = await X11Session.connect(options.display);
-    return new DesktopComputer(x, await Keyboard.open(x), options);
+    return new DesktopComputer(x, await Keyboard.open(x), await Clipboard.open(x), options);
   }
 
   async screenshot(): Promise<Screenshot> {
     const { width, height } = this.logicalSize;
-    const data = await sharp(toRgbx(await this.x.capture()), { raw: { width, height, channels: 4 } })
-      .removeAlpha()
-      .jpeg({ quality: this.options.jpegQuality })
-      .toBuffer();
-    return { data, mimeType: "image/jpeg", width, height };
+    return bgrxToJpeg({ data: await this.x.capture(), width, height, stride: width * 4 }, this.options.jpegQuality);
+  }
+
+  /** The screen's controls and text, numbered for Set-of-Mark, found in a fresh capture's pixels. */
+  async elements(): Promise<UiElement[]> {
+    const { width, height } = this.logicalSize;
+    return this.pixels.find(rasterFromBgrx(await this.x.capture(), width, height));
   }
 
   async move(x: number, y: number): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
     this.pointTo(x, y);
     await this.x.sync();
   }
 
   async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
     this.pointTo(x, y);
     this.button(BUTTONS[button]);
     await this.x.sync();
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
     this.pointTo(x, y);
     this.button(BUTTONS.left);
     this.button(BUTTONS.left);
@@ -87,34 +92,34 @@ export class DesktopComputer implements Computer {
   }
 
   async drag(from: Point, to: Point): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
+    // Both ends checked before the button goes down: a refused end must not leave it held.
+    checkOnScreen(to.x, to.y, this.logicalSize);
     const { xtest, root } = this.x;
     this.pointTo(from.x, from.y);
     xtest.FakeInput(xtest.ButtonPress, BUTTONS.left, 0, root, 0, 0);
     await this.x.sync();
-    // Through the points between, as a hand would: programs watch the motion to start a drag.
-    for (let step = 1; step <= 10; step++) this.pointTo(from.x + ((to.x - from.x) * step) / 10, from.y + ((to.y - from.y) * step) / 10);
+    for (const point of dragPath(from, to)) this.pointTo(point.x, point.y);
     await this.x.sync();
     xtest.FakeInput(xtest.ButtonRelease, BUTTONS.left, 0, root, 0, 0);
     await this.x.sync();
   }
 
   async type(text: string): Promise<void> {
-    await this.beforeInput();
-    await this.keyboard.type(text);
+    await this.guard.before();
+    await typeText(text, this.keyboard, this.clipboard, async () => (await this.activeWindow())?.app ?? null);
   }
 
   async keypress(keys: string[]): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
     await this.keyboard.press(keys);
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
-    await this.beforeInput();
+    await this.guard.before();
     this.pointTo(x, y);
-    const notches = (pixels: number) => (pixels === 0 ? 0 : Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_NOTCH)));
-    for (let n = 0; n < notches(scrollY); n++) this.button(scrollY > 0 ? WHEEL.down : WHEEL.up);
-    for (let n = 0; n < notches(scrollX); n++) this.button(scrollX > 0 ? WHEEL.right : WHEEL.left);
+    for (let n = 0; n < wheelNotches(scrollY); n++) this.button(scrollY > 0 ? WHEEL.down : WHEEL.up);
+    for (let n = 0; n < wheelNotches(scrollX); n++) this.button(scrollX > 0 ? WHEEL.right : WHEEL.left);
     await this.x.sync();
   }
 
@@ -142,73 +147,32 @@ export class DesktopComputer implements Computer {
   }
 
   async navigate(): Promise<void> {
-    throw new AppError("ACTION_FAILED", "A desktop has no address bar of its own: open a browser on it to go to an address.");
+    refuseNavigate();
   }
 
-  /**
-   * Until the screen has stayed the same for SETTLE_QUIET_MS, within a cap: the programs have
-   * drawn what the action started (a program that has not read its input yet has drawn nothing).
-   */
-  async settle(): Promise<void> {
-    const deadline = performance.now() + SETTLE_CAP_MS;
-    let previous = digest(await this.x.capture());
-    let quietSince = performance.now();
-    while (performance.now() < deadline) {
-      await delay(SETTLE_POLL_MS);
-      const now = digest(await this.x.capture());
-      if (now !== previous) quietSince = performance.now();
-      else if (performance.now() - quietSince >= SETTLE_QUIET_MS) return;
-      previous = now;
-    }
+  settle(): Promise<void> {
+    return settleScreen(() => this.x.capture());
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
-    this.listeners.add(listener);
-    this.live ??= setInterval(() => void this.publishLive(), 1000 / Math.max(this.options.liveFps, 0.1));
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0 && this.live) {
-        clearInterval(this.live);
-        this.live = null;
-      }
-    };
+    return this.live.add(listener);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.live) clearInterval(this.live);
+    this.live.stop();
     await this.keyboard.restore().catch(() => undefined);
+    this.clipboard.close();
     this.x.close();
     await this.options.onClose?.();
   }
 
-  private async publishLive(): Promise<void> {
-    if (this.closed) return;
-    const frame = await this.screenshot().catch(() => null);
-    if (frame) for (const listener of this.listeners) listener(frame);
-  }
-
-  /**
-   * The fail-safe of seed 003 §5-1: a person who moves the pointer to the screen's top-left corner
-   * stops the task. Then the minimum interval since the last input.
-   */
-  private async beforeInput(): Promise<void> {
-    const pointer = await this.x.pointer();
-    const ours = this.placed !== null && this.placed.x === pointer.x && this.placed.y === pointer.y;
-    if (pointer.x <= 0 && pointer.y <= 0 && !ours) throw new StopRequested("the pointer was moved to the top-left corner of the screen (the fail-safe)");
-    // Timers may fire a little early: wait again until the interval has really passed.
-    for (let wait = this.lastInputAt + this.options.minIntervalMs - performance.now(); wait > 0; wait = this.lastInputAt + this.options.minIntervalMs - performance.now()) await delay(wait);
-    this.lastInputAt = performance.now();
-  }
-
   private pointTo(x: number, y: number): void {
-    const { width, height } = this.logicalSize;
-    if (x < 0 || y < 0 || x >= width || y >= height) {
-      throw new AppError("ACTION_FAILED", `(${Math.round(x)}, ${Math.round(y)}) is outside the ${width}×${height} screen.`);
-    }
-    this.placed = { x: Math.round(x), y: Math.round(y) };
-    this.x.xtest.FakeInput(this.x.xtest.MotionNotify, 0, 0, this.x.root, this.placed.x, this.placed.y);
+    checkOnScreen(x, y, this.logicalSize);
+    const placed = { x: Math.round(x), y: Math.round(y) };
+    this.guard.placedAt(placed);
+    this.x.xtest.FakeInput(this.x.xtest.MotionNotify, 0, 0, this.x.root, placed.x, placed.y);
   }
 
   private button(button: number): void {
@@ -216,18 +180,4 @@ export class DesktopComputer implements Computer {
     xtest.FakeInput(xtest.ButtonPress, button, 0, root, 0, 0);
     xtest.FakeInput(xtest.ButtonRelease, button, 0, root, 0, 0);
   }
-}
-
-/** X's 32-bit pixels are B, G, R, unused: swapped in place to R, G, B, unused. */
-function toRgbx(pixels: Buffer): Buffer {
-  for (let i = 0; i + 2 < pixels.length; i += 4) {
-    const blue = pixels[i]!;
-    pixels[i] = pixels[i + 2]!;
-    pixels[i + 2] = blue;
-  }
-  return pixels;
-}
-
-function digest(pixels: Buffer): string {
-  return createHash("sha1").update(pixels).digest("hex");
 }

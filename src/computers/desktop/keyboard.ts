@@ -1,7 +1,8 @@
 // Keys and text through XTest. A key is sent as the keycode that carries its keysym in the
 // server's keyboard map (with Shift when it sits on the shifted level). A character the map does
-// not carry — an accent, a CJK character — is put on a spare keycode for a moment, so any text
-// types without an input method; the map is restored afterwards.
+// not carry — an accent, a symbol, any Unicode character — is put on a spare keycode for a moment,
+// so text types without an input method; the map is restored afterwards. (The desktop pastes CJK
+// instead: typing.ts.)
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
 import { normalizeChord } from "../keys.ts";

@@ -1,16 +1,30 @@
 // A virtual X11 desktop the server owns: Xvfb on a display number it picks itself (-displayfd),
-// a window manager, and the programs a task starts on it. Closing stops them all.
+// a window manager, and the programs a task starts on it. Closing stops them all. The programs
+// keep their settings, caches and first-run state in a directory of the desktop's own, which goes
+// with it, and have no session bus, so none hands its window to an instance on the person's desktop.
 import { spawn, type ChildProcess } from "node:child_process";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
+import { isOpenbox, writeOpenboxConfig } from "./openbox-config.ts";
+import { X11Session } from "./x11-session.ts";
 
 export interface VirtualDisplayOptions {
   width: number;
   height: number;
-  /** The window manager to run on it; none when null. */
+  /** The window manager to run on it; none when null. Openbox gets a root menu of the everyday programs. */
   windowManager: string | null;
 }
 
 const START_TIMEOUT_MS = 10_000;
+/** How long a program may take to go after SIGTERM before it is killed. */
+const STOP_TIMEOUT_MS = 3_000;
+const STOP_POLL_MS = 20;
+/** A window manager that does not name itself on the root window (EWMH) within this long is taken as up. */
+const WM_START_CAP_MS = 5_000;
+const WM_POLL_MS = 20;
 
 export class VirtualDisplay {
   private readonly programs = new Set<ChildProcess>();
@@ -19,48 +33,146 @@ export class VirtualDisplay {
     private readonly server: ChildProcess,
     /** `:94` */
     readonly name: string,
+    /** The desktop's own directory: the programs' XDG directories and the window manager's configuration. */
+    private readonly dir: string,
   ) {}
 
   static async start(options: VirtualDisplayOptions): Promise<VirtualDisplay> {
-    const server = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset"], {
-      stdio: ["ignore", "ignore", "pipe", "pipe"],
+    const dir = await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-"));
+    const xvfb = await startXvfb(options).catch(async (error: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
     });
-    let errors = "";
-    server.stderr!.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-    const number = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no display within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-      let out = "";
-      server.stdio[3]!.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes("\n")) {
-          clearTimeout(timer);
-          resolve(out.trim());
-        }
-      });
-      server.once("error", (error) => reject(error));
-      server.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}: ${errors.trim()}`)));
-    }).catch((error: unknown) => {
-      server.kill("SIGKILL");
-      throw new AppError("COMPUTER_UNAVAILABLE", `Could not start a virtual desktop (install xvfb): ${(error as Error).message}`);
-    });
-    const display = new VirtualDisplay(server, `:${number}`);
-    if (options.windowManager) display.run(options.windowManager, []);
+    const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir);
+    try {
+      await Promise.all(["config", "data", "cache", "state", "runtime"].map((sub) => mkdir(path.join(dir, sub))));
+      // The runtime directory must be the user's alone (XDG Base Directory specification).
+      await chmod(path.join(dir, "runtime"), 0o700);
+      if (options.windowManager) {
+        const args = isOpenbox(options.windowManager) ? await writeOpenboxConfig(path.join(dir, "config")) : [];
+        await windowManagerUp(display.name, options.windowManager, display.run(options.windowManager, args));
+      }
+    } catch (error) {
+      await display.close();
+      throw error;
+    }
     return display;
   }
 
-  /** Starts a program on the display; it is stopped with the display. */
+  /**
+   * Starts a program on the display; it is stopped with the display. It leads a process group of
+   * its own, so what it starts in turn (the window manager's menu opens programs) stops with it.
+   */
   run(command: string, args: string[]): ChildProcess {
-    const child = spawn(command, args, { env: { ...process.env, DISPLAY: this.name }, stdio: "ignore" });
-    child.on("error", () => undefined);
+    const child = spawn(command, args, { env: this.environment(), stdio: "ignore", detached: true });
     this.programs.add(child);
+    child.on("error", () => this.programs.delete(child));
     child.once("exit", () => this.programs.delete(child));
     return child;
   }
 
   async close(): Promise<void> {
-    for (const child of this.programs) child.kill("SIGTERM");
-    const exited = new Promise<void>((resolve) => (this.server.exitCode !== null ? resolve() : this.server.once("exit", () => resolve())));
+    // A group's number stays its own while any of its processes lives, so it is safe to signal until it is empty.
+    const groups = [...this.programs].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+    for (const group of groups) signalGroup(group, "SIGTERM");
     this.server.kill("SIGTERM");
-    await exited;
+    await Promise.all([...groups.map(groupStopped), stopped(this.server)]);
+    // Only now: a program that is still going writes its settings into the directory on its way out.
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
   }
+
+  private environment(): NodeJS.ProcessEnv {
+    const dir = (sub: string) => path.join(this.dir, sub);
+    return {
+      ...process.env,
+      DISPLAY: this.name,
+      XDG_CONFIG_HOME: dir("config"),
+      XDG_DATA_HOME: dir("data"),
+      XDG_CACHE_HOME: dir("cache"),
+      XDG_STATE_HOME: dir("state"),
+      XDG_RUNTIME_DIR: dir("runtime"),
+      // No session bus (not the person's, not one started on demand); GSettings then keeps settings in memory.
+      DBUS_SESSION_BUS_ADDRESS: "disabled:",
+      GSETTINGS_BACKEND: "memory",
+      // The terminal shows and pastes CJK only in a UTF-8 locale.
+      LANG: process.env.LANG || "C.UTF-8",
+    };
+  }
+}
+
+function startXvfb(options: VirtualDisplayOptions): Promise<{ server: ChildProcess; display: string }> {
+  const server = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset"], {
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+  });
+  let errors = "";
+  server.stderr!.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  return new Promise<{ server: ChildProcess; display: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no display within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    let out = "";
+    server.stdio[3]!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve({ server, display: out.trim() });
+      }
+    });
+    server.once("error", (error) => reject(error));
+    server.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}: ${errors.trim()}`)));
+  }).catch((error: unknown) => {
+    server.kill("SIGKILL");
+    throw new AppError("COMPUTER_UNAVAILABLE", `Could not start a virtual desktop (install xvfb): ${(error as Error).message}`);
+  });
+}
+
+/**
+ * Until the window manager has taken the screen — it names itself on the root window only after
+ * it redirects new windows to itself (EWMH) — within a cap. A program mapped before then would
+ * not be given the focus.
+ */
+async function windowManagerUp(name: string, command: string, manager: ChildProcess): Promise<void> {
+  let gone = manager.exitCode !== null;
+  manager.once("error", () => (gone = true)).once("exit", () => (gone = true));
+  const x = await X11Session.connect(name);
+  try {
+    const deadline = performance.now() + WM_START_CAP_MS;
+    while (!gone && !(await x.property(x.root, "_NET_SUPPORTING_WM_CHECK")) && performance.now() < deadline) await delay(WM_POLL_MS);
+  } finally {
+    x.close();
+  }
+  if (gone) throw new AppError("COMPUTER_UNAVAILABLE", `The window manager ${JSON.stringify(command)} did not start on the virtual desktop: install it, or name another in DESKTOP_WM.`);
+}
+
+/** Signals a process group (0: only asks whether it has a process left); false when it has none. */
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Until the process group is empty; killed when it is not within STOP_TIMEOUT_MS. A process that
+ * a killed one leaves unreaped (a zombie) counts until its new parent reaps it, so the wait is capped.
+ */
+async function groupStopped(group: number): Promise<void> {
+  const started = performance.now();
+  let killed = false;
+  while (signalGroup(group, 0) && performance.now() - started < 2 * STOP_TIMEOUT_MS) {
+    if (!killed && performance.now() - started >= STOP_TIMEOUT_MS) killed = signalGroup(group, "SIGKILL");
+    await delay(STOP_POLL_MS);
+  }
+}
+
+/** Resolves when the X server has exited; kills it when it has not within STOP_TIMEOUT_MS. */
+function stopped(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.kill("SIGKILL"), STOP_TIMEOUT_MS);
+    server.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

@@ -18,6 +18,10 @@ export class X11Session {
     return new Promise((resolve, reject) => {
       const client = x11.createClient({ display: name }, (error, display) => {
         if (error) return reject(new AppError("COMPUTER_UNAVAILABLE", `Could not connect to the X display ${name}: ${error.message}`));
+        // The package caches interned atoms in one object shared by every connection, but an atom's
+        // number is its server's own: each connection keeps a cache of its own (the core atoms are asked too).
+        display.client.atoms = {};
+        display.client.atom_names = {};
         display.client.require("xtest", (extError, xtest) => {
           if (extError) return reject(new AppError("COMPUTER_UNAVAILABLE", `The X display ${name} has no XTEST extension, which input needs.`));
           resolve(new X11Session(display, xtest, name));
@@ -66,6 +70,11 @@ export class X11Session {
 
   atom(name: string): Promise<number> {
     return this.call<number>((done) => this.client.InternAtom(false, name, done));
+  }
+
+  /** The window that owns the selection (an atom), 0 for none. */
+  selectionOwner(selection: number): Promise<number> {
+    return this.call<number>((done) => this.client.GetSelectionOwner(selection, done));
   }
 
   /** A window property as bytes, or null when it is not set. */

@@ -54,7 +54,7 @@ export class SomPlanner implements Planner {
       `Task: ${input.task}`,
       input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
       input.window ? windowLine(input.window) : input.url ? `Page: ${input.url}` : "",
-      elements.length > 0 ? `Elements on screen:\n${describeElements(elements)}` : "No interactive elements were found on screen.",
+      elements.length > 0 ? `Elements on screen:\n${describeElements(elements, input.screenshot)}` : "No interactive elements were found on screen.",
     ].filter(Boolean);
     const messages: ChatMessage[] = [
       { role: "system", content: SYSTEM_PROMPT },

@@ -79,6 +79,8 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
     case "approval.requested":
       return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: event.approval.checks.map((c) => c.message || c.code).join("\n") }) };
+    case "snapshotSync":
+      return { ...run, liveUrl: event.tab.url };
     case "task.takeover":
       return { ...run, task: task({ status: "takeover" }) };
     case "approval.resolved":

@@ -1,0 +1,77 @@
+// Runs the server's `browser_action`s: acks at once, checks the parameters against the contract,
+// runs each id once (a repeat is acked and, once done, answered with the same result), and answers
+// with `browser_action_result`. The handlers, one per action of §4.2, are named here.
+import { ACTION_NAMES, actionParamsSchemas, type ActionName, type ExtensionMessage, type ServerMessage } from "../../../../src/protocol/extension.ts";
+import { readSettings } from "../../shared/settings.ts";
+import { ActionError, toWireError } from "../action-error.ts";
+import { getHtml, readabilityExtract, screenshot } from "./capture-actions.ts";
+import type { ActionContext, ActionHandler, ActionHandlers } from "./context.ts";
+import { domIndex, xpathScan } from "./dom-actions.ts";
+import { click, type } from "./input-actions.ts";
+import { debuggerAttach, taskStart, taskStop, waitForLoaded } from "./tab-actions.ts";
+
+const handlers: ActionHandlers = {
+  task_start: taskStart,
+  browser_debugger_attach: debuggerAttach,
+  task_stop: taskStop,
+  browser_wait_for_loaded: waitForLoaded,
+  browser_screenshot: screenshot,
+  browser_readability_extract: readabilityExtract,
+  browser_dom_index: domIndex,
+  browser_xpath_scan: xpathScan,
+  browser_click: click,
+  browser_type: type,
+  browser_get_html: getHtml,
+};
+
+type Result = Extract<ExtensionMessage, { type: "browser_action_result" }>;
+type BrowserAction = Extract<ServerMessage, { type: "browser_action" }>;
+
+/** Results kept for repeats; older ones are forgotten first. */
+const REMEMBERED = 500;
+const runs = new Map<string, Promise<Result>>();
+const finished = new Map<string, Result>();
+
+export function runAction(action: BrowserAction, send: (message: ExtensionMessage) => void): void {
+  const id = String(action.id);
+  send({ type: "ack", id });
+  const done = finished.get(id);
+  if (done) return send(done);
+  // Still running: the result goes out when it is ready.
+  if (runs.has(id)) return;
+  const run = execute(action).then((result) => {
+    runs.delete(id);
+    finished.set(id, result);
+    if (finished.size > REMEMBERED) finished.delete(finished.keys().next().value!);
+    return result;
+  });
+  runs.set(id, run);
+  void run.then(send);
+}
+
+async function execute(action: BrowserAction): Promise<Result> {
+  const id = String(action.id);
+  const ctx: ActionContext = { taskId: String(action.taskId), settings: await readSettings(), warnings: [], partial: false };
+  try {
+    if (!(ACTION_NAMES as readonly string[]).includes(action.name)) {
+      throw new ActionError("SCHEMA_VALIDATION_FAILED", `Unknown action ${JSON.stringify(action.name)}; known: ${ACTION_NAMES.join(", ")}.`);
+    }
+    if (!action.taskId) throw new ActionError("SCHEMA_VALIDATION_FAILED", "The action names no taskId.");
+    const parsed = actionParamsSchemas[action.name].safeParse(action.params ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ");
+      throw new ActionError("SCHEMA_VALIDATION_FAILED", `${action.name} parameters are invalid — ${issues}`);
+    }
+    const result = await (handlers[action.name] as ActionHandler<ActionName>)(parsed.data as never, ctx);
+    return {
+      type: "browser_action_result",
+      id,
+      ok: true,
+      status: ctx.partial ? "partial" : "success",
+      result,
+      ...(ctx.warnings.length ? { warnings: ctx.warnings } : {}),
+    };
+  } catch (err) {
+    return { type: "browser_action_result", id, ok: false, error: toWireError(err), ...(ctx.warnings.length ? { warnings: ctx.warnings } : {}) };
+  }
+}

@@ -1,0 +1,30 @@
+// The page bundle (page.js): injected into a task's tab on first use, in the extension's isolated
+// world, where it leaves its functions for the worker to call through chrome.scripting.
+import { readerText } from "./reader.ts";
+import { scan, type Scope } from "./scan.ts";
+import { PAGE_GLOBAL } from "../shared/messages.ts";
+import { domClick, domInput, find, focusForTyping, locate, type TargetArgs } from "./target.ts";
+
+const api = {
+  domIndex: (args: { scope: Scope; attr: string }) => scan({ mode: "index", ...args }),
+  xpathScan: (args: { scope: Scope; attr: string }) => scan({ mode: "scan", ...args }),
+  locate,
+  domClick,
+  focusForTyping,
+  domInput,
+  readerText,
+  html({ xpath }: { xpath?: string }): string {
+    if (xpath === undefined) {
+      const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : "";
+      return doctype + document.documentElement.outerHTML;
+    }
+    return find({ xpath, attr: "" }).outerHTML;
+  },
+  ping: () => true,
+};
+
+export type PageApi = typeof api;
+export type PageFunction = keyof PageApi;
+export type { TargetArgs };
+
+(globalThis as unknown as Record<string, unknown>)[PAGE_GLOBAL] = api;

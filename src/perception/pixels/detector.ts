@@ -1,0 +1,116 @@
+// The built-in pixel detector (seed 002 §2.4, offline on the CPU): outlines and glyph groups from
+// the edge map, controls from the outlines, and text read by OCR — a control's own text first,
+// then short texts, then long lines, for as long as the OCR budget lasts (what is left unread is
+// read on a later look, once its turn comes before the budget runs out). The detections come out
+// in order of importance: controls and icons (with the text that names them), then read text,
+// then text not read yet.
+import { labelComponents } from "./components.ts";
+import { controlsFrom, type Control } from "./controls.ts";
+import type { Detection } from "./detection.ts";
+import { edgeMap } from "./edges.ts";
+import { findFrames } from "./frames.ts";
+import { union } from "./geometry.ts";
+import { groupGlyphs, type GlyphGroup } from "./glyph-groups.ts";
+import type { Raster } from "./raster.ts";
+import type { TextRecognizer } from "./recognizer.ts";
+
+export interface DetectorOptions {
+  /** How long OCR may take on one screen, in ms; the controls' own text is read whatever it costs. */
+  ocrBudgetMs: number;
+  /** The elements the list will keep: texts that could not make it are not read. */
+  maxElements: number;
+}
+
+/** Colour steps smaller than this (0–255, any channel) are shading, not an edge. */
+const EDGE_THRESHOLD = 20;
+/** Readings less sure than this are not text (an icon, a texture). */
+const MIN_CONFIDENCE = 0.5;
+/** Texts at most this wide are read before longer lines: labels, menu items, links. */
+const SHORT_TEXT_PX = 240;
+
+export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
+  const started = performance.now();
+  const mask = edgeMap(image, EDGE_THRESHOLD);
+  const labelling = labelComponents(mask, image.width, image.height);
+  const frames = findFrames(labelling, image.width);
+  const outlines = new Set(frames.map((f) => f.component.label));
+  const groups = groupGlyphs(labelling.components.filter((c) => !outlines.has(c.label)), mask, image.width);
+  const controls = controlsFrom(frames, groups, image);
+  const owned = new Set(controls.flatMap((c) => c.inside));
+  const free = groups.filter((g) => !owned.has(g));
+  const icons = free.filter((g) => g.kind === "icon");
+  const iconLabels = labelIcons(icons, free.filter((g) => g.kind === "text"));
+  // A checkbox's or an icon's label is part of it and is read with the controls' own text.
+  const labels = [...controls.flatMap((c) => (c.kind === "checkbox" && c.beside ? [c.beside] : [])), ...iconLabels.values()];
+  const partOf = new Set(labels);
+  // A field's caption is read first of the free texts, as its name.
+  const captions = new Set(controls.map((c) => c.beside));
+  const rank = (g: GlyphGroup) => (captions.has(g) ? 0 : g.box.width <= SHORT_TEXT_PX ? 1 : 2);
+  const freeText = free.filter((g) => g.kind === "text" && !partOf.has(g)).sort((a, b) => rank(a) - rank(b) || a.box.y - b.box.y || a.box.x - b.box.x);
+  // Only as many free texts as can still make the list are worth reading.
+  const room = Math.max(0, options.maxElements - controls.length - icons.length);
+  const controlTexts = [...controls.flatMap((c) => c.inside.filter((g) => g.kind === "text")), ...labels];
+  const toRead = [...controlTexts, ...freeText.slice(0, room)];
+  const found = await recognizer.read(image, toRead.map((g) => g.box), { deadline: started + options.ocrBudgetMs, always: controlTexts.length });
+  const readings = new Map(toRead.map((g, i) => [g, found[i]!]));
+  const textOf = (g: GlyphGroup | null) => {
+    const reading = g ? readings.get(g) : null;
+    return reading && reading.confidence >= MIN_CONFIDENCE ? reading.text : "";
+  };
+
+  const read: Detection[] = [];
+  const unread: Detection[] = [];
+  for (const g of freeText) {
+    const reading = readings.get(g);
+    if (!reading) unread.push({ kind: "text", label: "", box: g.box });
+    else if (textOf(g)) read.push({ kind: "text", label: reading.text, box: g.box });
+  }
+  const iconDetections = icons.map((icon): Detection => {
+    const label = iconLabels.get(icon);
+    return { kind: "icon", label: textOf(label ?? null), box: label ? union(icon.box, label.box) : icon.box };
+  });
+  return [...controls.map((c) => controlDetection(c, textOf)), ...iconDetections, ...read, ...unread];
+}
+
+/**
+ * The text that names an icon, as a file manager, a desktop or a menu lays them out: centred just
+ * below it, or on its row just right of it.
+ */
+function labelIcons(icons: GlyphGroup[], texts: GlyphGroup[]): Map<GlyphGroup, GlyphGroup> {
+  const labels = new Map<GlyphGroup, GlyphGroup>();
+  const taken = new Set<GlyphGroup>();
+  for (const icon of icons) {
+    const { x, y, width, height } = icon.box;
+    const middle = x + width / 2;
+    const below = texts.find(
+      (t) => !taken.has(t) && t.box.y >= y + height && t.box.y - (y + height) <= height / 2 && Math.abs(t.box.x + t.box.width / 2 - middle) <= width / 2 && t.box.width <= 4 * width,
+    );
+    const right = texts.find(
+      (t) => !taken.has(t) && t.box.x >= x + width && t.box.x - (x + width) <= height / 2 && Math.abs(t.box.y + t.box.height / 2 - (y + height / 2)) <= height / 3,
+    );
+    const label = below ?? right;
+    if (label) {
+      labels.set(icon, label);
+      taken.add(label);
+    }
+  }
+  return labels;
+}
+
+function controlDetection(control: Control, textOf: (g: GlyphGroup | null) => string): Detection {
+  const inside = control.inside
+    .filter((g) => g.kind === "text")
+    .sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)
+    .map(textOf)
+    .filter(Boolean)
+    .join(" ");
+  switch (control.kind) {
+    case "checkbox":
+      // The label is part of the control: clicking it ticks the box in every toolkit.
+      return { kind: "checkbox", label: textOf(control.beside), box: control.beside ? union(control.box, control.beside.box) : control.box };
+    case "textbox":
+      return { kind: "textbox", label: inside || textOf(control.beside), box: control.box };
+    case "button":
+      return { kind: "button", label: inside, box: control.box };
+  }
+}

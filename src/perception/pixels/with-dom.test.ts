@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import type { UiElement } from "../elements.ts";
+import { mergeWithDom } from "./with-dom.ts";
+
+const el = (id: number, kind: string, label: string, x: number, y: number, width: number, height: number): UiElement => ({ id, kind, label, box: { x, y, width, height } });
+
+describe("a web page's elements from its DOM and its pixels", () => {
+  it("keeps the DOM's, and adds only the pixel controls that no DOM element covers", () => {
+    const dom = [el(1, "button", "Confirm", 100, 100, 120, 40), el(2, "link", "Home", 20, 10, 60, 20)];
+    const pixels = [
+      el(1, "button", "Confirm", 101, 101, 118, 38), // the DOM's button again
+      el(2, "icon", "", 24, 12, 14, 14), // an icon inside the DOM's link
+      el(3, "text", "Welcome", 300, 50, 80, 20), // text, which the DOM has
+      el(4, "button", "Play", 440, 340, 140, 50), // drawn on a canvas
+      el(5, "icon", "", 700, 30, 24, 24), // an image-only control
+    ];
+    expect(mergeWithDom(dom, pixels)).toEqual([...dom, el(3, "icon", "", 700, 30, 24, 24), el(4, "button", "Play", 440, 340, 140, 50)]);
+  });
+});

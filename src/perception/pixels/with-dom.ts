@@ -1,0 +1,20 @@
+// A web page's elements from both sources: its DOM's, which know roles and names, and the pixel
+// detector's, which also see what the DOM cannot name — controls drawn on a canvas or in an
+// image. A pixel control that overlaps a DOM element, or lies mostly inside one, is that element
+// and is dropped; so is pixel text, which the DOM already has. The rest are numbered after the DOM's.
+import type { UiElement } from "../elements.ts";
+import { readingOrder } from "./assemble.ts";
+import { area, intersection, iou } from "./geometry.ts";
+
+/** Above this overlap (intersection over union) two boxes are one element. */
+const SAME_ELEMENT_IOU = 0.3;
+/** A pixel element this much inside a DOM element is part of it (an icon in a link). */
+const INSIDE_SHARE = 0.7;
+
+export function mergeWithDom(dom: UiElement[], pixels: UiElement[]): UiElement[] {
+  const extra = pixels.filter(
+    (p) => p.kind !== "text" && !dom.some((d) => iou(d.box, p.box) > SAME_ELEMENT_IOU || intersection(d.box, p.box) >= INSIDE_SHARE * area(p.box)),
+  );
+  const next = Math.max(0, ...dom.map((d) => d.id)) + 1;
+  return [...dom, ...readingOrder(extra).map((p, i) => ({ ...p, id: next + i }))];
+}

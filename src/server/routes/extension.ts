@@ -1,0 +1,48 @@
+// The extension's HTTP side (seed 004 §1): the artifact service's upload and download, which the
+// extension calls with the install token from its own origin (chrome-extension://), and the list
+// of connected extensions and a task's action records, which the UI reads.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { ExtensionHost } from "../../computers/extension/extension-host.ts";
+import { ARTIFACT_MAX_BYTES, idSchema, INSTALL_TOKEN_HEADER } from "../../protocol/index.ts";
+import { isInstallToken } from "../auth.ts";
+import { notFound, parseWith } from "../http-error.ts";
+
+/** Only the extension (or a script) with the install token; never a web page. */
+function extensionOnly(token: string): MiddlewareHandler {
+  return async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin && !origin.startsWith("chrome-extension://")) return c.json({ error: { code: "FORBIDDEN", message: `Requests from ${origin} are not allowed.` } }, 403);
+    if (!isInstallToken(c.req.header(INSTALL_TOKEN_HEADER), token)) {
+      return c.json({ error: { code: "FORBIDDEN", message: `The extension needs this server's install token (${INSTALL_TOKEN_HEADER}); set it in the extension's popup.` } }, 403);
+    }
+    await next();
+  };
+}
+
+/** Upload and download: mounted before the UI's origin check, which an extension's origin fails. */
+export function artifactRoutes(host: ExtensionHost, token: string) {
+  return new Hono()
+    .use("*", extensionOnly(token))
+    .post("/", async (c) => {
+      const declared = Number(c.req.header("content-length") ?? "0");
+      if (declared > ARTIFACT_MAX_BYTES) return c.json({ error: { code: "INVALID_BODY", message: `An artifact may be at most ${ARTIFACT_MAX_BYTES} bytes.` } }, 413);
+      const data = Buffer.from(await c.req.arrayBuffer());
+      const artifactId = host.artifacts.put(data, c.req.header("content-type") ?? "application/octet-stream");
+      return c.json({ artifactId, bytes: data.length }, 201);
+    })
+    .get("/:id", (c) => {
+      const id = c.req.param("id");
+      const artifact = host.artifacts.get(id);
+      if (!artifact) throw notFound("artifact", id);
+      return c.body(new Uint8Array(artifact.data), 200, { "content-type": artifact.mimeType, "cache-control": "no-store" });
+    });
+}
+
+export function extensionRoutes(host: ExtensionHost) {
+  return new Hono()
+    .get("/extension-list", (c) => c.json({ extensions: host.registry.list() }))
+    .get("/actions", (c) => {
+      const taskId = parseWith(idSchema, c.req.query("task_id") ?? "", "task_id");
+      return c.json({ actions: host.scheduler.recordsOf(taskId) });
+    });
+}

@@ -1,0 +1,186 @@
+// The person's own Chrome as a computer (seed 004), end to end: the real server, the extension
+// loaded unpacked into real headless Chromium and connected over its WebSocket, and a planner
+// driving a local page in a background tab of the task's own. A click of the person's on that
+// tab takes the task over until Resume in the page's overlay; a task tab the person closes is
+// confirmed closed (TASK_TAB_CLOSED) and opened again; actions on any other tab are refused; the
+// extension comes back when the server restarts; and without an extension a task says how to
+// connect one.
+import type { BrowserContext, Page, Worker } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../src/core/errors.ts";
+import type { ActionRecord } from "../../src/computers/extension/scheduler.ts";
+import type { TaskReply } from "../../src/protocol/index.ts";
+import { startApp, type TestApp } from "../support/app.ts";
+import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { act, planningText, userText } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+// The worker's global, as seen from the test's side of `evaluate`.
+declare const chrome: {
+  storage: { local: { set(items: object): Promise<void>; get(key: string): Promise<Record<string, unknown>> } };
+  tabs: {
+    query(q: object): Promise<{ id: number; active: boolean; url?: string; groupId: number }[]>;
+    remove(id: number): Promise<void>;
+    create(p: object): Promise<{ id: number }>;
+  };
+  tabGroups: { get(id: number): Promise<{ title?: string }> };
+};
+
+const { model, pages } = useWorld({ app: false });
+let app: TestApp;
+let context: BrowserContext;
+let worker: Worker;
+
+beforeAll(async () => {
+  app = await startApp({ modelBaseUrl: model.baseUrl });
+  context = await launchWithExtension();
+  worker = await workerNamed(context, "EasyAgentCU");
+  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
+  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await app?.close();
+});
+
+async function extensions(): Promise<{ clientId: string; name: string }[]> {
+  return (await app.api<{ extensions: { clientId: string; name: string }[] }>("GET", "/api/extension/extension-list")).json.extensions;
+}
+
+async function actions(taskId: string): Promise<ActionRecord[]> {
+  return (await app.api<{ actions: ActionRecord[] }>("GET", `/api/extension/actions?task_id=${taskId}`)).json.actions;
+}
+
+async function send(session: string, text: string, page: string): Promise<string> {
+  const { status, json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: session, text, start_url: pages.url(page) });
+  expect(status).toBe(202);
+  return json.task_id;
+}
+
+/** The task's tab as the test's own connection to the browser sees it. */
+async function tabPage(path: string): Promise<Page> {
+  await expect.poll(() => context.pages().some((p) => p.url().endsWith(path)), { timeout: 15_000 }).toBe(true);
+  return context.pages().find((p) => p.url().endsWith(path))!;
+}
+
+describe("the person's Chrome through the extension", () => {
+  it("runs a planner's task in a background tab of its own, every action acked and recorded", async () => {
+    const task = "press the button in my browser";
+    model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 200, y: 130 }, "Pressing"), act("done", { answer: "Pressed it." }, "Done"));
+    const events = await openStream(app.url, "s-ext-run", 0);
+    const taskId = await send("s-ext-run", task, "form.html");
+    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it." });
+    events.close();
+    await pages.waitForRecord("clicked");
+
+    const [tab] = (await worker.evaluate(() => chrome.tabs.query({}))).filter((t) => t.url === pages.url("form.html"));
+    expect(tab!.active).toBe(false);
+    expect(await worker.evaluate((id) => chrome.tabGroups.get(id), tab!.groupId)).toMatchObject({ title: "EasyAgentCU" });
+    const lifecycle = (await actions(taskId)).map((a) => `${a.name}:${a.phase}`);
+    expect(lifecycle).toEqual([
+      "task_start:start",
+      "task_start:success",
+      "browser_wait_for_loaded:start",
+      "browser_wait_for_loaded:success",
+      "browser_debugger_attach:start",
+      "browser_debugger_attach:success",
+      "task_stop:start",
+      "task_stop:success",
+    ]);
+    const { json } = await app.api<TaskReply>("GET", `/api/tasks/${taskId}`);
+    expect(json.task).toMatchObject({ computer: "extension", status: "completed" });
+    expect(json.steps[0]?.screenshot).toBeTruthy();
+  });
+
+  it("refuses an action on any tab but the task's own", async () => {
+    const connection = app.system.extensions.registry.bind("task_other_tab");
+    try {
+      const { result } = await app.system.extensions.scheduler.run(connection, "task_other_tab", "task_start", { url: pages.url("links.html") });
+      const other = await worker.evaluate(() => chrome.tabs.create({ url: "about:blank", active: false }));
+      const refused = await app.system.extensions.scheduler.run(connection, "task_other_tab", "browser_click", { tabId: other.id, xpath: "//a" }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: "INVALID_TASK_TAB" });
+      await app.system.extensions.scheduler.run(connection, "task_other_tab", "task_stop", { closeTab: true });
+      expect(result.tabId).not.toBe(other.id);
+    } finally {
+      app.system.extensions.registry.unbind("task_other_tab");
+    }
+  });
+
+  it("pauses when the person clicks in the task's tab, and goes on after Resume in the page", async () => {
+    const task = "wait in my browser while I click";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      { ...act("wait", { ms: 100 }, "Waiting"), until: held },
+      act("done", { answer: "Done after you." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-ext-takeover", 0);
+    const taskId = await send("s-ext-takeover", task, "input-lab.html");
+    const page = await tabPage("input-lab.html");
+    await expect.poll(() => page.evaluate(() => document.querySelector("easyagentcu-overlay")?.getAttribute("data-state")), { timeout: 15_000 }).toBe("ongoing");
+
+    await page.mouse.click(40, 40);
+    await expect.poll(() => page.evaluate(() => document.querySelector("easyagentcu-overlay")?.getAttribute("data-state"))).toBe("takeover");
+    release();
+    await events.waitFor((e) => e.type === "task.takeover" && e.task_id === taskId);
+    expect((await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json.task.status).toBe("takeover");
+
+    await page.getByRole("button", { name: "Resume" }).click();
+    expect(await events.waitForEnd(taskId, 30_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    const last = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`)).at(-1)!;
+    expect(userText(last)).toContain("The person took over the screen and handed it back");
+  });
+
+  it("opens the task's tab again when the person closes it, and the task goes on there", async () => {
+    const task = "press the button even if I close the tab";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      { ...act("click", { x: 200, y: 130 }, "Pressing"), until: held },
+      act("done", { answer: "Pressed it again." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-ext-closed", 0);
+    const taskId = await send("s-ext-closed", task, "form.html?closed");
+    await tabPage("form.html?closed");
+    // Closed while the agent waits for its model, as a person would between two steps.
+    await expect.poll(() => model.requests.some((r) => planningText(r).includes(`Task: ${task}`)), { timeout: 15_000 }).toBe(true);
+    const [tab] = (await worker.evaluate(() => chrome.tabs.query({}))).filter((t) => t.url === pages.url("form.html?closed"));
+    await worker.evaluate((id) => chrome.tabs.remove(id), tab!.id);
+    await expect
+      .poll(async () => (await actions(taskId)).map((a) => `${a.name}:${a.phase}${a.code ? `:${a.code}` : ""}`), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(["browser_wait_for_loaded:error:TASK_TAB_CLOSED"]));
+    await expect.poll(async () => (await actions(taskId)).filter((a) => a.name === "browser_debugger_attach" && a.phase === "success").length, { timeout: 15_000 }).toBe(2);
+    release();
+    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it again." });
+    events.close();
+    await pages.waitForRecord("clicked");
+  });
+
+  it("comes back after the server restarts, under the same client id", async () => {
+    const [before] = await extensions();
+    const port = Number(new URL(app.url).port);
+    await app.close();
+    app = await startApp({ modelBaseUrl: model.baseUrl, dataDir: app.dataDir, port });
+    await expect.poll(async () => (await extensions()).map((e) => e.clientId), { timeout: 30_000 }).toEqual([before!.clientId]);
+  }, 60_000);
+
+  it("fails a task plainly when no extension is connected", async () => {
+    const alone = await startApp({ modelBaseUrl: model.baseUrl });
+    try {
+      const events = await openStream(alone.url, "s-ext-offline", 0);
+      const { json } = await alone.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: "s-ext-offline", text: "anything" });
+      const end = await events.waitForEnd(json.task_id, 30_000);
+      events.close();
+      expect(end).toMatchObject({ type: "task.failed", error: { code: "PLUGIN_OFFLINE" } });
+      expect(JSON.stringify(end)).toContain("load it in Chrome");
+    } finally {
+      await alone.close();
+    }
+  });
+});

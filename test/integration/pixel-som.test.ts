@@ -1,0 +1,165 @@
+// Set-of-Mark from pixels (seed 002 §2.4) on a real X server: a Tk window with labelled buttons,
+// an icon-only button, a text entry and a checkbox. The built-in detector — edges, outlines and
+// PaddleOCR on the CPU — finds every button where the window says it is, and a click that the
+// model plans by number through the Set-of-Mark planner lands on the icon-only button, which the
+// window reports. On a web page the pixels add what the DOM cannot name (a button drawn on a
+// canvas); with OMNIPARSER_URL an OmniParser server, here a local one answering in OmniParser's
+// own format, replaces the built-in detector.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
+import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
+import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
+import type { UiElement } from "../../src/perception/elements.ts";
+import { imageSize } from "../../src/perception/image-size.ts";
+import { iou, type Box } from "../../src/perception/pixels/geometry.ts";
+import type { TaskReply } from "../../src/protocol/index.ts";
+import { openButtonsWindow, type ButtonsWindow } from "../fixtures/desktop/buttons-window.ts";
+import { startApp } from "../support/app.ts";
+import { fixtureOrigins } from "../support/fixture-server.ts";
+import { planningText, type Reply } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const { model, pages } = useWorld({ app: false });
+let display: VirtualDisplay;
+let window: ButtonsWindow;
+let desktop: DesktopComputer;
+
+beforeAll(async () => {
+  display = await VirtualDisplay.start({ width: 1280, height: 800, windowManager: "openbox" });
+  window = await openButtonsWindow(display.name);
+  desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0 });
+}, 30_000);
+afterAll(async () => {
+  window?.close();
+  await desktop?.close();
+  await display?.close();
+});
+
+/** The element that overlaps the box most. */
+function bestMatch(elements: UiElement[], box: Box): UiElement {
+  return [...elements].sort((a, b) => iou(b.box, box) - iou(a.box, box))[0]!;
+}
+
+/** `[7] button "" at (115, 141), top left` → the numbers and centres of the listed elements. */
+function listed(text: string): { id: number; kind: string; label: string; x: number; y: number }[] {
+  return [...text.matchAll(/^\[(\d+)\] (\S+) ("(?:[^"\\]|\\.)*") at \((\d+), (\d+)\)/gm)].map((m) => ({ id: Number(m[1]), kind: m[2]!, label: JSON.parse(m[3]!) as string, x: Number(m[4]), y: Number(m[5]) }));
+}
+
+describe("Set-of-Mark from a desktop's pixels", () => {
+  it("finds each labelled button and the icon-only button where the window has them", async () => {
+    const elements = await desktop.elements();
+    for (const [name, box] of Object.entries(window.buttons)) {
+      const found = bestMatch(elements, box);
+      expect(iou(found.box, box), name).toBeGreaterThanOrEqual(0.5);
+      expect(found, name).toMatchObject({ kind: "button", label: name === "Search" ? "" : name });
+    }
+    expect(iou(bestMatch(elements, window.entry).box, window.entry)).toBeGreaterThanOrEqual(0.5);
+    expect(bestMatch(elements, window.entry)).toMatchObject({ kind: "textbox", label: "Name" });
+    expect(bestMatch(elements, window.checkbox)).toMatchObject({ kind: "checkbox", label: "Remember me" });
+    // Numbered from 1, top to bottom, and within the cap.
+    expect(elements.map((e) => e.id)).toEqual(elements.map((_, i) => i + 1));
+    expect(elements.length).toBeLessThanOrEqual(40);
+    const open = elements.find((e) => e.label === "Open")!;
+    const send = elements.find((e) => e.label === "Send message")!;
+    expect(open.id).toBeLessThan(send.id);
+  });
+
+  it("takes a click planned by number through the Set-of-Mark planner to the icon-only button", async () => {
+    const app = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { display: display.name }, model: { provider: "som" } } });
+    try {
+      const task = "search for something";
+      const search = window.buttons.Search!;
+      const inSearch = (e: { x: number; y: number }) => e.x >= search.x && e.x < search.x + search.width && e.y >= search.y && e.y < search.y + search.height;
+      // The model reads the list and picks the number of the element where the magnifier is.
+      const pick = (request: Parameters<typeof planningText>[0]): Reply => {
+        const target = listed(planningText(request)).find(inSearch);
+        return { answer: { thought: "The magnifier searches.", progress: "Clicking the search button", action: "click", element_id: target?.id ?? null } };
+      };
+      model.route((r) => planningText(r).includes(`Task: ${task}`), pick, { answer: { thought: "…", progress: "Done", action: "done", answer: "Searched." } });
+      const events = await openStream(app.url, "s-pixel-som", 0);
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-pixel-som", text: task });
+      expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Searched." });
+      events.close();
+      await window.clicked("Search");
+      expect(new Set(window.clicks)).toEqual(new Set(["Search"]));
+      const first = model.requests.find((r) => planningText(r).includes(`Task: ${task}`))!;
+      expect(listed(planningText(first)).find(inSearch)).toMatchObject({ kind: "button", label: "" });
+      expect(planningText(first)).toMatch(/\[\d+\] button "Open" at \(\d+, \d+\), top left/);
+      const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+      expect(steps[0]).toMatchObject({ action: { type: "click" } });
+      expect(inSearch({ x: steps[0]!.cursor_x!, y: steps[0]!.cursor_y! })).toBe(true);
+    } finally {
+      await app.close();
+    }
+  }, 90_000);
+});
+
+describe("Set-of-Mark on a web page", () => {
+  it("adds the controls only the pixels show to the DOM's, without doubling the DOM's own", async () => {
+    const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
+    const page = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+    try {
+      await page.navigate(pages.url("canvas-controls.html"));
+      const elements = await page.elements();
+      expect(elements.filter((e) => iou(e.box, { x: 100, y: 100, width: 120, height: 40 }) > 0.3)).toEqual([expect.objectContaining({ id: 1, kind: "button", label: "Confirm" })]);
+      const drawn = bestMatch(elements, { x: 440, y: 340, width: 140, height: 50 });
+      expect(iou(drawn.box, { x: 440, y: 340, width: 140, height: 50 })).toBeGreaterThanOrEqual(0.5);
+      expect(drawn).toMatchObject({ id: 2, kind: "button", label: "Play" });
+    } finally {
+      await page.close();
+      await host.close();
+    }
+  }, 30_000);
+});
+
+describe("an OmniParser server (OMNIPARSER_URL)", () => {
+  let server: Server;
+  let url: string;
+  const received: { path: string; image: { width: number; height: number } }[] = [];
+  let failing = false;
+  beforeAll(async () => {
+    // Answers as omnitool/omniparserserver does: ratios [x1, y1, x2, y2] of the image sent.
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { base64_image: string };
+        received.push({ path: req.url ?? "", image: imageSize(Buffer.from(body.base64_image, "base64")) });
+        if (failing) return void res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"CUDA out of memory"}');
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            som_image_base64: body.base64_image,
+            parsed_content_list: [
+              { type: "text", bbox: [0.5, 0.5, 0.6, 0.525], interactivity: false, content: "Quarterly report", source: "box_ocr_content_ocr" },
+              { type: "icon", bbox: [0.1, 0.1, 0.125, 0.14], interactivity: true, content: "a magnifying glass for search", source: "box_yolo_content_yolo" },
+              { type: "icon", bbox: [0.2, 0.1, 0.26, 0.15], interactivity: true, content: "Open", source: "box_yolo_content_ocr" },
+            ],
+            latency: 0.42,
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("replaces the built-in detector: its boxes become screen pixels, interactive ones kept first", async () => {
+    const parsed = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0, som: { maxElements: 2, ocrBudgetMs: 300, omniparserUrl: url, omniparserTimeoutMs: 5_000 } });
+    try {
+      expect(await parsed.elements()).toEqual([
+        { id: 1, kind: "icon", label: "a magnifying glass for search", box: { x: 128, y: 80, width: 32, height: 32 } },
+        { id: 2, kind: "icon", label: "Open", box: { x: 256, y: 80, width: 77, height: 40 } },
+      ]);
+      expect(received.at(-1)).toEqual({ path: "/parse/", image: { width: 1280, height: 800 } });
+      failing = true;
+      await expect(parsed.elements()).rejects.toMatchObject({ code: "MODEL_HTTP_ERROR", message: `OmniParser at ${url}/parse/ answered HTTP 500: {"detail":"CUDA out of memory"}` });
+    } finally {
+      failing = false;
+      await parsed.close();
+    }
+  });
+});

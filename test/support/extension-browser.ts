@@ -1,0 +1,50 @@
+// The EasyAgentCU extension loaded unpacked into real headless Chromium, as a person's Chrome with
+// it installed: built first when its sources are newer than extension/dist.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Worker } from "playwright-core";
+import { findChromium } from "../../src/computers/browser/find-chromium.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const EXTENSION = path.join(ROOT, "extension");
+export const EXTENSION_DIST = path.join(EXTENSION, "dist");
+
+/** Builds extension/dist unless it is newer than every source file. */
+export function buildExtensionIfStale(): void {
+  const newest = (dir: string): number =>
+    Math.max(
+      ...readdirSync(dir).map((name) => {
+        const full = path.join(dir, name);
+        const stat = statSync(full);
+        return stat.isDirectory() ? newest(full) : stat.mtimeMs;
+      }),
+    );
+  const built = existsSync(path.join(EXTENSION_DIST, "manifest.json")) ? statSync(path.join(EXTENSION_DIST, "manifest.json")).mtimeMs : 0;
+  const sources = Math.max(newest(path.join(EXTENSION, "src")), statSync(path.join(EXTENSION, "manifest.json")).mtimeMs, newest(path.join(ROOT, "src/protocol")));
+  if (built > sources) return;
+  execFileSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "extension/vite.config.ts"], { cwd: ROOT, stdio: "pipe", timeout: 120_000 });
+}
+
+/** A fresh profile with the extension (and any other unpacked extensions) loaded. */
+export async function launchWithExtension(others: string[] = []): Promise<BrowserContext> {
+  buildExtensionIfStale();
+  const all = [EXTENSION_DIST, ...others].join(",");
+  return chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), "easyagentcu-extension-")), {
+    executablePath: findChromium(process.env.CHROME_PATH),
+    headless: true,
+    args: [`--disable-extensions-except=${all}`, `--load-extension=${all}`, "--no-sandbox"],
+  });
+}
+
+/** The service worker of the extension with this manifest name, once it runs. */
+export async function workerNamed(context: BrowserContext, name: string): Promise<Worker> {
+  for (;;) {
+    for (const worker of context.serviceWorkers()) {
+      const named = await worker.evaluate(() => (globalThis as unknown as { chrome: { runtime: { getManifest(): { name: string } } } }).chrome.runtime.getManifest().name).catch(() => null);
+      if (named === name) return worker;
+    }
+    await context.waitForEvent("serviceworker", { timeout: 500 }).catch(() => undefined);
+  }
+}
