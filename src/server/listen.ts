@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { createApp, type AppDeps } from "./app.ts";
 import { extensionSocket } from "./extension-socket.ts";
 
+const KEEP_ALIVE_MS = 65_000;
+
 export interface Listening {
   url: string;
   port: number;
@@ -34,6 +36,9 @@ export function listen(deps: AppDeps, host: string, port: number): Promise<Liste
       reject(error);
       return;
     }
+    // Node closes an idle keep-alive connection after 5 s, racing a client that reuses it just then
+    // (a request lost to "other side closed"); a minute is what proxies and browsers expect.
+    (server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_MS;
     server.once("error", reject);
     server.on("upgrade", extensions.upgrade);
   });
