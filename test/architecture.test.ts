@@ -1,6 +1,6 @@
 // The layering of STYLE.md, checked on every import: protocol ← core ← perception ← computers ←
 // models ← hands ← tools ← agent ← store ← server ← cli; `playwright-core` only inside computers/browser; the web
-// UI imports nothing of the server but src/protocol.
+// UI and the Chrome extension import nothing of the server but src/protocol.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,14 +76,16 @@ describe("layering", () => {
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 
-  it("the web UI imports nothing from the server but src/protocol", () => {
-    const offenders: string[] = [];
-    for (const file of files(path.join(ROOT, "web"))) {
-      for (const spec of imports(file).filter((s) => s.startsWith("."))) {
-        const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
-        if (!target.startsWith("web") && !target.startsWith(path.join("src", "protocol"))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
+  for (const client of ["web", "extension"]) {
+    it(`${client}/ imports nothing from the server but src/protocol`, () => {
+      const offenders: string[] = [];
+      for (const file of files(path.join(ROOT, client))) {
+        for (const spec of imports(file).filter((s) => s.startsWith("."))) {
+          const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
+          if (!target.startsWith(client) && !target.startsWith(path.join("src", "protocol"))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
+        }
       }
-    }
-    expect(offenders).toEqual([]);
-  });
+      expect(offenders).toEqual([]);
+    });
+  }
 });
