@@ -159,6 +159,20 @@ export const extensionMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type ExtensionMessage = z.infer<typeof extensionMessageSchema>;
 
+/** A connected extension as GET /api/extension/extension-list lists it. */
+export interface ExtensionListing {
+  clientId: string;
+  name: string;
+  version: string;
+  userAgent: string;
+  connectedAt: string;
+  lastUsedAt: string | null;
+  /** Tasks bound to it now. */
+  taskIds: string[];
+  tabs: number;
+}
+export type ExtensionListReply = { extensions: ExtensionListing[] };
+
 /** The overlay's four states (§2.2). */
 export const OVERLAY_STATES = ["idle", "hidden", "ongoing", "takeover"] as const;
 export type OverlayState = (typeof OVERLAY_STATES)[number];

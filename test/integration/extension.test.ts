@@ -1,6 +1,7 @@
 // The person's own Chrome as a computer (seed 004), end to end: the real server, the extension
 // loaded unpacked into real headless Chromium and connected over its WebSocket, and a planner
-// driving a local page in a background tab of the task's own. A click of the person's on that
+// driving a local page in a background tab of the task's own, and the browser tool agent reading
+// that tab's ARIA tree and acting by its refs. A click of the person's on that
 // tab takes the task over until Resume in the page's overlay; a task tab the person closes is
 // confirmed closed (TASK_TAB_CLOSED) and opened again; actions on any other tab are refused; the
 // extension comes back when the server restarts; and without an extension a task says how to
@@ -12,7 +13,7 @@ import type { ActionRecord } from "../../src/computers/extension/scheduler.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
-import { act, planningText, userText } from "../support/scripted-model.ts";
+import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -53,11 +54,26 @@ async function actions(taskId: string): Promise<ActionRecord[]> {
   return (await app.api<{ actions: ActionRecord[] }>("GET", `/api/extension/actions?task_id=${taskId}`)).json.actions;
 }
 
-async function send(session: string, text: string, page: string): Promise<string> {
-  const { status, json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: session, text, start_url: pages.url(page) });
+async function send(session: string, text: string, page: string, more: Record<string, unknown> = {}): Promise<string> {
+  const { status, json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: session, text, start_url: pages.url(page), ...more });
   expect(status).toBe(202);
   return json.task_id;
 }
+
+// The browser tool agent's model and its element chooser, as in tool-agent.test.ts.
+const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
+const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+const chooserOn = (page: string) => (r: RecordedRequest) => systemText(r).startsWith("You choose elements") && userText(r).includes(page);
+
+/** The ref a tree gives an element, as a model reading it would find it. */
+function refIn(tree: string, role: string, name: string): string {
+  const ref = new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(tree)?.[1];
+  if (!ref) throw new Error(`no ${role} "${name}" in the tree`);
+  return ref;
+}
+const choose = (role: string, name: string, method: string, value?: string): Responder => (r) => ({
+  text: JSON.stringify({ ref: refIn(userText(r), role, name), method, ...(value === undefined ? {} : { value }) }),
+});
 
 /** The task's tab as the test's own connection to the browser sees it. */
 async function tabPage(path: string): Promise<Page> {
@@ -160,6 +176,43 @@ describe("the person's Chrome through the extension", () => {
     expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it again." });
     events.close();
     await pages.waitForRecord("clicked");
+  });
+
+  it("runs the browser tool agent there too: it reads the tab's ARIA tree and acts by the refs in it", async () => {
+    const goal = "press the button and type Ada in my browser";
+    model.route(
+      agentOf(goal),
+      calls(["ariaTree", {}]),
+      calls(["act", { action: "click the Press me button" }]),
+      calls(["act", { action: "type Ada into the Name field" }]),
+      calls(["close", { reasoning: "Pressed and typed.", taskComplete: true }]),
+    );
+    model.route(chooserOn("form.html?tools"), choose("button", "Press me", "click"), choose("textbox", "Name", "fill", "Ada"));
+    const before = pages.records.length;
+    const events = await openStream(app.url, "s-ext-tools", 0);
+    const taskId = await send("s-ext-tools", goal, "form.html?tools", { agent_mode: "dom" });
+    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed and typed." });
+    events.close();
+    // The page in the person's Chrome was pressed and typed into by this task.
+    await expect.poll(() => pages.records.slice(before)).toEqual(["clicked", "typed:Ada"]);
+
+    const { json } = await app.api<TaskReply>("GET", `/api/tasks/${taskId}`);
+    expect(json.task).toMatchObject({ computer: "extension", mode: "dom", status: "completed" });
+    expect(json.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
+      ["ariaTree", true],
+      ["act", true],
+      ["act", true],
+      ["close", true],
+    ]);
+    // The tree the model got back, read from the extension's tab, names the button by a ref, and
+    // that ref is the one the click went to.
+    const requests = model.requests.filter(agentOf(goal));
+    const reply = requests[1]!.body.messages.at(-1) as unknown as { role: string; content: string };
+    expect(reply.role).toBe("tool");
+    const tree = (JSON.parse(reply.content) as { ok: boolean; data: { content: string } }).data.content;
+    expect(tree).toContain('button "Press me"');
+    expect(json.steps[1]!.tool!.output).toMatchObject({ method: "click", ref: refIn(tree, "button", "Press me") });
+    expect(json.steps[2]!.tool!.output).toMatchObject({ method: "fill", ref: refIn(tree, "textbox", "Name") });
   });
 
   it("comes back after the server restarts, under the same client id", async () => {

@@ -2,6 +2,8 @@
 import type {
   ChatMessage,
   ErrorReply,
+  ExtensionListing,
+  ExtensionListReply,
   HealthReply,
   MessagesReply,
   PersonInputBody,
@@ -25,8 +27,8 @@ export class ApiError extends Error {
   }
 }
 
-/** The per-install token the server put in the page; every request that changes state carries it. */
-const installToken = document.querySelector<HTMLMetaElement>(`meta[name="${INSTALL_TOKEN_META}"]`)?.content ?? "";
+/** The per-install token the server put in the page; every request that changes state carries it, and the extension pairs with it. */
+export const installToken = document.querySelector<HTMLMetaElement>(`meta[name="${INSTALL_TOKEN_META}"]`)?.content ?? "";
 
 async function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   let response: Response;
@@ -52,6 +54,7 @@ async function request<T>(method: "GET" | "POST", path: string, body?: unknown):
 
 export const api = {
   health: (): Promise<HealthReply> => request<HealthReply>("GET", "/api/health"),
+  extensions: async (): Promise<ExtensionListing[]> => (await request<ExtensionListReply>("GET", "/api/extension/extension-list")).extensions,
   listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
   createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),
   listMessages: async (sessionId: string): Promise<ChatMessage[]> =>

@@ -6,18 +6,11 @@ import type { WebSocket } from "ws";
 import type { Logger } from "pino";
 import { AppError } from "../../core/errors.ts";
 import { nowIso } from "../../core/ids.ts";
-import { extensionMessageSchema } from "../../protocol/index.ts";
+import { extensionMessageSchema, type ExtensionListing } from "../../protocol/index.ts";
 import { ExtensionConnection, type ClientInfo, type ConnectionEvents } from "./connection.ts";
 
 /** How long a new connection has to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
-
-export interface ClientListing extends ClientInfo {
-  lastUsedAt: string | null;
-  /** Tasks bound to it now. */
-  taskIds: string[];
-  tabs: number;
-}
 
 export class ExtensionRegistry {
   private readonly clients = new Map<string, ExtensionConnection>();
@@ -58,7 +51,7 @@ export class ExtensionRegistry {
     });
   }
 
-  list(): ClientListing[] {
+  list(): ExtensionListing[] {
     return [...this.clients.values()].map((c) => ({
       ...c.info,
       lastUsedAt: this.lastUsed.get(c.info.clientId) ?? null,

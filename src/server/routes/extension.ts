@@ -3,7 +3,7 @@
 // of connected extensions and a task's action records, which the UI reads.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ExtensionHost } from "../../computers/extension/extension-host.ts";
-import { ARTIFACT_MAX_BYTES, idSchema, INSTALL_TOKEN_HEADER } from "../../protocol/index.ts";
+import { ARTIFACT_MAX_BYTES, idSchema, INSTALL_TOKEN_HEADER, type ExtensionListReply } from "../../protocol/index.ts";
 import { isInstallToken } from "../auth.ts";
 import { notFound, parseWith } from "../http-error.ts";
 
@@ -40,7 +40,7 @@ export function artifactRoutes(host: ExtensionHost, token: string) {
 
 export function extensionRoutes(host: ExtensionHost) {
   return new Hono()
-    .get("/extension-list", (c) => c.json({ extensions: host.registry.list() }))
+    .get("/extension-list", (c) => c.json<ExtensionListReply>({ extensions: host.registry.list() }))
     .get("/actions", (c) => {
       const taskId = parseWith(idSchema, c.req.query("task_id") ?? "", "task_id");
       return c.json({ actions: host.scheduler.recordsOf(taskId) });

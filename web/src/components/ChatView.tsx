@@ -42,12 +42,12 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     );
   };
 
-  const send = async (text: string, startUrl: string | undefined, computer: ComputerKind): Promise<boolean> => {
+  const send = async (text: string, startUrl: string | undefined, computer: ComputerKind, extensionClient?: string): Promise<boolean> => {
     setSending(true);
     setError(null);
     try {
       const id = sessionId ?? draftSession.current ?? (draftSession.current = (await api.createSession()).id);
-      await api.send({ session_id: id, text, attachments, computer, ...(startUrl ? { start_url: startUrl } : {}) });
+      await api.send({ session_id: id, text, attachments, computer, ...(startUrl ? { start_url: startUrl } : {}), ...(extensionClient ? { extension_client_id: extensionClient } : {}) });
       setAttachments([]);
       onSessionsChanged();
       if (sessionId) await session.refresh();

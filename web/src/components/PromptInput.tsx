@@ -1,17 +1,23 @@
 // The prompt: a growing text box (Enter sends, Shift+Enter breaks the line), the attachments
-// about to be sent, a file picker, what the task drives (a browser or the desktop) and, for a
-// browser, an optional start URL.
+// about to be sent, a file picker, what the task drives (a browser, the desktop or the person's
+// Chrome, with its connection shown under the box) and, for a browser, an optional start URL.
 import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { installToken } from "../api.ts";
+import { useExtensions } from "../hooks/useExtensions.ts";
 import { COMPUTERS, type Attachment, type ComputerKind } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import { ExtensionStatus } from "./ExtensionStatus.tsx";
 import { AttachmentChip, PaperclipIcon } from "./Message.tsx";
 
 export interface PromptInputProps {
   attachments: readonly Attachment[];
   onAddFiles: (files: FileList) => void;
   onRemoveAttachment: (index: number) => void;
-  /** Resolves true when the message went out, so the box can be cleared. */
-  onSend: (text: string, startUrl: string | undefined, computer: ComputerKind) => Promise<boolean>;
+  /**
+   * Resolves true when the message went out, so the box can be cleared. `extensionClient`: the
+   * Chrome chosen when several are connected.
+   */
+  onSend: (text: string, startUrl: string | undefined, computer: ComputerKind, extensionClient?: string) => Promise<boolean>;
   /** What the server drives unless told otherwise: the choice it starts from. */
   defaultComputer: ComputerKind;
   sending: boolean;
@@ -25,6 +31,9 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
   const [startUrl, setStartUrl] = useState("");
   const [chosen, setChosen] = useState<ComputerKind | null>(null);
   const computer = chosen ?? defaultComputer;
+  const extensions = useExtensions(computer === "extension");
+  const [extensionClient, setExtensionClient] = useState<string | null>(null);
+  const hasAddressBar = computer !== "desktop";
   const files = useRef<HTMLInputElement>(null);
   const hasText = text.trim().length > 0;
   const canSend = hasText && !sending && blockedBy === null;
@@ -32,7 +41,8 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSend) return;
-    if (await onSend(text.trim(), computer === "browser" ? normalizeUrl(startUrl) : undefined, computer)) {
+    const client = computer === "extension" && extensions && extensions.length > 1 ? (extensionClient ?? extensions[0]!.clientId) : undefined;
+    if (await onSend(text.trim(), hasAddressBar ? normalizeUrl(startUrl) : undefined, computer, client)) {
       setText("");
       setStartUrl("");
     }
@@ -106,7 +116,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
             </option>
           ))}
         </select>
-        {computer === "browser" ? (
+        {hasAddressBar ? (
           <input
             type="text"
             inputMode="url"
@@ -131,6 +141,9 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
           <span className="hidden sm:inline">{t.send}</span>
         </button>
       </div>
+      {computer === "extension" && (
+        <ExtensionStatus extensions={extensions} chosen={extensionClient} onChoose={setExtensionClient} serverUrl={location.origin} token={installToken} />
+      )}
       {error && (
         <p role="alert" className="border-t border-red-100 px-4 py-2 text-sm text-red-700">
           {error}
