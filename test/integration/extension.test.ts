@@ -204,8 +204,9 @@ describe("the person's Chrome through the extension", () => {
       ["act", true],
       ["close", true],
     ]);
-    // The tree the model got back, read from the extension's tab, names the button by a ref, and
-    // that ref is the one the click went to.
+    // The tree the model got back, read from the extension's tab, names the button and the field
+    // by refs, and those refs are what the click and the typing went to. (Read from the tree, not
+    // fixed: here they come as f1e1…, not the embedded browser's e1….)
     const requests = model.requests.filter(agentOf(goal));
     const reply = requests[1]!.body.messages.at(-1) as unknown as { role: string; content: string };
     expect(reply.role).toBe("tool");

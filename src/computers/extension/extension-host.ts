@@ -53,8 +53,11 @@ export class ExtensionHost {
     this.scheduler = new ActionScheduler(timeouts, log);
   }
 
-  /** Opens the task's tab in the chosen (or automatically picked) extension's browser. */
-  async open(taskId: string, clientId: string | null, startUrl: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver">): Promise<BrowserComputer> {
+  /**
+   * Opens the task's tab in the chosen (or automatically picked) extension's browser. It opens
+   * blank: the task's start URL is opened by the hands as in any browser, and loads once.
+   */
+  async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver">): Promise<BrowserComputer> {
     const connection = this.registry.bind(taskId, clientId);
     let relay: CdpRelay | null = null;
     const close = async () => {
@@ -64,7 +67,7 @@ export class ExtensionHost {
       this.registry.unbind(taskId);
     };
     try {
-      const tab = await this.startTab(connection, taskId, startUrl ?? "about:blank");
+      const tab = await this.startTab(connection, taskId, "about:blank");
       const opened = (relay = await CdpRelay.start(connection, taskId, (reason) => void this.reopen(taskId, opened, reason)));
       await relay.show(tab);
       const computer = await BrowserComputer.connect(relay.url, {
