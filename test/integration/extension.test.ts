@@ -216,6 +216,29 @@ describe("the person's Chrome through the extension", () => {
     expect(json.steps[2]!.tool!.output).toMatchObject({ method: "fill", ref: refIn(tree, "textbox", "Name") });
   });
 
+  it("takes the task up again when the extension reconnects in the middle of it", async () => {
+    const task = "press the button while my extension reconnects";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      { ...act("click", { x: 200, y: 130 }, "Pressing"), until: held },
+      act("done", { answer: "Pressed it after the reconnect." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-ext-reconnect", 0);
+    const before = pages.records.filter((r) => r === "clicked").length;
+    const taskId = await send("s-ext-reconnect", task, "form.html?reconnect");
+    await expect.poll(() => model.requests.some((r) => planningText(r).includes(`Task: ${task}`)), { timeout: 15_000 }).toBe(true);
+    // Saving the popup's settings makes the worker connect afresh, as a restart of it would.
+    const attaches = async () => (await actions(taskId)).filter((a) => a.name === "browser_debugger_attach" && a.phase === "success").length;
+    await worker.evaluate(() => chrome.storage.local.set({ savedAt: Date.now() }));
+    await expect.poll(attaches, { timeout: 20_000 }).toBe(2);
+    release();
+    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it after the reconnect." });
+    events.close();
+    await expect.poll(() => pages.records.filter((r) => r === "clicked").length).toBe(before + 1);
+  });
+
   it("comes back after the server restarts, under the same client id", async () => {
     const [before] = await extensions();
     const port = Number(new URL(app.url).port);

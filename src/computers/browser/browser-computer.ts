@@ -40,6 +40,8 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   onClose?: () => Promise<void>;
   /** Shows the person who has the screen (computer.ts `handOver`). */
   handOver?: (to: "agent" | "person") => Promise<void>;
+  /** Why the connection to the browser was cut on purpose (the extension left), to report instead of a crash. */
+  lost?: () => AppError | null;
 }
 
 const SETTLE_CAP_MS = 5_000;
@@ -428,7 +430,7 @@ export class BrowserComputer implements Computer {
   }
 
   private assertAlive(cause: unknown): void {
-    if (!this.browser.isConnected()) throw crashed(cause);
+    if (!this.browser.isConnected()) throw this.attached?.lost?.() ?? crashed(cause);
     if (this.renderers.get(this.page) === "crashed") throw rendererCrashed(cause);
   }
 }

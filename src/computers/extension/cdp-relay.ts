@@ -27,7 +27,9 @@ export class CdpRelay {
   private client: WebSocket | null = null;
   private tab: (SnapshotTab & { targetId: string }) | null = null;
   private autoAttach = false;
-  private readonly stopEvents: () => void;
+  private stopEvents: () => void = () => undefined;
+  /** Why the tab cannot be driven any more, once it cannot. */
+  private lostWith: AppError | null = null;
   /**
    * Playwright's sessions with the tab — its page's, and one per `newCDPSession` — each mapped to
    * the one debugger session the extension holds, with the session it was opened from (none: the
@@ -41,23 +43,41 @@ export class CdpRelay {
 
   private constructor(
     private readonly server: WebSocketServer,
-    private readonly connection: ExtensionConnection,
+    private connection: ExtensionConnection,
     private readonly taskId: string,
     /** The endpoint to give `connectOverCDP`. */
     readonly url: string,
     /** Told when the extension's debugger let go of the tab (closed, or cancelled by the person). */
-    onDetached: (reason: string) => void,
+    private readonly onDetached: (reason: string) => void,
   ) {
     server.on("connection", (socket) => this.serve(socket));
-    this.stopEvents = connection.onCdp(taskId, (event) => {
+    this.use(connection);
+  }
+
+  /** Relays through this connection from now on: the extension connected again. */
+  use(connection: ExtensionConnection): void {
+    this.stopEvents();
+    this.connection = connection;
+    this.stopEvents = connection.onCdp(this.taskId, (event) => {
       if (event.type === "cdp_detached") {
         this.detach();
-        onDetached(event.reason);
+        this.onDetached(event.reason);
         return;
       }
       if (event.sessionId) return this.toClient({ method: event.method, params: event.params ?? {}, sessionId: event.sessionId });
       for (const sessionId of this.pageSessions.keys()) this.toClient({ method: event.method, params: event.params ?? {}, sessionId });
     });
+  }
+
+  /** The error the tab was lost with, if it was: Playwright's connection is cut and this says why. */
+  get lost(): AppError | null {
+    return this.lostWith;
+  }
+
+  /** The tab cannot be driven any more: cuts Playwright's connection, so its next operation fails with `error`. */
+  abandon(error: AppError): void {
+    this.lostWith = error;
+    this.client?.terminate();
   }
 
   static async start(connection: ExtensionConnection, taskId: string, onDetached: (reason: string) => void): Promise<CdpRelay> {
@@ -79,6 +99,9 @@ export class CdpRelay {
     const reply = await this.connection.cdp(this.taskId, undefined, "Page.getFrameTree", {});
     const frameId = (reply.result as { frameTree?: { frame?: { id?: string } } } | undefined)?.frameTree?.frame?.id;
     if (!frameId) throw new AppError("CDP_UNAVAILABLE", `The task's tab did not answer through the extension's debugger: ${reply.error ?? "no frame"}.`, { retryable: true });
+    // The debugger may already hold the tab (the extension connected again): with Runtime off, the
+    // new page's Runtime.enable reports the tab's execution contexts afresh, which Playwright waits for.
+    await this.connection.cdp(this.taskId, undefined, "Runtime.disable", {});
     this.detach();
     this.tab = { ...tab, targetId: frameId };
     if (this.autoAttach) this.attachPage(undefined);
@@ -115,6 +138,7 @@ export class CdpRelay {
   private serve(socket: WebSocket): void {
     this.client?.terminate();
     this.client = socket;
+    socket.on("error", () => socket.terminate());
     socket.on("message", (data) => {
       let command: Command;
       try {

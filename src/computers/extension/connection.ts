@@ -17,10 +17,13 @@ export interface ClientInfo {
 
 /** What a connection reports upwards: the person's takeover and overlay buttons, and its snapshot. */
 export interface ConnectionEvents {
-  takeover(taskId: string): void;
-  overlay(taskId: string, command: "resume" | "stop"): void;
+  takeover(taskId: string, from: ExtensionConnection): void;
+  overlay(taskId: string, command: "resume" | "stop", from: ExtensionConnection): void;
   snapshot(connection: ExtensionConnection): void;
 }
+
+/** A CDP command the extension does not answer in this time fails, rather than holding its caller. */
+const CDP_ANSWER_MS = 60_000;
 
 type Reply = Extract<ExtensionMessage, { type: "browser_action_result" }>;
 type CdpReply = Extract<ExtensionMessage, { type: "cdp_result" }>;
@@ -36,6 +39,8 @@ export class ExtensionConnection {
   private readonly closedListeners = new Set<() => void>();
   private nextCdpId = 1;
   private open = true;
+  /** When the extension last sent anything (its heartbeat every 20 s included). */
+  lastHeard = Date.now();
 
   constructor(
     private readonly socket: WebSocket,
@@ -83,11 +88,15 @@ export class ExtensionConnection {
     const id = this.nextCdpId++;
     return new Promise<CdpReply>((resolve) => {
       if (!this.open) return resolve({ type: "cdp_result", id, error: "The extension is not connected." });
-      const stopWaiting = this.onClose(() => resolve({ type: "cdp_result", id, error: "The extension disconnected." }));
-      this.cdpReplies.set(id, (reply) => {
+      const answer = (reply: CdpReply) => {
+        clearTimeout(timer);
         stopWaiting();
+        this.cdpReplies.delete(id);
         resolve(reply);
-      });
+      };
+      const timer = setTimeout(() => answer({ type: "cdp_result", id, error: `The extension did not answer ${method} within ${CDP_ANSWER_MS / 1000} s.` }), CDP_ANSWER_MS);
+      const stopWaiting = this.onClose(() => answer({ type: "cdp_result", id, error: "The extension disconnected." }));
+      this.cdpReplies.set(id, answer);
       this.send({ type: "cdp_command", id, taskId, ...(sessionId ? { sessionId } : {}), method, params });
     });
   }
@@ -104,6 +113,11 @@ export class ExtensionConnection {
     this.socket.close();
   }
 
+  /** Drops a connection that has gone silent, without waiting for a closing handshake. */
+  terminate(): void {
+    this.socket.terminate();
+  }
+
   private receive(text: string): void {
     let parsed;
     try {
@@ -116,6 +130,7 @@ export class ExtensionConnection {
       return;
     }
     const message = parsed.data;
+    this.lastHeard = Date.now();
     switch (message.type) {
       case "hello":
       case "heartbeat":
@@ -130,18 +145,15 @@ export class ExtensionConnection {
         return this.acks.get(message.id)?.();
       case "browser_action_result":
         return this.replies.get(message.id)?.(message);
-      case "cdp_result": {
-        const reply = this.cdpReplies.get(message.id);
-        this.cdpReplies.delete(message.id);
-        return reply?.(message);
-      }
+      case "cdp_result":
+        return this.cdpReplies.get(message.id)?.(message);
       case "cdp_event":
       case "cdp_detached":
         return this.cdpListeners.get(message.taskId)?.(message);
       case "takeover":
-        return this.events.takeover(message.taskId);
+        return this.events.takeover(message.taskId, this);
       case "overlay_command":
-        return this.events.overlay(message.taskId, message.command);
+        return this.events.overlay(message.taskId, message.command, this);
     }
   }
 }

@@ -4,7 +4,8 @@
 // tool set and the checked actions work there as in our own Chromium, input going through
 // `chrome.debugger` (Input.dispatchMouseEvent, Input.dispatchKeyEvent) without bringing the tab to
 // the front. A tab the person closes is confirmed closed (TASK_TAB_CLOSED) and opened again where
-// it was; the overlay in the tab shows who has the screen.
+// it was; an extension that reconnects (its worker restarted) takes the task up again; the overlay
+// in the tab shows who has the screen.
 import type { Logger } from "pino";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { OverlayState, SnapshotTab } from "../../protocol/index.ts";
@@ -26,10 +27,16 @@ export interface PersonSignals {
 
 const GROUP_TITLE = "EasyAgentCU";
 const LOAD_WAIT_MS = 10_000;
+/** How long a task waits for its extension to connect again (a worker restart, an update). */
+const RECONNECT_WAIT_MS = 15_000;
 
 interface TaskTab {
   connection: ExtensionConnection;
   tab: SnapshotTab;
+  relay: CdpRelay;
+  /** The task is over: nothing is reopened or reattached for it any more. */
+  closing: boolean;
+  stopWatching: () => void;
 }
 
 export class ExtensionHost {
@@ -44,40 +51,50 @@ export class ExtensionHost {
     private readonly signals: PersonSignals,
     private readonly log: Logger,
   ) {
+    // Only the extension a task runs in speaks for it.
+    const ours = (taskId: string, from: ExtensionConnection) => this.tabs.get(taskId)?.connection === from;
     const events: ConnectionEvents = {
-      takeover: (taskId) => signals.takeover(taskId),
-      overlay: (taskId, command) => signals.overlay(taskId, command),
+      takeover: (taskId, from) => ours(taskId, from) && signals.takeover(taskId),
+      overlay: (taskId, command, from) => ours(taskId, from) && signals.overlay(taskId, command),
       snapshot: (connection) => this.followTabs(connection),
     };
     this.registry = new ExtensionRegistry(events, log);
-    this.scheduler = new ActionScheduler(timeouts, log);
+    this.scheduler = new ActionScheduler(timeouts, log, (clientId) => this.registry.get(clientId));
   }
 
   /**
    * Opens the task's tab in the chosen (or automatically picked) extension's browser. It opens
    * blank: the task's start URL is opened by the hands as in any browser, and loads once.
    */
-  async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver">): Promise<BrowserComputer> {
+  async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver" | "lost">): Promise<BrowserComputer> {
     const connection = this.registry.bind(taskId, clientId);
-    let relay: CdpRelay | null = null;
+    let known: TaskTab | null = null;
     const close = async () => {
-      this.overlay(connection, taskId, "idle");
-      if (this.tabs.delete(taskId)) await this.scheduler.run(connection, taskId, "task_stop", {}).catch(() => undefined);
-      await relay?.close();
+      if (!known) return this.registry.unbind(taskId);
+      known.closing = true;
+      known.stopWatching();
+      this.overlay(taskId, "idle");
+      await this.scheduler.run(known.connection, taskId, "task_stop", {}).catch(() => undefined);
+      await known.relay.close();
+      this.tabs.delete(taskId);
       this.registry.unbind(taskId);
     };
     try {
       const tab = await this.startTab(connection, taskId, "about:blank");
-      const opened = (relay = await CdpRelay.start(connection, taskId, (reason) => void this.reopen(taskId, opened, reason)));
+      const relay = await CdpRelay.start(connection, taskId, (reason) => void this.detached(taskId, reason));
+      known = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, stopWatching: () => undefined };
+      this.tabs.set(taskId, known);
+      this.watch(taskId, known);
       await relay.show(tab);
       const computer = await BrowserComputer.connect(relay.url, {
         ...options,
         kind: "extension",
         gate: this.gate,
         onClose: close,
-        handOver: async (to) => this.overlay(connection, taskId, to === "person" ? "takeover" : "ongoing"),
+        handOver: async (to) => this.overlay(taskId, to === "person" ? "takeover" : "ongoing"),
+        lost: () => relay.lost,
       });
-      this.overlay(connection, taskId, "ongoing");
+      this.overlay(taskId, "ongoing");
       return computer;
     } catch (error) {
       await close();
@@ -96,40 +113,79 @@ export class ExtensionHost {
     // waiting for a document it was never told about. A page that does not finish loading is driven as it is.
     await this.scheduler.run(connection, taskId, "browser_wait_for_loaded", { tabId: result.tabId, timeoutMs: LOAD_WAIT_MS }).catch(() => undefined);
     await this.scheduler.run(connection, taskId, "browser_debugger_attach", { tabId: result.tabId });
-    const tab: SnapshotTab = { id: result.tabId, windowId: result.windowId, index: 0, url: result.url, title: result.title ?? "", active: false, ...(result.groupId !== undefined ? { groupId: result.groupId } : {}) };
-    this.tabs.set(taskId, { connection, tab: connection.snapshot.tab(tab.id) ?? tab });
-    return tab;
+    return { id: result.tabId, windowId: result.windowId, index: 0, url: result.url, title: result.title ?? "", active: false, ...(result.groupId !== undefined ? { groupId: result.groupId } : {}) };
   }
 
   /**
-   * The debugger let go of the task's tab. When the tab is gone (the extension answers
-   * TASK_TAB_CLOSED), a new one opens where it was, and the relay shows it as a new page.
+   * When the task's extension disconnects, waits for it to come back (its worker restarted, it was
+   * updated): the relay goes on through the new connection, the debugger is attached again and
+   * Playwright is shown the tab afresh. An extension that stays away ends the task: PLUGIN_OFFLINE.
    */
-  private async reopen(taskId: string, relay: CdpRelay, reason: string): Promise<void> {
-    const known = this.tabs.get(taskId);
-    if (!known) return;
-    const { connection, tab } = known;
+  private watch(taskId: string, known: TaskTab): void {
+    known.stopWatching = known.connection.onClose(() => void this.reconnect(taskId, known));
+  }
+
+  private async reconnect(taskId: string, known: TaskTab): Promise<void> {
+    if (known.closing) return;
+    const again = await this.registry.waitFor(known.connection.info.clientId, RECONNECT_WAIT_MS);
+    if (known.closing) return;
+    if (!again) {
+      known.relay.abandon(new AppError("PLUGIN_OFFLINE", `The extension disconnected during the task and did not come back within ${RECONNECT_WAIT_MS / 1000} s.`, { retryable: true }));
+      return;
+    }
+    this.log.info({ task: taskId }, "the task's extension connected again");
+    known.connection = again;
+    known.relay.use(again);
+    this.watch(taskId, known);
     try {
-      await this.scheduler.run(connection, taskId, "browser_wait_for_loaded", { tabId: tab.id, timeoutMs: 1_000 });
-      this.log.warn({ task: taskId, reason }, "the extension's debugger let go of the task's tab, which is still open");
+      await this.scheduler.run(again, taskId, "browser_debugger_attach", { tabId: known.tab.id });
+      await this.show(taskId, known, known.tab);
     } catch (error) {
-      if (!(error instanceof AppError && error.code === "TASK_TAB_CLOSED")) return;
-      this.log.info({ task: taskId }, "the task's tab was closed; opening it again");
-      const again = await this.startTab(connection, taskId, tab.url).catch((failure: unknown) => {
-        this.log.warn({ task: taskId, err: failure }, "could not open the task's tab again");
-        return null;
-      });
-      if (!again || !this.tabs.has(taskId)) return;
-      await relay.show(again).then(
-        () => this.overlay(connection, taskId, "ongoing"),
-        (failure: unknown) => this.log.warn({ task: taskId, err: failure }, "the task's new tab did not answer"),
-      );
+      if (error instanceof AppError && error.code === "TASK_TAB_CLOSED") return this.reopen(taskId, known);
+      known.relay.abandon(error instanceof AppError ? error : new AppError("CDP_UNAVAILABLE", firstLine(error)));
     }
   }
 
-  private overlay(connection: ExtensionConnection, taskId: string, state: OverlayState): void {
-    const tabId = this.tabs.get(taskId)?.tab.id;
-    if (tabId !== undefined) connection.send({ type: "task_state", taskId, tabId, state });
+  /**
+   * The debugger let go of the task's tab. A tab that is gone (TASK_TAB_CLOSED) is opened again
+   * where it was; a tab still open had its debugger cancelled by the person, and the task cannot
+   * go on there: CDP_UNAVAILABLE.
+   */
+  private async detached(taskId: string, reason: string): Promise<void> {
+    const known = this.tabs.get(taskId);
+    if (!known || known.closing) return;
+    try {
+      await this.scheduler.run(known.connection, taskId, "browser_wait_for_loaded", { tabId: known.tab.id, timeoutMs: 1_000 });
+    } catch (error) {
+      if (error instanceof AppError && error.code === "TASK_TAB_CLOSED") return this.reopen(taskId, known);
+    }
+    if (known.closing || !known.connection.connected) return;
+    known.relay.abandon(new AppError("CDP_UNAVAILABLE", `The extension's debugger let go of the task's tab (${reason}), which stays open; the task cannot drive it any more.`));
+  }
+
+  private async reopen(taskId: string, known: TaskTab): Promise<void> {
+    this.log.info({ task: taskId }, "the task's tab was closed; opening it again");
+    try {
+      const tab = await this.startTab(known.connection, taskId, known.tab.url);
+      if (known.closing) {
+        await this.scheduler.run(known.connection, taskId, "task_stop", {}).catch(() => undefined);
+        return;
+      }
+      await this.show(taskId, known, tab);
+    } catch (error) {
+      known.relay.abandon(error instanceof AppError ? error : new AppError("CDP_UNAVAILABLE", `Could not open the task's tab again: ${firstLine(error)}`));
+    }
+  }
+
+  private async show(taskId: string, known: TaskTab, tab: SnapshotTab): Promise<void> {
+    known.tab = known.connection.snapshot.tab(tab.id) ?? tab;
+    await known.relay.show(tab);
+    this.overlay(taskId, "ongoing");
+  }
+
+  private overlay(taskId: string, state: OverlayState): void {
+    const known = this.tabs.get(taskId);
+    if (known) known.connection.send({ type: "task_state", taskId, tabId: known.tab.id, state });
   }
 
   /** Keeps each task's tab as the extension reports it, and tells the UI when it changes. */

@@ -11,20 +11,32 @@ import { ExtensionConnection, type ClientInfo, type ConnectionEvents } from "./c
 
 /** How long a new connection has to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
+/** Three heartbeats missed. */
+const SILENT_MS = 60_000;
 
 export class ExtensionRegistry {
   private readonly clients = new Map<string, ExtensionConnection>();
   private readonly lastUsed = new Map<string, string>();
   private readonly bindings = new Map<string, string>();
   private readonly waiters = new Set<() => void>();
+  private readonly watch: NodeJS.Timeout;
 
   constructor(
     private readonly events: ConnectionEvents,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // An extension heard from in no heartbeat for a while (a sleeping laptop) is gone: its socket
+    // may never close by itself.
+    this.watch = setInterval(() => {
+      for (const client of this.clients.values()) if (Date.now() - client.lastHeard > SILENT_MS) client.terminate();
+    }, SILENT_MS / 3);
+    this.watch.unref();
+  }
 
   /** Takes a new WebSocket: it becomes a client once it has said hello. */
   accept(socket: WebSocket): void {
+    // A broken frame (too large, not UTF-8) is the socket's error, never the server's crash.
+    socket.on("error", (error) => this.log.warn({ err: error }, "an extension's socket failed"));
     const timer = setTimeout(() => socket.close(4000, "no hello"), HELLO_TIMEOUT_MS);
     socket.once("message", (data) => {
       clearTimeout(timer);
@@ -111,6 +123,7 @@ export class ExtensionRegistry {
   }
 
   close(): void {
+    clearInterval(this.watch);
     for (const client of this.clients.values()) client.close();
   }
 

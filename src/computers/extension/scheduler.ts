@@ -54,6 +54,8 @@ export class ActionScheduler {
   constructor(
     private readonly timeouts: SchedulerTimeouts,
     private readonly log: Logger,
+    /** The client's connection now: a retry goes to the one it reconnected with. */
+    private readonly current: (clientId: string) => ExtensionConnection | null,
   ) {}
 
   /** The recorded life cycles of a task's actions, oldest first. */
@@ -64,7 +66,9 @@ export class ActionScheduler {
   /** Runs one action after the task's previous ones; resolves with its checked result. */
   run<N extends ActionName>(connection: ExtensionConnection, taskId: string, name: N, params: ActionParams<N>, execMs = this.timeouts.execMs): Promise<Done<N>> {
     const previous = this.queues.get(taskId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.attempts(connection, taskId, name, actionParamsSchemas[name].parse(params) as Record<string, unknown>, execMs));
+    const checked = actionParamsSchemas[name].safeParse(params);
+    if (!checked.success) return Promise.reject(new AppError("SCHEMA_VALIDATION_FAILED", `${name}: ${checked.error.message}`));
+    const next = previous.catch(() => undefined).then(() => this.attempts(connection, taskId, name, checked.data as Record<string, unknown>, execMs));
     this.queues.set(taskId, next);
     void next.finally(() => {
       if (this.queues.get(taskId) === next) this.queues.delete(taskId);
@@ -89,6 +93,7 @@ export class ActionScheduler {
           throw error;
         }
         await delay(RETRY_AFTER_MS);
+        connection = this.current(connection.info.clientId) ?? connection;
       }
     }
   }
@@ -97,6 +102,7 @@ export class ActionScheduler {
   private exchange(connection: ExtensionConnection, action: { id: string; actionId: string; taskId: string; name: ActionName; params: Record<string, unknown> }, execMs: number): Promise<Reply> {
     const { ackMs } = this.timeouts;
     return new Promise<Reply>((resolve, reject) => {
+      if (!connection.connected) return reject(new AppError("PLUGIN_OFFLINE", `The extension is not connected; ${action.name} was not sent.`, { retryable: true }));
       let timer = setTimeout(() => fail("PLUGIN_TIMEOUT_ACK", `The extension did not acknowledge ${action.name} within ${ackMs} ms.`), ackMs);
       const stopExpecting = connection.expect(
         action.id,

@@ -86,7 +86,13 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     .post("/input", async (c) => {
       const { task_id, input } = await parseBody(c, inputBodySchema);
       const { task } = await requireActive(task_id);
-      if (!(await runtime.personInput(task_id, input))) {
+      // The computer refusing the person's input (its page is being replaced, it has gone) is theirs to retry.
+      const taken = await runtime.personInput(task_id, input).catch((error: unknown) => {
+        if (error instanceof AppError) return error;
+        throw error;
+      });
+      if (taken instanceof AppError) return c.json({ error: { code: taken.code, message: taken.message } }, 409);
+      if (!taken) {
         throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}: the screen is the agent's; take it over first.`);
       }
       return c.json({ task_id, done: true }, 202);

@@ -2,6 +2,7 @@
 // extension calls with the install token from its own origin (chrome-extension://), and the list
 // of connected extensions and a task's action records, which the UI reads.
 import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { ExtensionHost } from "../../computers/extension/extension-host.ts";
 import { ARTIFACT_MAX_BYTES, idSchema, INSTALL_TOKEN_HEADER, type ExtensionListReply } from "../../protocol/index.ts";
 import { isInstallToken } from "../auth.ts";
@@ -21,11 +22,10 @@ function extensionOnly(token: string): MiddlewareHandler {
 
 /** Upload and download: mounted before the UI's origin check, which an extension's origin fails. */
 export function artifactRoutes(host: ExtensionHost, token: string) {
+  const tooLarge = { error: { code: "INVALID_BODY", message: `An artifact may be at most ${ARTIFACT_MAX_BYTES} bytes.` } };
   return new Hono()
     .use("*", extensionOnly(token))
-    .post("/", async (c) => {
-      const declared = Number(c.req.header("content-length") ?? "0");
-      if (declared > ARTIFACT_MAX_BYTES) return c.json({ error: { code: "INVALID_BODY", message: `An artifact may be at most ${ARTIFACT_MAX_BYTES} bytes.` } }, 413);
+    .post("/", bodyLimit({ maxSize: ARTIFACT_MAX_BYTES, onError: (c) => c.json(tooLarge, 413) }), async (c) => {
       const data = Buffer.from(await c.req.arrayBuffer());
       const artifactId = host.artifacts.put(data, c.req.header("content-type") ?? "application/octet-stream");
       return c.json({ artifactId, bytes: data.length }, 201);
