@@ -309,8 +309,9 @@ export class Hands {
    * judges or checks them. `frame`: the size of the live frame they acted on.
    */
   async personAct(input: PersonInput, frame: Size | null): Promise<void> {
-    const shot = this.latest;
-    await applyPersonInput(this.options.computer, input, frame, shot ? { width: shot.width, height: shot.height } : null);
+    // Points are measured in the screenshot's pixels: before the first look, one is taken.
+    const shot = this.latest ?? (await this.capture());
+    await applyPersonInput(this.options.computer, input, frame, { width: shot.width, height: shot.height });
   }
 
   /**

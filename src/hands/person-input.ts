@@ -7,11 +7,10 @@ import { scalePoint, type Point, type Size } from "../perception/coordinates.ts"
 import type { PersonInput } from "../protocol/index.ts";
 
 /** `frame`: the live frame the person saw; `screen`: the computer's screenshot size. */
-export async function applyPersonInput(computer: Computer, input: PersonInput, frame: Size | null, screen: Size | null): Promise<void> {
+export async function applyPersonInput(computer: Computer, input: PersonInput, frame: Size | null, screen: Size): Promise<void> {
   const onScreen = (x: number, y: number): Point => {
-    const point = frame && screen ? scalePoint({ x, y }, frame, screen) : { x, y };
-    const bounds = screen ?? computer.logicalSize;
-    return { x: Math.min(Math.max(point.x, 0), bounds.width - 1), y: Math.min(Math.max(point.y, 0), bounds.height - 1) };
+    const point = frame ? scalePoint({ x, y }, frame, screen) : { x, y };
+    return { x: Math.min(Math.max(point.x, 0), screen.width - 1), y: Math.min(Math.max(point.y, 0), screen.height - 1) };
   };
   switch (input.kind) {
     case "click": {
