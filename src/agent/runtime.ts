@@ -75,7 +75,7 @@ export class Runtime {
       text: submission.text,
       mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
       computer: submission.replay?.of.computer ?? submission.computer ?? (submission.extensionClient ? "extension" : this.config.computer),
-      extension_client: submission.replay?.of.extension_client ?? submission.extensionClient ?? null,
+      extension_client_id: submission.replay?.of.extension_client_id ?? submission.extensionClient ?? null,
       replay_of: submission.replay?.of.id ?? null,
       cdp: submission.replay?.of.cdp ?? this.cdpOf(submission),
       start_url: submission.startUrl ?? null,

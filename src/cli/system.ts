@@ -91,7 +91,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       chatModel: () => chatModel,
       openComputer: async (task) => {
         if (task.computer === "desktop") return openDesktop(config);
-        if (task.computer === "extension") return extensions.open(task.id, task.extension_client, { jpegQuality, navigationTimeoutMs, secrets });
+        if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som });
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);

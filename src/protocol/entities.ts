@@ -232,7 +232,7 @@ export const taskSchema = z.object({
   /** A running browser the task drives over CDP instead of one of its own, and which of its pages. */
   cdp: z.object({ url: z.string(), target_id: z.string().nullable() }).nullable().default(null),
   /** The extension client the task was sent to, when one was named; else the registry picks one. */
-  extension_client: z.string().nullable().default(null),
+  extension_client_id: z.string().nullable().default(null),
   start_url: z.string().nullable(),
   status: taskStatusSchema,
   current_step_index: z.number().int(),

@@ -144,7 +144,7 @@ const migrations: Record<string, Migration> = {
   },
   "0009_extension_client": {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("tasks").addColumn("extension_client", "text").execute();
+      await db.schema.alterTable("tasks").addColumn("extension_client_id", "text").execute();
     },
   },
 };

@@ -28,7 +28,7 @@ export interface TasksTable {
   /** JSON {url, target_id}, or null. */
   cdp: string | null;
   computer: string;
-  extension_client: string | null;
+  extension_client_id: string | null;
   start_url: string | null;
   status: string;
   current_step_index: number;

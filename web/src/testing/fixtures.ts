@@ -13,7 +13,7 @@ export function task(patch: Partial<Task> = {}): Task {
     computer: "browser",
     replay_of: null,
     cdp: null,
-    extension_client: null,
+    extension_client_id: null,
     start_url: "http://127.0.0.1:9/form.html",
     status: "running",
     current_step_index: 0,
