@@ -177,9 +177,21 @@ export type ExtensionListReply = { extensions: ExtensionListing[] };
 export const OVERLAY_STATES = ["idle", "hidden", "ongoing", "takeover"] as const;
 export type OverlayState = (typeof OVERLAY_STATES)[number];
 
-/** What the server sends. */
-export type ServerMessage =
-  | { type: "welcome"; clientId: string }
-  | { type: "browser_action"; id: string; actionId: string; taskId: string; clientId: string; name: ActionName; params: Record<string, unknown> }
-  | { type: "cdp_command"; id: number; taskId: string; sessionId?: string; method: string; params?: unknown }
-  | { type: "task_state"; taskId: string; tabId: number; state: OverlayState };
+/** What the server sends; the extension checks each message against it before acting. */
+export const serverMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("welcome"), clientId: z.string() }),
+  z.object({
+    type: z.literal("browser_action"),
+    id: z.string(),
+    actionId: z.string(),
+    taskId: z.string(),
+    clientId: z.string(),
+    /** One of ACTION_NAMES; an unknown name (a newer server) is answered SCHEMA_VALIDATION_FAILED, not dropped. */
+    name: z.string(),
+    /** Checked against `actionParamsSchemas[name]` by the extension, which answers SCHEMA_VALIDATION_FAILED. */
+    params: z.record(z.string(), z.unknown()),
+  }),
+  z.object({ type: z.literal("cdp_command"), id: z.number().int(), taskId: z.string(), sessionId: z.string().optional(), method: z.string(), params: z.unknown().optional() }),
+  z.object({ type: z.literal("task_state"), taskId: z.string(), tabId: tabId, state: z.enum(OVERLAY_STATES) }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;

@@ -1,7 +1,7 @@
 // Owns the one WebSocket to the server: connects with the token, says hello and sends the full
 // state first, beats every 20 s, and reconnects with backoff (0.5 s doubling to 10 s, reset once
 // connected) — at once when the settings change, and from an alarm after the worker slept.
-import { EXTENSION_WS_PATH, type ExtensionMessage, type ServerMessage } from "../../../src/protocol/extension.ts";
+import { EXTENSION_WS_PATH, serverMessageSchema, type ExtensionMessage, type ServerMessage } from "../../../src/protocol/extension.ts";
 import { clientId, readSettings, writeStatus, wsUrl, type ConnectionStatus } from "../shared/settings.ts";
 
 const HEARTBEAT_MS = 20_000;
@@ -98,11 +98,12 @@ export function createConnection(hooks: ConnectionHooks): Connection {
         if (ws !== socket) return;
         let message: ServerMessage;
         try {
-          message = JSON.parse(String(event.data)) as ServerMessage;
+          // Nothing the server did not send in the contract's shape is acted on.
+          message = serverMessageSchema.parse(JSON.parse(String(event.data)));
         } catch {
           return;
         }
-        if (message && typeof message === "object" && typeof message.type === "string") hooks.onMessage(message);
+        hooks.onMessage(message);
       };
       ws.onclose = (event) => {
         if (ws !== socket) return;

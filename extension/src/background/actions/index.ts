@@ -53,16 +53,17 @@ async function execute(action: BrowserAction): Promise<Result> {
   const id = String(action.id);
   const ctx: ActionContext = { taskId: String(action.taskId), settings: await readSettings(), warnings: [], partial: false };
   try {
-    if (!(ACTION_NAMES as readonly string[]).includes(action.name)) {
-      throw new ActionError("SCHEMA_VALIDATION_FAILED", `Unknown action ${JSON.stringify(action.name)}; known: ${ACTION_NAMES.join(", ")}.`);
+    const name = action.name;
+    if (!isActionName(name)) {
+      throw new ActionError("SCHEMA_VALIDATION_FAILED", `Unknown action ${JSON.stringify(name)}; known: ${ACTION_NAMES.join(", ")}.`);
     }
     if (!action.taskId) throw new ActionError("SCHEMA_VALIDATION_FAILED", "The action names no taskId.");
-    const parsed = actionParamsSchemas[action.name].safeParse(action.params ?? {});
+    const parsed = actionParamsSchemas[name].safeParse(action.params ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ");
-      throw new ActionError("SCHEMA_VALIDATION_FAILED", `${action.name} parameters are invalid — ${issues}`);
+      throw new ActionError("SCHEMA_VALIDATION_FAILED", `${name} parameters are invalid — ${issues}`);
     }
-    const result = await (handlers[action.name] as ActionHandler<ActionName>)(parsed.data as never, ctx);
+    const result = await (handlers[name] as ActionHandler<ActionName>)(parsed.data as never, ctx);
     return {
       type: "browser_action_result",
       id,
@@ -74,4 +75,8 @@ async function execute(action: BrowserAction): Promise<Result> {
   } catch (err) {
     return { type: "browser_action_result", id, ok: false, error: toWireError(err), ...(ctx.warnings.length ? { warnings: ctx.warnings } : {}) };
   }
+}
+
+function isActionName(name: string): name is ActionName {
+  return (ACTION_NAMES as readonly string[]).includes(name);
 }
