@@ -42,7 +42,7 @@ export function describeElements(elements: UiElement[], screen?: Size): string {
 }
 
 /** Which ninth of the screen a point is in: `top left`, `middle right`, `centre`… */
-export function placeOn(point: { x: number; y: number }, screen: Size): string {
+function placeOn(point: { x: number; y: number }, screen: Size): string {
   const column = point.x < screen.width / 3 ? "left" : point.x < (2 * screen.width) / 3 ? "centre" : "right";
   const row = point.y < screen.height / 3 ? "top" : point.y < (2 * screen.height) / 3 ? "middle" : "bottom";
   return row === "middle" && column === "centre" ? "centre" : `${row} ${column}`;

@@ -161,8 +161,7 @@ export class CdpRelay {
    * Page.getFrameTree) is sent only once those earlier ones have been answered.
    */
   private inOrder(command: Command): Promise<unknown> {
-    const earlier = [...this.unanswered];
-    const answering = REPLAYS_STATE.has(command.method) ? Promise.allSettled(earlier).then(() => this.answer(command)) : this.answer(command);
+    const answering = REPLAYS_STATE.has(command.method) ? Promise.allSettled([...this.unanswered]).then(() => this.answer(command)) : this.answer(command);
     this.unanswered.add(answering);
     void answering.finally(() => this.unanswered.delete(answering)).catch(() => undefined);
     return answering;

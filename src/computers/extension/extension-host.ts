@@ -54,8 +54,12 @@ export class ExtensionHost {
     // Only the extension a task runs in speaks for it.
     const ours = (taskId: string, from: ExtensionConnection) => this.tabs.get(taskId)?.connection === from;
     const events: ConnectionEvents = {
-      takeover: (taskId, from) => ours(taskId, from) && signals.takeover(taskId),
-      overlay: (taskId, command, from) => ours(taskId, from) && signals.overlay(taskId, command),
+      takeover: (taskId, from) => {
+        if (ours(taskId, from)) signals.takeover(taskId);
+      },
+      overlay: (taskId, command, from) => {
+        if (ours(taskId, from)) signals.overlay(taskId, command);
+      },
       snapshot: (connection) => this.followTabs(connection),
     };
     this.registry = new ExtensionRegistry(events, log);

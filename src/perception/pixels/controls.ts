@@ -27,9 +27,9 @@ export function controlsFrom(frames: Frame[], groups: GlyphGroup[], screen: { wi
   for (const box of candidates) if (!boxes.some((kept) => iou(kept, box) > 0.6)) boxes.push(box);
   // A frame around several frames is a toolbar or a group, not a control; one frame inside a
   // control is part of it (an icon's outline).
-  const within = (outer: Box) => boxes.filter((other) => other !== outer && contains(outer, other, 1));
-  const containers = new Set(boxes.filter((b) => within(b).length >= 2));
-  const parts = new Set(boxes.filter((b) => !containers.has(b)).flatMap((b) => within(b)));
+  const within = new Map(boxes.map((outer) => [outer, boxes.filter((other) => other !== outer && contains(outer, other, 1))]));
+  const containers = new Set(boxes.filter((b) => within.get(b)!.length >= 2));
+  const parts = new Set(boxes.filter((b) => !containers.has(b)).flatMap((b) => within.get(b)!));
   const text = groups.filter((g) => g.kind === "text");
   const controls: Control[] = [];
   for (const box of boxes) {
