@@ -48,7 +48,7 @@ export function scan({ mode, scope, attr }: { mode: "index" | "scan"; scope: Sco
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || style.display === "none") return;
     if (scope === "viewport" && (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth)) return;
-    if (mode === "index" && scope === "viewport" && covered(el, r)) return;
+    if (mode === "index" && scope === "viewport" && hidden(el, r)) return;
     const xpath = xpathOf(el);
     if (mode === "scan" && !xpath) return;
     const found: Found = { tag: el.localName, bbox: boxOf(r) };
@@ -70,13 +70,88 @@ export function scan({ mode, scope, attr }: { mode: "index" | "scan"; scope: Sco
 
 export const boxOf = (r: DOMRect): Box => ({ x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) });
 
-/** Something else is on top of the element's centre (not a child of it, not its container). */
+/**
+ * Something else is on top of the element's centre (not a child of it, not its container): what a
+ * click there lands on instead, seen or not. The list uses {@link hidden}, which asks what a person sees.
+ */
 export function covered(el: Element, r: DOMRect): Element | undefined {
   const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
   const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = root.elementFromPoint(cx, cy);
   return hit && hit !== el && !el.contains(hit) && !hit.contains(el) ? hit : undefined;
+}
+
+// How much of an element the layers above it must cover for it to count as hidden.
+const SEEN = 0.1;
+// Elements that paint their whole box whatever their background says.
+const PAINTED = new Set(["img", "video", "canvas", "iframe", "embed", "object", "input", "textarea", "select", "button", "progress", "meter"]);
+
+/**
+ * The element is out of sight and reach at its centre: the layers above it that a click would land
+ * on (elementsFromPoint skips pointer-events: none) together paint over at least SEEN of it. The
+ * same rule as the server's DOM index (src/computers/browser/dom-index.ts, which says why): a
+ * modal's 50% backdrop hides the page behind it; a transparent click catcher, a layer at opacity 0,
+ * or one whose content is elsewhere hides nothing, so the link under it stays listed.
+ */
+export function hidden(el: Element, r: DOMRect): boolean {
+  const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+  const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+  if (!covered(el, r)) return false;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  let clear = 1;
+  // Top to bottom; the element's own children are part of it, its ancestors are behind it.
+  for (const layer of root.elementsFromPoint(cx, cy)) {
+    if (layer === el || el.contains(layer)) return false;
+    if (layer.contains(el)) continue;
+    clear *= 1 - paintAt(layer, cx, cy);
+    if (1 - clear >= SEEN) return true;
+  }
+  return false;
+}
+
+/** How much of what is behind a layer its own box hides at a point, 0 to 1. */
+function paintAt(layer: Element, x: number, y: number): number {
+  const style = getComputedStyle(layer);
+  const solid =
+    PAINTED.has(layer.localName) ||
+    (layer instanceof SVGElement && !(layer instanceof SVGSVGElement)) ||
+    style.backgroundImage !== "none" ||
+    style.backdropFilter !== "none" ||
+    ownTextAt(layer, x, y);
+  return (solid ? 1 : alphaOf(style.backgroundColor)) * opacityOf(layer);
+}
+
+/** The alpha of a computed colour: `rgba(0, 0, 0, 0.5)`, `color(srgb 0 0 0 / 0.5)`, or opaque. */
+function alphaOf(color: string): number {
+  if (color === "transparent") return 0;
+  const a = color.match(/^rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)$/) ?? color.match(/\/\s*([\d.]+)(%?)\s*\)$/);
+  if (!a) return 1;
+  return a[2] ? Number(a[1]) / 100 : Number(a[1]);
+}
+
+/** The element's opacity times its ancestors', across shadow boundaries. */
+function opacityOf(el: Element): number {
+  let value = 1;
+  for (let node: Element | null = el; node; ) {
+    value *= Number(getComputedStyle(node).opacity);
+    const root = node.getRootNode();
+    node = node.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+  }
+  return value;
+}
+
+/** The layer's own text (not its children's, which are layers of their own) is at the point. */
+function ownTextAt(layer: Element, x: number, y: number): boolean {
+  for (const child of Array.from(layer.childNodes)) {
+    if (child.nodeType !== Node.TEXT_NODE || !child.textContent?.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(child);
+    for (const box of Array.from(range.getClientRects())) {
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return true;
+    }
+  }
+  return false;
 }
 
 export function labelOf(el: Element): string {

@@ -41,7 +41,8 @@ export interface ScannedElement {
 /**
  * Numbers the visible interactive elements 1..n in document order, open shadow roots included,
  * and writes each number into `assignAttr`; numbers from an earlier run are removed first. With
- * the viewport scope, an element covered by another (a dialog's backdrop) is left out.
+ * the viewport scope, an element hidden under a layer that paints over it (a dialog's backdrop) is
+ * left out; one under a layer that paints nothing there (a transparent click catcher) is kept.
  * Same-origin iframes are left to the ARIA tree: their boxes and XPaths belong to another document.
  * @example const [first] = await domIndex(page); await page.click(`[${CLICK_ID_ATTR}="${first.clickId}"]`);
  */
@@ -87,6 +88,11 @@ function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
   ].join(", ");
   const WANTED = mode === "index" ? INTERACTIVE : `${INTERACTIVE}, h1, h2, h3, h4, h5, h6, label`;
   const XHTML = "http://www.w3.org/1999/xhtml";
+  // How much of an element the layers above it must cover for it to count as hidden (see hidden()).
+  const SEEN = 0.1;
+  // Elements that paint their whole box whatever their background says.
+  const PAINTED = new Set(["img", "video", "canvas", "iframe", "embed", "object", "input", "textarea", "select", "button", "progress", "meter"]);
+  const opacities = new Map<Element, number>();
   const out: Found[] = [];
 
   const h = {
@@ -106,7 +112,7 @@ function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
       const style = getComputedStyle(el);
       if (style.visibility === "hidden" || style.display === "none") return;
       if (scope === "viewport" && (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth)) return;
-      if (mode === "index" && scope === "viewport" && h.covered(el, r)) return;
+      if (mode === "index" && scope === "viewport" && h.hidden(el, r)) return;
       const found: Found = {
         tag: el.localName,
         role: h.role(el),
@@ -123,13 +129,70 @@ function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
       }
       out.push(found);
     },
-    // Something else is on top of the element's centre (not a child of it, not its container).
-    covered(el: Element, r: DOMRect): boolean {
+    // Whether the element is out of sight and reach at its centre. A person clicks what they see,
+    // and so does the model, so a layer hides the element only when a click there would land on it
+    // (elementsFromPoint skips pointer-events: none) AND it paints there: together the layers above
+    // must paint over at least SEEN (10%) of what is behind them. A modal's 50% backdrop leaves the
+    // page visible but dimmed, which people read as "out of reach" — and a click lands on the
+    // backdrop — so what is behind it is left out. A layer with opacity 0, no background, or its
+    // content elsewhere paints nothing there: the person sees the link and the link stays listed,
+    // though a click at its centre still meets the layer first (the hands' hit test reports that).
+    // A layer with pointer-events: none never hides anything, however opaque: a click goes through.
+    hidden(el: Element, r: DOMRect): boolean {
       const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
       const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
       const root = el.getRootNode() as Document | ShadowRoot;
-      const hit = root.elementFromPoint(cx, cy);
-      return Boolean(hit && hit !== el && !el.contains(hit) && !hit.contains(el));
+      const top = root.elementFromPoint(cx, cy);
+      if (!top || top === el || el.contains(top) || top.contains(el)) return false;
+      let clear = 1;
+      // Top to bottom; the element's own children are part of it, its ancestors are behind it.
+      for (const layer of root.elementsFromPoint(cx, cy)) {
+        if (layer === el || el.contains(layer)) return false;
+        if (layer.contains(el)) continue;
+        clear *= 1 - h.paint(layer, cx, cy);
+        if (1 - clear >= SEEN) return true;
+      }
+      return false;
+    },
+    // How much of what is behind a layer its own box hides at a point, 0 to 1.
+    paint(layer: Element, x: number, y: number): number {
+      const style = getComputedStyle(layer);
+      const solid =
+        PAINTED.has(layer.localName) ||
+        (layer instanceof SVGElement && !(layer instanceof SVGSVGElement)) ||
+        style.backgroundImage !== "none" ||
+        style.backdropFilter !== "none" ||
+        h.textAt(layer, x, y);
+      return (solid ? 1 : h.alpha(style.backgroundColor)) * h.opacity(layer);
+    },
+    // The alpha of a computed colour: `rgba(0, 0, 0, 0.5)`, `color(srgb 0 0 0 / 0.5)`, or opaque.
+    alpha(color: string): number {
+      if (color === "transparent") return 0;
+      const a = color.match(/^rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)$/) ?? color.match(/\/\s*([\d.]+)(%?)\s*\)$/);
+      if (!a) return 1;
+      return a[2] ? Number(a[1]) / 100 : Number(a[1]);
+    },
+    // The element's opacity times its ancestors', across shadow boundaries.
+    opacity(el: Element): number {
+      const known = opacities.get(el);
+      if (known !== undefined) return known;
+      const root = el.getRootNode();
+      const parent = el.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+      const value = Number(getComputedStyle(el).opacity) * (parent ? h.opacity(parent) : 1);
+      opacities.set(el, value);
+      return value;
+    },
+    // The layer's own text (not its children's, which are layers of their own) is at the point.
+    textAt(layer: Element, x: number, y: number): boolean {
+      for (const child of Array.from(layer.childNodes)) {
+        if (child.nodeType !== Node.TEXT_NODE || !child.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(child);
+        for (const box of Array.from(range.getClientRects())) {
+          if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return true;
+        }
+      }
+      return false;
     },
     role(el: Element): string {
       const explicit = el.getAttribute("role");

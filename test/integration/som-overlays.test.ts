@@ -1,0 +1,76 @@
+// Set-of-Mark under overlays, in a real Chromium: a link under a layer that paints nothing over it
+// (a transparent click catcher, a layer at opacity 0, a faint wash) is still numbered, and one under
+// a layer a person would see (an opaque toast, a modal's 50% backdrop) is not — in the server's DOM
+// index and in the extension's copy of the scan alike.
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
+import { findChromium } from "../../src/computers/browser/find-chromium.ts";
+import { CLICK_ID_ATTR, domIndex } from "../../src/computers/browser/page-understanding.ts";
+import { PAGE_GLOBAL } from "../../extension/src/shared/messages.ts";
+import { buildExtensionIfStale, EXTENSION_DIST } from "../support/extension-browser.ts";
+import { fixtureOrigins, startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+
+let pages: FixtureServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  buildExtensionIfStale();
+  pages = await startFixtureServer();
+  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), args: ["--no-sandbox", "--disable-gpu"] });
+}, 180_000);
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+afterEach(async () => {
+  await page?.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+});
+
+/** What the extension's page bundle numbers on the page, as it does in a person's Chrome. */
+async function extensionIndex(): Promise<{ text?: string }[]> {
+  await page.addScriptTag({ path: path.join(EXTENSION_DIST, "page.js") });
+  return page.evaluate(
+    ([global, attr]) => (window as unknown as Record<string, { domIndex(a: object): { text?: string }[] }>)[global]!.domIndex({ scope: "viewport", attr }),
+    [PAGE_GLOBAL, CLICK_ID_ATTR] as const,
+  );
+}
+
+describe("Set-of-Mark under overlays", () => {
+  it("numbers the links under layers that paint nothing over them, and not the one under an opaque toast", async () => {
+    await page.goto(pages.url("overlay-clear.html"));
+    const listed = ["Home", "Docs", "Pricing", "Sign in", "Dismiss"];
+    expect((await domIndex(page)).map((e) => e.text)).toEqual(listed);
+    expect((await extensionIndex()).map((e) => e.text)).toEqual(listed);
+  });
+
+  it("leaves out what shows through a modal's backdrop, and numbers the dialog's own buttons", async () => {
+    await page.goto(pages.url("overlay-modal.html"));
+    expect((await domIndex(page)).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
+    expect((await extensionIndex()).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
+  });
+
+  it("gives the browser computer's Set-of-Mark the links under a transparent full-screen layer", async () => {
+    const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
+    const computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+    try {
+      await computer.navigate(pages.url("overlay-clear.html"));
+      const elements = await computer.elements();
+      expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
+        [1, "link", "Home"],
+        [2, "link", "Docs"],
+        [3, "link", "Pricing"],
+        [4, "button", "Sign in"],
+        [5, "button", "Dismiss"],
+      ]);
+    } finally {
+      await computer.close();
+      await host.close();
+    }
+  }, 60_000);
+});
