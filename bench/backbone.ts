@@ -1,42 +1,61 @@
-// Backbone benchmark: the time from POST /api/chat/send to `task.started` on the SSE stream
-// (directly, and through the chat assistant's tool call), to the assistant's first streamed
-// words, and the harness time per step (everything between the model's answer and the next model
-// request: parsing, acting through the checked hands, settling, capturing, storing, emitting) for
-// both drivers, the planner loop and the tool agent. Prints figures; asserts nothing.
+// Backbone benchmark: the time from POST /api/chat/send to `task.started` and to the first
+// `screen.live` on the SSE stream (cold: the first task, which launches Chromium; warm: the tasks
+// after it, sent a moment after the one before ended, and back to back), to `task.started` through the chat assistant's tool call, to the assistant's first
+// streamed words, and the harness time per step (everything between the model's answer and the
+// next model request: parsing, acting through the checked hands, settling, capturing, storing,
+// emitting) for both drivers, the planner loop and the tool agent, with the median of each phase
+// the steps recorded (their `timings`), beside the bare playwright-core loop (bare-loop.ts) on the
+// same steps. Prints figures and writes them to bench/results/backbone.json; asserts nothing.
 import { performance } from "node:perf_hooks";
+import type { ProgressStep, SessionEvent } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { act, planningText, startScriptedModel, systemText, type RecordedRequest, type Reply } from "../test/support/scripted-model.ts";
 import { openStream } from "../test/support/sse.ts";
+import { bareLoop } from "./bare-loop.ts";
+import { median, quantile, writeResult } from "./measure.ts";
+import { actionType, stepScript } from "./step-script.ts";
 
 const SENDS = 20;
 const STEPS = Number(process.env.BENCH_STEPS ?? 20);
+const PAUSE_MS = 500;
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
 const app = await startApp({ modelBaseUrl: model.baseUrl });
 
 try {
-  // Warm up: the first task launches Chromium.
-  model.route((r) => planningText(r).includes("Task: warm-up"), act("done", { answer: "warm" }));
-  const warm = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "bench-warm", text: "warm-up" });
-  const warmStream = await openStream(app.url, "bench-warm", 0);
-  await warmStream.waitForEnd(warm.json.task_id);
-  warmStream.close();
-
-  const startLatencies: number[] = [];
-  for (let i = 0; i < SENDS; i++) {
-    const session = `bench-start-${i}`;
-    model.route((r) => planningText(r).includes(`Task: start ${i}`), act("done", { answer: "ok" }));
+  // Each task's first screen: the model holds its answer until the screen has been seen.
+  const firstScreen = async (session: string, task: string) => {
+    let seen = () => {};
+    const shown = new Promise<void>((resolve) => (seen = resolve));
+    model.route((r) => planningText(r).includes(`Task: ${task}`), { ...act("done", { answer: "ok" }), until: shown });
     await app.system.store.ensureSession(session, "bench");
     const stream = await openStream(app.url, session, 0);
     const t0 = performance.now();
-    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: `start ${i}` });
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task });
     await stream.waitFor((e) => e.type === "task.started");
-    startLatencies.push(performance.now() - t0);
+    const started = performance.now() - t0;
+    await stream.waitFor((e) => e.type === "screen.live");
+    const live = performance.now() - t0;
+    seen();
     await stream.waitForEnd(sent.json.task_id);
     stream.close();
+    return { started, live };
+  };
+  // The first task launches Chromium.
+  const cold = await firstScreen("bench-cold", "cold start");
+  const startLatencies: number[] = [];
+  const liveLatencies: number[] = [];
+  for (let i = 0; i < SENDS; i++) {
+    // As a person sends the next task: not the moment the last one ended.
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    const { started, live } = await firstScreen(`bench-start-${i}`, `start ${i}`);
+    startLatencies.push(started);
+    liveLatencies.push(live);
   }
+  const backToBack: number[] = [];
+  for (let i = 0; i < SENDS; i++) backToBack.push((await firstScreen(`bench-next-${i}`, `next ${i}`)).live);
 
   const firstWords: number[] = [];
   const delegated: number[] = [];
@@ -61,18 +80,7 @@ try {
     stream.close();
   }
 
-  const actions: Reply[] = [];
-  for (let i = 0; i < STEPS; i++) {
-    const kinds = [
-      act("click", { x: 200, y: 130 }),
-      act("type", { text: "abc" }),
-      act("keypress", { keys: ["Backspace"] }),
-      act("move", { x: 600, y: 400 }),
-      act("scroll", { x: 600, y: 400, scroll_y: 200 }),
-    ];
-    actions.push(kinds[i % kinds.length]!);
-  }
-  actions.push(act("done", { answer: "done" }));
+  const actions = stepScript(STEPS);
   model.route((r) => planningText(r).includes("Task: steps"), ...actions);
   await app.system.store.ensureSession("bench-steps", "bench");
   const stream = await openStream(app.url, "bench-steps", 0);
@@ -84,6 +92,8 @@ try {
   if (end.type !== "task.completed") throw new Error(`the step task ended ${end.type}`);
   const planning = model.requests.filter((r) => planningText(r).includes("Task: steps"));
   const harness = planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!);
+  const plannerPhases = phaseMedians(stream.events);
+  const bare = await bareLoop(model, pages, STEPS);
 
   const toolCalls: [string, unknown][] = [];
   // The tool agent's own step cap (AGENT_MAX_STEPS, 15) holds the calls and close.
@@ -98,45 +108,76 @@ try {
     toolCalls.push(kinds[i % kinds.length]!);
   }
   toolCalls.push(["close", { reasoning: "done", taskComplete: true }]);
-  const toolAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes("Goal: tool steps");
-  model.route(toolAgent, ...toolCalls.map(([name, args]): Reply => ({ chat: { calls: [{ name, arguments: args }] } })));
+  const isToolAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes("Goal: tool steps");
+  model.route(isToolAgent, ...toolCalls.map(([name, args]): Reply => ({ chat: { calls: [{ name, arguments: args }] } })));
   await app.system.store.ensureSession("bench-tools", "bench");
   const toolStream = await openStream(app.url, "bench-tools", 0);
   const toolSent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "bench-tools", text: "tool steps", start_url: pages.url("form.html") });
   const toolEnd = await toolStream.waitForEnd(toolSent.json.task_id, 120_000);
   toolStream.close();
   if (toolEnd.type !== "task.completed") throw new Error(`the tool task ended ${JSON.stringify(toolEnd)}`);
-  const toolRequests = model.requests.filter(toolAgent);
+  const toolRequests = model.requests.filter(isToolAgent);
   const toolHarness = toolRequests.slice(1).map((r, i) => r.at - toolRequests[i]!.answeredAt!);
+  const toolPhases = phaseMedians(toolStream.events);
 
-  console.log("EasyAgentCU backbone benchmark");
-  console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(median(startLatencies))} ms, p90 ${fmt(quantile(startLatencies, 0.9))} ms`);
-  console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(median(firstWords))} ms, p90 ${fmt(quantile(firstWords, 0.9))} ms`);
-  console.log(`  POST /send → task.started through the assistant's tool call, instant model (n=${SENDS}): median ${fmt(median(delegated))} ms, p90 ${fmt(quantile(delegated, 0.9))} ms`);
-  console.log(`  harness time per step (n=${harness.length}): median ${fmt(median(harness))} ms, p90 ${fmt(quantile(harness, 0.9))} ms, max ${fmt(Math.max(...harness))} ms`);
   const byKind = new Map<string, number[]>();
-  harness.forEach((ms, i) => {
-    const kind = (actions[i] as { answer: { action: { type: string } } }).answer.action.type;
-    byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
-  });
-  console.log(`  by action: ${[...byKind].map(([kind, ms]) => `${kind} ${fmt(median(ms))}`).join(", ")} (median ms)`);
-  console.log(`  ${STEPS}-step task end to end with an instant model: ${fmt(total)} ms`);
-  console.log(`  tool agent (hybrid), harness time per step (n=${toolHarness.length}): median ${fmt(median(toolHarness))} ms, p90 ${fmt(quantile(toolHarness, 0.9))} ms`);
+  harness.forEach((ms, i) => byKind.set(actionType(actions[i]!), [...(byKind.get(actionType(actions[i]!)) ?? []), ms]));
   const toolByKind = new Map<string, number[]>();
   toolHarness.forEach((ms, i) => toolByKind.set(toolCalls[i]![0], [...(toolByKind.get(toolCalls[i]![0]) ?? []), ms]));
-  console.log(`  by tool: ${[...toolByKind].map(([name, ms]) => `${name} ${fmt(median(ms))}`).join(", ")} (median ms)`);
+  const figures = {
+    coldStartedMs: round(cold.started),
+    coldFirstLiveMs: round(cold.live),
+    startedMs: { median: median(startLatencies), p90: quantile(startLatencies, 0.9) },
+    firstLiveMs: { median: median(liveLatencies), p90: quantile(liveLatencies, 0.9) },
+    backToBackFirstLiveMs: { median: median(backToBack), p90: quantile(backToBack, 0.9) },
+    firstWordsMs: { median: median(firstWords), p90: quantile(firstWords, 0.9) },
+    delegatedStartedMs: { median: median(delegated), p90: quantile(delegated, 0.9) },
+    planner: { steps: harness.length, medianMs: median(harness), p90Ms: quantile(harness, 0.9), maxMs: Math.max(...harness), byAction: medians(byKind), phases: plannerPhases, taskMs: round(total) },
+    bareLoop: { steps: bare.length, medianMs: median(bare), p90Ms: quantile(bare, 0.9) },
+    toolAgent: { steps: toolHarness.length, medianMs: median(toolHarness), p90Ms: quantile(toolHarness, 0.9), byTool: medians(toolByKind), phases: toolPhases },
+  };
+  const { planner, toolAgent } = figures;
+  console.log("EasyAgentCU backbone benchmark");
+  console.log(`  POST /send → task.started, cold (the first task, Chromium launched): ${fmt(figures.coldStartedMs)} ms; → first screen.live: ${fmt(figures.coldFirstLiveMs)} ms`);
+  console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(figures.startedMs.median)} ms, p90 ${fmt(figures.startedMs.p90)} ms`);
+  console.log(`  POST /send → first screen.live, warm, ${PAUSE_MS} ms after the task before (n=${SENDS}): median ${fmt(figures.firstLiveMs.median)} ms, p90 ${fmt(figures.firstLiveMs.p90)} ms`);
+  console.log(`  POST /send → first screen.live, back to back (n=${SENDS}): median ${fmt(figures.backToBackFirstLiveMs.median)} ms, p90 ${fmt(figures.backToBackFirstLiveMs.p90)} ms`);
+  console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(figures.firstWordsMs.median)} ms, p90 ${fmt(figures.firstWordsMs.p90)} ms`);
+  console.log(`  POST /send → task.started through the assistant's tool call, instant model (n=${SENDS}): median ${fmt(figures.delegatedStartedMs.median)} ms, p90 ${fmt(figures.delegatedStartedMs.p90)} ms`);
+  console.log(`  planner loop, harness time per step (n=${planner.steps}): median ${fmt(planner.medianMs)} ms, p90 ${fmt(planner.p90Ms)} ms, max ${fmt(planner.maxMs)} ms`);
+  console.log(`    bare playwright-core loop, same steps (n=${figures.bareLoop.steps}): median ${fmt(figures.bareLoop.medianMs)} ms, p90 ${fmt(figures.bareLoop.p90Ms)} ms`);
+  console.log(`    by action: ${Object.entries(planner.byAction).map(([kind, ms]) => `${kind} ${fmt(ms)}`).join(", ")} (median ms)`);
+  console.log(`    by phase: ${Object.entries(planner.phases).map(([phase, ms]) => `${phase} ${fmt(ms)}`).join(", ")} (median ms)`);
+  console.log(`    ${STEPS}-step task end to end with an instant model: ${fmt(planner.taskMs)} ms`);
+  console.log(`  tool agent (hybrid), harness time per step (n=${toolAgent.steps}): median ${fmt(toolAgent.medianMs)} ms, p90 ${fmt(toolAgent.p90Ms)} ms`);
+  console.log(`    by tool: ${Object.entries(toolAgent.byTool).map(([name, ms]) => `${name} ${fmt(ms)}`).join(", ")} (median ms)`);
+  console.log(`    by phase: ${Object.entries(toolAgent.phases).map(([phase, ms]) => `${phase} ${fmt(ms)}`).join(", ")} (median ms)`);
+  console.log(`  written to ${await writeResult("backbone", figures)}`);
 } finally {
   await app.close();
   await Promise.all([model.close(), pages.close()]);
 }
 
-function median(values: number[]): number {
-  return quantile(values, 0.5);
+/**
+ * The median of each phase over a task's steps but the first (which opened the page), a phase a
+ * step did not go through counting as 0; `other` is what no phase claimed.
+ */
+function phaseMedians(events: SessionEvent[]): Record<string, number> {
+  const steps = events.flatMap((e): ProgressStep[] => (e.type === "progress.append" ? [e.step] : [])).slice(1);
+  const timings = steps.flatMap((s) => (s.timings ? [s.timings] : []));
+  if (timings.length === 0) return {};
+  const phases = [...new Set(timings.flatMap((t) => Object.keys(t)))].filter((p) => p !== "total");
+  const of = (t: Record<string, number>, phase: string) => t[phase] ?? 0;
+  const other = timings.map((t) => t.total - phases.reduce((sum, p) => sum + of(t, p), 0));
+  return { ...Object.fromEntries(phases.map((p) => [p, median(timings.map((t) => of(t, p)))])), other: median(other), total: median(timings.map((t) => t.total)) };
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+function medians(byKey: Map<string, number[]>): Record<string, number> {
+  return Object.fromEntries([...byKey].map(([key, ms]) => [key, median(ms)]));
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
 
 function fmt(ms: number): string {

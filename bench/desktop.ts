@@ -3,13 +3,14 @@
 // with its round trip [≤ 10 ms], typing [≥ 100 characters a second] — plain ASCII and accents as
 // keys, CJK as one paste from the clipboard (so its rate grows with the run's length; a run of two
 // characters gives the cost of one paste), and text that alternates the two — and live frames a
-// second at LIVE_FPS 10.
+// second at LIVE_FPS 10. Writes bench/results/desktop.json beside printing the figures.
 import { DesktopComputer } from "../src/computers/desktop/desktop-computer.ts";
 import { VirtualDisplay } from "../src/computers/desktop/virtual-display.ts";
 import { X11Session } from "../src/computers/desktop/x11-session.ts";
-import { median, timed } from "./measure.ts";
+import { median, quantile, timed, writeResult } from "./measure.ts";
 
 const RUNS = 20;
+const results: Record<string, object> = {};
 
 for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
   const display = await VirtualDisplay.start({ width, height, windowManager: "openbox" });
@@ -37,19 +38,24 @@ for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
     stop();
     const figures = {
       capture_raw_ms: median(raw),
+      capture_raw_p90_ms: quantile(raw, 0.9),
       capture_jpeg_ms: median(jpeg),
+      capture_jpeg_p90_ms: quantile(jpeg, 0.9),
       input_event_ms: median(input),
       ...typing,
       paste_run_ms: median(paste),
       live_fps: frames / 2,
     };
     console.log(`desktop ${width}×${height}`, JSON.stringify(figures));
+    results[`${width}x${height}`] = figures;
   } finally {
     x.close();
     await desktop.close();
     await display.close();
   }
 }
+
+console.log(`written to ${await writeResult("desktop", results)}`);
 
 async function timeEach(work: () => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];

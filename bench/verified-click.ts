@@ -1,11 +1,14 @@
 // What a verified click costs: the harness time per click step (model answer → next model
 // request) for plain clicks, clicks confirmed by a DOM hit test, and clicks checked by the model
-// (answering instantly, so only our side is measured), plus the model calls each adds.
+// (answering instantly, so only our side is measured), plus the model calls each adds and the
+// median of each phase the click steps recorded. Writes bench/results/verified-click.json.
 import type { ConfigInput, DeepPartial } from "../src/core/config.ts";
+import type { ProgressStep } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { planningText, startScriptedModel, userText, type Reply } from "../test/support/scripted-model.ts";
 import { openStream } from "../test/support/sse.ts";
+import { median, writeResult } from "./measure.ts";
 
 const CLICKS = 15;
 
@@ -33,7 +36,10 @@ async function measure(label: string, verify: boolean, config: DeepPartial<Confi
     const planning = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
     const harness = planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!);
     const checks = model.requests.filter((r) => userText(r).includes("on_target")).length - checksBefore;
-    return { label, median: median(harness), checks: checks / CLICKS };
+    const clicks = stream.events.flatMap((e): ProgressStep[] => (e.type === "progress.append" && e.step.action?.type === "click" ? [e.step] : [])).slice(1);
+    const phases = [...new Set(clicks.flatMap((s) => Object.keys(s.timings ?? {})))];
+    const phaseMedians = Object.fromEntries(phases.map((p) => [p, median(clicks.map((s) => (s.timings as Record<string, number> | undefined)?.[p] ?? 0))]));
+    return { label, median: median(harness), checks: checks / CLICKS, phases: phaseMedians };
   } finally {
     await app.close();
   }
@@ -54,12 +60,9 @@ try {
         (row === rows[0] ? "" : ` (+${added.toFixed(1)} ms)`) +
         `, model calls added per click: ${row.checks.toFixed(1)}`,
     );
+    console.log(`    by phase: ${Object.entries(row.phases).map(([phase, ms]) => `${phase} ${ms.toFixed(1)}`).join(", ")} (median ms)`);
   }
+  console.log(`  written to ${await writeResult("verified-click", { clicks: CLICKS, rows })}`);
 } finally {
   await Promise.all([model.close(), pages.close()]);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

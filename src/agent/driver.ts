@@ -3,6 +3,7 @@
 // recorder; the driver decides what to do and says how the task ended.
 import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
+import type { PhaseClock } from "../core/phase-clock.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
@@ -28,6 +29,8 @@ export interface RunContext {
   budget: Budget;
   gate: PersonGate;
   steps: StepRecorder;
+  /** Times the phases of the step being made (core/phase-clock.ts). */
+  clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(text: string): Promise<string>;
 }

@@ -9,6 +9,11 @@ import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, Progre
 
 export type { FrameOptions };
 
+export interface StepFrame {
+  ref: FrameRef;
+  save(): Promise<void>;
+}
+
 export interface RunRecorder {
   /**
    * Persists the task, the message that asked for it and its attachments; creates the session if
@@ -18,7 +23,8 @@ export interface RunRecorder {
   saveTask(task: Task): Promise<void>;
   saveStep(step: ProgressStep): Promise<void>;
   addMessage(message: ChatMessage): Promise<void>;
-  saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef>;
+  /** Names a step's frame — its ref holds from now on — and stores it when `save` is called. */
+  stepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): StepFrame;
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(task: Task, text: string): Promise<string>;

@@ -1,6 +1,9 @@
 // Records a task's steps: the screenshot as a frame file, the step, the task's step count and
-// tokens, then `progress.append` — the one way any driver adds a step to the timeline.
+// tokens, then `progress.append` — the one way any driver adds a step to the timeline. A step is
+// stored behind the loop, in the task's queue of writes: the driver goes on with the step as it
+// will be stored, and the run waits for every step before it ends (`flush`).
 import { newId, nowIso } from "../core/ids.ts";
+import type { PhaseClock } from "../core/phase-clock.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
@@ -10,38 +13,69 @@ import type { TaskRecord } from "./task-record.ts";
 export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">;
 
 export class StepRecorder {
+  private made: number;
+  /** Why a step could not be stored: the run ends with it. */
+  private failure: { error: unknown } | null = null;
+
   constructor(
     private readonly record: TaskRecord,
     /** A step's address is stored and shown without a secret's value in it. */
     private readonly secrets: Secrets,
-  ) {}
+    /** Times the step's phases; storing and sending a step run behind the loop, untimed. */
+    readonly clock: PhaseClock,
+  ) {
+    this.made = record.current.current_step_index;
+  }
 
-  /** Steps recorded so far. */
+  /** Steps made so far (the last ones may still be on their way to the store). */
   get count(): number {
-    return this.record.current.current_step_index;
+    return this.made;
   }
 
   /** Stores a capture that belongs to the step being made (a pointer check's). */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef> {
-    return this.record.recorder.saveStepFrame(this.record.current, this.count + 1, shot, options);
+    return this.clock.time("persistence", async () => {
+      const frame = this.record.recorder.stepFrame(this.record.current, this.count + 1, shot, options);
+      await frame.save();
+      return frame.ref;
+    });
   }
 
+  /**
+   * Makes the step and queues its storing. The frame first: a frame the disk refuses
+   * (STORAGE_FAILED) ends the task before its step is recorded, rather than leaving a step without
+   * its screen. A record with holes could not be checked or replayed, and a disk that refused one
+   * file refuses the next; the steps before stay. The failure ends the run at its next step, or
+   * when it flushes.
+   */
   async commit(shot: Screenshot, fields: StepFields): Promise<ProgressStep> {
-    const { record } = this;
+    this.throwIfFailed();
+    const { record, clock } = this;
+    const timings = clock.take();
     const task = record.current;
-    const index = task.current_step_index + 1;
-    // The frame first: a frame the disk refuses (STORAGE_FAILED) ends the task before its step is
-    // recorded, rather than leaving a step without its screen. A record with holes could not be
-    // checked or replayed, and a disk that refused one file refuses the next; the steps before stay.
-    const frame = await record.recorder.saveStepFrame(task, index, shot);
-    const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url) };
-    await record.recorder.saveStep(step);
-    const usage = {
-      input_tokens: task.usage.input_tokens + step.usage.input_tokens,
-      output_tokens: task.usage.output_tokens + step.usage.output_tokens,
+    const index = ++this.made;
+    const frame = record.recorder.stepFrame(task, index, shot);
+    const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame.ref, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url), timings };
+    const store = async () => {
+      if (this.failure) return;
+      await frame.save();
+      await record.recorder.saveStep(step);
+      const { usage } = record.current;
+      record.change({ current_step_index: index, usage: { input_tokens: usage.input_tokens + step.usage.input_tokens, output_tokens: usage.output_tokens + step.usage.output_tokens } });
+      await record.saveTask();
+      await record.recorder.emit(task.session_id, { type: "progress.append", task_id: task.id, step });
     };
-    await record.update({ current_step_index: index, usage });
-    await record.emit({ type: "progress.append", task_id: task.id, step });
+    record.queue(store).catch((error: unknown) => (this.failure ??= { error }));
     return step;
+  }
+
+  /** Resolves once every step made is stored and sent; throws why one could not be. */
+  async flush(): Promise<void> {
+    await this.clock.time("persistence", () => this.record.queue(async () => undefined));
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
   }
 }

@@ -10,6 +10,7 @@ import { StopRequested, toTaskError } from "../core/errors.ts";
 import { namedOrigins } from "../core/approval-policy.ts";
 import { Secrets } from "../core/secrets.ts";
 import { nowIso } from "../core/ids.ts";
+import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
 import type { Attachment, PersonInput, Task } from "../protocol/index.ts";
@@ -106,18 +107,20 @@ export class TaskRun {
       const liveFrames = live;
       stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
       const secrets = new Secrets(this.config.secrets);
-      const steps = new StepRecorder(record, secrets);
+      const clock = new PhaseClock();
+      const steps = new StepRecorder(record, secrets, clock);
       const { text, start_url } = record.current;
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
+        clock,
         saveFrame: (shot, options) => steps.saveFrame(shot, options),
         signal,
         trusted: namedOrigins(text, start_url),
         ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
       }));
       liveFrames.push(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
-      outcome = await this.driver.drive({
+      const driven = await this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
         computer,
@@ -128,8 +131,12 @@ export class TaskRun {
         budget: this.budget,
         gate: this.gate,
         steps,
+        clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
       });
+      // Every step is stored before the task ends; one that could not be ends it failed.
+      await steps.flush();
+      outcome = driven;
     } catch (error) {
       outcome = this.classify(error);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatTurn } from "../models/chat/chat-model.ts";
+import { DELTA_MARK } from "../perception/page-view/delta.ts";
 import { compressContext } from "./tool-context.ts";
 
 const image = { mimeType: "image/jpeg" as const, data: "AAAA" };
@@ -46,5 +47,30 @@ describe("compressContext", () => {
     const [tool, user] = compressContext([result(1, "extract", long), { role: "user", text: long }]);
     expect(tool).toMatchObject({ content: `${"x".repeat(10_000)}… [2345 more characters cut]` });
     expect(user).toMatchObject({ text: `${"x".repeat(10_000)}… [2345 more characters cut]` });
+  });
+
+  it("keeps the view a view of changes applies to, and does not count a failed view", () => {
+    const view = (text: string) => `{"ok":true,"data":{}}\nPage — "Shop" https://shop.test/\n${text}`;
+    const out = compressContext([
+      call(1, "ariaTree"),
+      result(1, "ariaTree", view('- button "Old" [ref=e1]')),
+      call(2, "ariaTree"),
+      result(2, "ariaTree", view('- button "Buy" [ref=e2]')),
+      call(3, "ariaTree"),
+      result(3, "ariaTree", '{"ok":false,"error":{"code":"NOT_FOUND","message":"no match"}}'),
+      call(4, "ariaTree"),
+      result(4, "ariaTree", view(`${DELTA_MARK} (…):\n-- button "Buy" [ref=e2]\n+- button "Bought" [ref=e2]`)),
+    ]);
+    const tools = out.filter((t) => t.role === "tool").map((t) => (t.content.includes('"omitted"') ? "omitted" : "kept"));
+    expect(tools).toEqual(["omitted", "kept", "kept", "kept"]);
+  });
+
+  it("cuts at the last line break instead of inside a line, and leaves the latest page view whole", () => {
+    const lines = Array.from({ length: 1_000 }, (_, i) => `- link "Item ${i}" [ref=e${i}]`).join("\n");
+    const [extracted, view] = compressContext([result(1, "extract", lines), result(2, "ariaTree", lines)]);
+    const kept = (extracted as { content: string }).content.split("… [")[0]!;
+    expect(lines.startsWith(`${kept}\n`)).toBe(true);
+    expect(kept.length).toBeLessThanOrEqual(10_000);
+    expect(view).toMatchObject({ content: lines });
   });
 });

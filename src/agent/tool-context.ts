@@ -1,8 +1,11 @@
 // Context compression for the tool agent (seed 001 §5): of the tool outputs the model has seen,
-// only the latest ARIA tree and the latest two screenshots stay; older ones become placeholders,
-// and any text is cut at 10,000 characters. The full conversation is kept; each request gets
-// a compressed copy, so what stays is always the newest.
+// only the latest ARIA tree (with the views it is the changes to) and the latest two screenshots
+// stay; older ones become placeholders,
+// and any text is cut at 10,000 characters — at a line break where there is one, and never a page
+// view, which has a budget of its own (perception/page-view). The full conversation is kept; each
+// request gets a compressed copy, so what stays is always the newest.
 import type { ChatTurn } from "../models/chat/chat-model.ts";
+import { DELTA_MARK } from "../perception/page-view/delta.ts";
 
 export interface CompressionLimits {
   ariaTrees: number;
@@ -13,9 +16,12 @@ export interface CompressionLimits {
 export const SEED_LIMITS: CompressionLimits = { ariaTrees: 1, images: 2, textChars: 10_000 };
 
 export function compressContext(turns: readonly ChatTurn[], limits: CompressionLimits = SEED_LIMITS): ChatTurn[] {
-  const trees = turns.flatMap((turn, i) => (turn.role === "tool" && turn.name === "ariaTree" ? [i] : []));
+  const trees = turns.flatMap((turn, i) => (turn.role === "tool" && turn.name === "ariaTree" && !turn.content.startsWith('{"ok":false') ? [i] : []));
   const images = turns.flatMap((turn, i) => (turn.role === "tool" && turn.image ? [i] : []));
-  const staleTrees = new Set(trees.slice(0, Math.max(0, trees.length - limits.ariaTrees)));
+  let stale = Math.max(0, trees.length - limits.ariaTrees);
+  // A view sent as the changes to the one before it keeps that one too.
+  while (stale > 0 && isDelta(turns[trees[stale]!]!)) stale--;
+  const staleTrees = new Set(trees.slice(0, stale));
   const staleImages = new Set(images.slice(0, Math.max(0, images.length - limits.images)));
   return turns.map((turn, i) => {
     if (turn.role !== "tool") return turn.text.length > limits.textChars ? { ...turn, text: cut(turn.text, limits.textChars) } : turn;
@@ -23,10 +29,18 @@ export function compressContext(turns: readonly ChatTurn[], limits: CompressionL
     if (staleTrees.has(i)) content = JSON.stringify({ omitted: "an older ARIA tree; the page may have changed since — call ariaTree for the current one" });
     if (staleImages.has(i)) content = `${content}\n[an older screenshot, no longer shown]`;
     const { image: _, ...text } = turn;
-    return { ...(staleImages.has(i) ? text : turn), content: cut(content, limits.textChars) };
+    return { ...(staleImages.has(i) ? text : turn), content: turn.name === "ariaTree" && !staleTrees.has(i) ? content : cut(content, limits.textChars) };
   });
 }
 
+/** A tool turn's content is its JSON line, then the view: a delta's second line is its mark. */
+function isDelta(turn: ChatTurn): boolean {
+  return turn.role === "tool" && (turn.content.split("\n", 3)[2]?.startsWith(DELTA_MARK) ?? false);
+}
+
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+  if (text.length <= max) return text;
+  const line = text.lastIndexOf("\n", max);
+  const end = line > max / 2 ? line : max;
+  return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
 }

@@ -18,7 +18,7 @@ export function toolAgentPrompt(options: ToolPromptOptions): string {
   const understanding =
     mode === "dom"
       ? [
-          "Call ariaTree first: it shows the whole page with a ref for every element, without scrolling.",
+          "Call ariaTree first: it shows the page's elements with a ref each, without scrolling; a long page comes in parts, and its last lines say how to get the rest (the next part, a section, or a query by name).",
           "Do every click and every entry with act, naming the element as the tree shows it. If the tree has the element, act on it directly; do not scroll to it.",
           ...(has("screenshot") ? ["Take a screenshot only to confirm something visually."] : []),
         ]

@@ -18,14 +18,14 @@ const RISKS: Record<Exclude<ToolRisk, "low">, Risk> = {
   high: { kind: "high_risk", message: "hands the desktop to the agent's automated loop" },
 };
 
-/** One call as it ran: what came out, what it cost, and the screen before it. */
+/** One call as it ran: what came out, what it cost, and the hash of the screen before it. */
 export interface Ran {
   name: string;
   label: string;
   input: unknown;
   outcome: ToolOutcome;
   spent: Usage;
-  before: Screenshot | null;
+  beforeHash: Promise<string> | null;
 }
 
 export class ToolRunner {
@@ -48,6 +48,8 @@ export class ToolRunner {
       spaces: spacesOf(hands.screen, run, imageMax),
       jpegQuality: config.browser.jpegQuality,
       imageMax,
+      viewTokens: config.agent.viewTokens,
+      views: { last: null },
       saveArtifact: run.saveArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
       perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
@@ -75,14 +77,22 @@ export class ToolRunner {
     };
     const label = tool.label(input);
     const before = this.run.hands.screen;
+    // Hashed while the call runs: the image work is off the loop's thread.
+    const beforeHash = before ? screenHash(before) : null;
+    beforeHash?.catch(() => undefined);
     const { risk } = tool;
     const judged = risk === "low" ? work : async (ctx: ToolContext) => (await ctx.approve(risk, label), work(ctx));
-    const ran = await runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs);
+    const ran = await this.run.clock.time("action", () => runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs));
     // What the model reads back never holds a secret's value (a field's value in the ARIA tree, extracted data).
     const { secrets } = this.run;
-    const outcome = { ...ran, data: secrets.concealAll(ran.data), ...(ran.error ? { error: secrets.concealAll(ran.error) } : {}) };
+    const outcome = {
+      ...ran,
+      data: secrets.concealAll(ran.data),
+      ...(ran.text !== undefined ? { text: secrets.concealAll(ran.text) } : {}),
+      ...(ran.error ? { error: secrets.concealAll(ran.error) } : {}),
+    };
     if (outcome.image) this.context.spaces = outcome.image.spaces;
-    return { name: tool.name, label, input, outcome, spent, before };
+    return { name: tool.name, label, input, outcome, spent, beforeHash };
   }
 
   /** The hash of the screen as the last step left it. */
@@ -93,7 +103,7 @@ export class ToolRunner {
 
   /** Records the step a call made: what it did, the checks of its actions, the screen after it. */
   async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null) {
-    const { hands, computer, steps } = this.run;
+    const { hands, computer, steps, clock } = this.run;
     const { outcome } = ran;
     const checks = hands.takeChecks();
     const tool: ToolCallRecord = {
@@ -101,10 +111,10 @@ export class ToolRunner {
       label: ran.label,
       input: ran.input,
       ok: outcome.ok,
-      output: outcome.ok ? (outcome.data ?? null) : null,
+      output: !outcome.ok ? null : outcome.text !== undefined ? { ...(outcome.data as object), view: outcome.text } : (outcome.data ?? null),
       error: outcome.error ?? null,
       targets: outcome.targets ?? [],
-      before_hash: ran.before ? await screenHash(ran.before) : null,
+      before_hash: ran.beforeHash ? await clock.time("encode", () => ran.beforeHash!) : null,
       replay,
     };
     const shot = checks?.after ?? (await hands.capture());

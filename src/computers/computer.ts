@@ -5,6 +5,7 @@ import type { Risk } from "../core/approval-policy.ts";
 import type { Verdict } from "../core/network-policy.ts";
 import type { Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
+import type { PageView, ViewRequest } from "../perception/page-view/view.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export type { Screenshot };
@@ -57,8 +58,12 @@ export interface ReadabilityResult {
  * tool agent of seed 001 §12, the page actions of seed 004 §4.2). Points are screenshot pixels.
  */
 export interface BrowserPage {
-  /** The ARIA tree with element refs (`[ref=e5]`), iframes and open shadow roots included. */
-  ariaTree(): Promise<{ content: string; url: string }>;
+  /**
+   * The page as a model reads it (perception/page-view): its ARIA tree with element refs
+   * (`[ref=e5]`), iframes and open shadow roots included, within a budget of tokens; the request
+   * picks a part, a section or a search.
+   */
+  view(request?: ViewRequest): Promise<PageView & { url: string }>;
   /**
    * The element a ref of the latest ARIA tree names, scrolled into view, as a target with its box;
    * `coveredBy` says what covers its centre (a click there would land on that), null when nothing.

@@ -95,6 +95,8 @@ export const configSchema = z.object({
       vision: bool.default(true),
       /** The tool agent's step cap (one tool call a step), seed 001 §7. */
       maxSteps: int.positive().default(15),
+      /** The page view's budget (ariaTree), in tokens of OpenAI's o200k encoding; what does not fit comes in further parts. */
+      viewTokens: int.min(200).default(3_000),
       /** Brave Search, for the `search` tool; without a key the tool is not offered. */
       searchApiKey: z.string().default(""),
       searchBaseUrl: z.string().url().default("https://api.search.brave.com/res/v1"),
@@ -254,6 +256,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       mode: env.AGENT_MODE,
       vision: env.AGENT_VISION,
       maxSteps: env.AGENT_MAX_STEPS,
+      viewTokens: env.PAGE_VIEW_TOKENS,
       searchApiKey: env.BRAVE_API_KEY,
       searchBaseUrl: env.BRAVE_BASE_URL,
     },

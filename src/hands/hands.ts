@@ -9,6 +9,7 @@
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
 import { judge, originOf } from "../core/approval-policy.ts";
 import type { Config } from "../core/config.ts";
+import type { PhaseClock } from "../core/phase-clock.ts";
 import { Secrets } from "../core/secrets.ts";
 import { delay, raceAbort } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
@@ -82,6 +83,8 @@ export interface ApprovalRequest {
 export interface HandsOptions {
   computer: Computer;
   config: Config;
+  /** Times what the hands do in the step being made. */
+  clock: PhaseClock;
   /** Stores a capture of the current step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
   signal: AbortSignal;
@@ -144,25 +147,27 @@ export class Hands {
   }
 
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
-    const { computer, config } = this.options;
+    const { computer, config, clock } = this.options;
     const signal = options.signal ?? this.options.signal;
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
-    await this.approve(deed, before, target, signal, options.hold);
+    await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
     if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode) && this.canCheck(options.look)) {
-      const checked = await checkPointer(target, deed.intent, deed.element ?? null, {
-        computer,
-        config,
-        look: options.look,
-        saveFrame: this.options.saveFrame,
-        checksBefore: this.log.attempts,
-        signal,
-      });
+      const checked = await clock.time("verification", () =>
+        checkPointer(target, deed.intent, deed.element ?? null, {
+          computer,
+          config,
+          look: options.look,
+          saveFrame: this.options.saveFrame,
+          checksBefore: this.log.attempts,
+          signal,
+        }),
+      );
       verification = checked.verification;
       usage = checked.usage;
       if (!checked.point) {
@@ -172,31 +177,34 @@ export class Hands {
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
     if (deed.kind === "action" && deed.focus) {
-      await raceAbort(execute(deed.action, computer, before, signal, offset), signal);
+      await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
 
     const attempt = async (jitter: Point) => {
-      const watch = computer.watchStructure ? await raceAbort(computer.watchStructure(), signal) : null;
-      if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-      for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-        await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
-      }
-      await raceAbort(computer.settle(), signal);
-      const after = await this.capture(signal);
-      const structure = watch ? await raceAbort(watch(), signal) : null;
-      const structural = structure ? hasEffect(structure) : null;
-      // The DOM already shows an effect: comparing pixels would only cost time.
-      if (structural) return { after, ratio: null, changed: true, structural };
-      const cursor = await computer.cursorPosition();
-      const diff = await diffScreens(before, after, {
-        pixelThreshold: config.effect.pixelThreshold,
-        changeRatio: config.effect.changeRatio,
-        ignorePoints: target ? [target, cursor] : [cursor],
+      const watch = computer.watchStructure ? await clock.time("effect", () => raceAbort(computer.watchStructure!(), signal)) : null;
+      await clock.time("action", async () => {
+        if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
+        for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+          await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+        }
       });
-      const enough = computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels;
-      return { after, ratio: round(diff.ratio), changed: diff.changed || enough, structural };
+      await clock.time("settle", () => raceAbort(computer.settle(), signal));
+      const [after, structure] = await Promise.all([this.capture(signal), watch ? clock.time("effect", () => raceAbort(watch(), signal)) : null]);
+      return clock.time("effect", async () => {
+        const structural = structure ? hasEffect(structure) : null;
+        // The DOM already shows an effect: comparing pixels would only cost time.
+        if (structural) return { after, ratio: null, changed: true, structural };
+        const cursor = await computer.cursorPosition();
+        const diff = await diffScreens(before, after, {
+          pixelThreshold: config.effect.pixelThreshold,
+          changeRatio: config.effect.changeRatio,
+          ignorePoints: target ? [target, cursor] : [cursor],
+        });
+        const enough = computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels;
+        return { after, ratio: round(diff.ratio), changed: diff.changed || enough, structural };
+      });
     };
 
     let result = await attempt({ x: 0, y: 0 });
@@ -320,10 +328,10 @@ export class Hands {
    * happened, and must not be reported as failed.
    */
   async capture(signal = this.options.signal): Promise<Screenshot> {
-    const { computer } = this.options;
+    const { computer, clock } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
-        const shot = await raceAbort(computer.screenshot(), signal);
+        const shot = await clock.time("capture", () => raceAbort(computer.screenshot(), signal));
         this.latest = shot;
         return shot;
       } catch (error) {

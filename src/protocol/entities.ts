@@ -142,6 +142,28 @@ export const toolCallSchema = z.object({
 });
 export type ToolCallRecord = z.infer<typeof toolCallSchema>;
 
+/**
+ * Where a step's time went, in milliseconds, by phase: the loop's time from the step before being
+ * recorded until this one was (`total`); what no phase claims is the loop's own bookkeeping.
+ * Storing a step and sending its event run behind the loop: `persistence` is what the loop waited
+ * on the store (a pointer check's captures, the last steps at the end). For developers; absent on
+ * older steps.
+ */
+export const stepTimingsSchema = z.object({
+  total: z.number(),
+  capture: z.number().optional(),
+  encode: z.number().optional(),
+  perception: z.number().optional(),
+  plan: z.number().optional(),
+  policy: z.number().optional(),
+  action: z.number().optional(),
+  settle: z.number().optional(),
+  verification: z.number().optional(),
+  effect: z.number().optional(),
+  persistence: z.number().optional(),
+});
+export type StepTimings = z.infer<typeof stepTimingsSchema>;
+
 export const progressStepSchema = z.object({
   id: z.string(),
   task_id: z.string(),
@@ -164,6 +186,7 @@ export const progressStepSchema = z.object({
   planner: z.string(),
   usage: usageSchema,
   created_at: z.string(),
+  timings: stepTimingsSchema.optional(),
 });
 export type ProgressStep = z.infer<typeof progressStepSchema>;
 

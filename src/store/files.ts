@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
-import type { FrameOptions } from "../agent/ports.ts";
+import type { FrameOptions, StepFrame } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { decodeDataUrl } from "../core/data-url.ts";
@@ -23,19 +23,24 @@ export class DataFiles {
     private readonly dataDir: string,
   ) {}
 
-  /** Step 3's frame is 0003.jpg; its second pointer check 0003_check2.jpg and 0003_check2_annotated.jpg. */
-  async saveStepFrame(task: Task, index: number, shot: Screenshot, options: FrameOptions = {}): Promise<FrameRef> {
+  /**
+   * Names a step's frame now and writes it on `save`. Step 3's frame is 0003.jpg; its second
+   * pointer check 0003_check2.jpg and 0003_check2_annotated.jpg.
+   */
+  stepFrame(task: Task, index: number, shot: Screenshot, options: FrameOptions = {}): StepFrame {
     const kind = options.kind ?? "raw";
     const id = newId("frame");
     const check = options.check ? `_check${options.check}` : options.approval ? `_approval_${id}` : "";
     const suffix = kind === "annotated" ? "_annotated" : "";
     const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${check}${suffix}.${extension(shot)}`);
-    await this.write(relative, shot.data);
-    await this.db
-      .insertInto("frames")
-      .values({ id, task_id: task.id, step_id: null, path: relative, width: shot.width, height: shot.height, kind, created_at: nowIso() })
-      .execute();
-    return toRef({ id, width: shot.width, height: shot.height, kind, version: 1 });
+    const created_at = nowIso();
+    return {
+      ref: toRef({ id, width: shot.width, height: shot.height, kind, version: 1 }),
+      save: async () => {
+        await this.write(relative, shot.data);
+        await this.db.insertInto("frames").values({ id, task_id: task.id, step_id: null, path: relative, width: shot.width, height: shot.height, kind, created_at }).execute();
+      },
+    };
   }
 
   async saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {

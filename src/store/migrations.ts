@@ -147,6 +147,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("tasks").addColumn("extension_client_id", "text").execute();
     },
   },
+  "0010_step_timings": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("timings", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -63,6 +63,8 @@ export interface StepsTable {
   verification: string | null;
   /** JSON ToolCallRecord, or null. */
   tool: string | null;
+  /** JSON StepTimings, or null (steps recorded before they were timed). */
+  timings: string | null;
   planner: string;
   input_tokens: number;
   output_tokens: number;

@@ -2,13 +2,14 @@
 // frame images and attachments as files. It implements the agent's ports (RunRecorder,
 // ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { ChatRecorder, FrameOptions, RunRecorder } from "../agent/ports.ts";
+import type { ChatRecorder, FrameOptions, RunRecorder, StepFrame } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
   approvalSchema,
   stepEffectSchema,
+  stepTimingsSchema,
   stepVerificationSchema,
   toolCallSchema,
   type AgentEvent,
@@ -123,6 +124,7 @@ export class Store implements RunRecorder, ChatRecorder {
         url: step.url,
         effect: step.effect ? JSON.stringify(step.effect) : null,
         verification: step.verification ? JSON.stringify(step.verification) : null,
+        timings: step.timings ? JSON.stringify(step.timings) : null,
         planner: step.planner,
         input_tokens: step.usage.input_tokens,
         output_tokens: step.usage.output_tokens,
@@ -144,8 +146,8 @@ export class Store implements RunRecorder, ChatRecorder {
     await this.db.insertInto("messages").values(messageRow(message)).execute();
   }
 
-  saveStepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): Promise<FrameRef> {
-    return this.files.saveStepFrame(task, index, shot, options);
+  stepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): StepFrame {
+    return this.files.stepFrame(task, index, shot, options);
   }
 
   saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
@@ -267,6 +269,7 @@ export class Store implements RunRecorder, ChatRecorder {
       planner: row.planner,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
       created_at: row.created_at,
+      ...(row.timings ? { timings: stepTimingsSchema.parse(JSON.parse(row.timings)) } : {}),
     };
   }
 }

@@ -1,12 +1,13 @@
 // act: one natural-language action on the page ("click the Save button", "type Ada into First
-// name"). The model picks the element from a fresh ARIA tree; the browser acts on it by ref.
+// name"). The whole page is searched for the instruction's words first; the model picks the element
+// from a fresh view that shows those matches first, and the browser acts on it by ref.
 import { z } from "zod";
 import type { RefAction } from "../computers/computer.ts";
 import { askJson, withSchema } from "./ask-model.ts";
 import { actOnElement, BOTH, centerOf, defineTool, failed, labelled, pageOf, type RecordedTarget, type ToolContext, type ToolOutcome } from "./tool.ts";
 
-/** The longest ARIA tree the element chooser reads. */
-export const TREE_LIMIT = 60_000;
+/** The element chooser's view of the page, in tokens: the matches of its instruction, then the page in the view's order. */
+export const CHOOSER_TOKENS = 4_000;
 
 export const choiceSchema = z.object({
   ref: z.string().regex(/^[a-z]*\d*e\d+$/, "must be a ref from the tree, like e12"),
@@ -16,7 +17,7 @@ export const choiceSchema = z.object({
 export type Choice = z.infer<typeof choiceSchema>;
 
 export const CHOOSER_SYSTEM = [
-  "You choose elements of a web page for a browser agent, from the page's ARIA tree, where each element has a ref like [ref=e12].",
+  "You choose elements of a web page for a browser agent, from an outline of the page's elements, where each has a ref like [ref=e12]. The elements whose names match the instruction come first.",
   'Answer with one JSON object: {"ref": "e12", "method": "click" | "fill" | "press" | "select" | "check" | "uncheck" | "hover", "value": "…"}.',
   "fill types the value into a field (replacing what is there); press presses the key in value (Enter, Tab…) in the element; select picks the option named in value.",
   "Pick the ref that is written in the tree; never invent one.",
@@ -51,8 +52,8 @@ export const act = defineTool({
   modes: BOTH,
   label: ({ action }) => labelled("act", action),
   async run({ action }, ctx) {
-    const tree = await pageOf(ctx).ariaTree();
-    const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nInstruction: ${action}`;
+    const view = await pageOf(ctx).view({ prefer: action, budget: CHOOSER_TOKENS });
+    const question = `${view.text}\n\nInstruction: ${action}`;
     const choice = await askJson(ctx, CHOOSER_SYSTEM, question, withSchema(choiceSchema));
     if (!choice.ok) return failed("INVALID_TARGET", `No element could be chosen for "${action}": ${choice.error}`);
     const what = refAction(choice.value);

@@ -5,10 +5,12 @@ import { z } from "zod";
 import { askJson } from "./ask-model.ts";
 import { BOTH, defineTool, failed, labelled, pageOf } from "./tool.ts";
 
-const PAGE_LIMIT = 40_000;
+/** The reader text the model gets, in characters, cut at a line; the page's outline gets a budget of tokens. */
+const TEXT_LIMIT = 40_000;
+const VIEW_TOKENS = 6_000;
 
 const SYSTEM = [
-  "You extract data from a web page for a browser agent, from the page's text and its accessibility tree.",
+  "You extract data from a web page for a browser agent, from the page's text and an outline of its elements.",
   'Answer with one JSON object {"result": …} where result follows the JSON Schema given, using only what the page says.',
 ].join("\n");
 
@@ -36,11 +38,10 @@ export const extract = defineTool({
         return failed("INVALID_ARGUMENTS", `schema is not a JSON Schema this tool can read: ${(error as Error).message}`);
       }
     }
-    const [article, tree] = await Promise.all([pageOf(ctx).readability(ctx.saveArtifact), pageOf(ctx).ariaTree()]);
+    const [article, view] = await Promise.all([pageOf(ctx).readability(ctx.saveArtifact), pageOf(ctx).view({ prefer: instruction, budget: VIEW_TOKENS })]);
     const page = [
-      `Page: ${tree.url}`,
-      article.text ? `Text${article.title ? ` of "${article.title}"` : ""}:\n${article.text.slice(0, PAGE_LIMIT)}` : "",
-      `Accessibility tree:\n${tree.content.slice(0, PAGE_LIMIT)}`,
+      article.text ? `Text${article.title ? ` of "${article.title}"` : ""}:\n${cutAtLine(article.text, TEXT_LIMIT)}` : "",
+      `Outline of the page's elements:\n${view.text}`,
     ].join("\n\n");
     const question = `${page}\n\nInstruction: ${instruction}${schema ? `\n\nJSON Schema of result:\n${JSON.stringify(schema)}` : ""}`;
     const answer = await askJson(
@@ -58,3 +59,11 @@ export const extract = defineTool({
     return { ok: true, data: { success: true, result: answer.value } };
   },
 });
+
+/** The text up to the last line break within `max` characters, saying how much was left. */
+function cutAtLine(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = text.lastIndexOf("\n", max);
+  const kept = text.slice(0, end > max / 2 ? end : max);
+  return `${kept}\n[${text.length - kept.length} more characters of text not shown]`;
+}

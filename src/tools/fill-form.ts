@@ -1,8 +1,9 @@
 // fillForm: several fields of a form in one call (dom mode, seed 001 §12.2, §13.2). The model maps
-// every field to an element of one fresh ARIA tree, then each is filled in order.
+// every field to an element of one fresh view of the page (the fields' words matched first), then
+// each is filled in order.
 import { z } from "zod";
 import type { ElementTarget, RefAction } from "../computers/computer.ts";
-import { CHOOSER_SYSTEM, choiceSchema, refAction, replayOnElements, TREE_LIMIT } from "./act.ts";
+import { CHOOSER_SYSTEM, CHOOSER_TOKENS, choiceSchema, refAction, replayOnElements } from "./act.ts";
 import { askJson, withSchema } from "./ask-model.ts";
 import { actOnElement, defineTool, failed, pageOf } from "./tool.ts";
 
@@ -14,9 +15,9 @@ export const fillForm = defineTool({
   modes: ["dom"],
   label: ({ fields }) => `fillForm (${fields.length} ${fields.length === 1 ? "field" : "fields"})`,
   async run({ fields }, ctx) {
-    const tree = await pageOf(ctx).ariaTree();
+    const view = await pageOf(ctx).view({ prefer: fields.map((f) => f.action).join(" "), budget: CHOOSER_TOKENS + 100 * fields.length });
     const list = fields.map((f, i) => `${i + 1}. ${f.action} = ${JSON.stringify(f.value)}`).join("\n");
-    const question = `Page: ${tree.url}\n\nARIA tree:\n${tree.content.slice(0, TREE_LIMIT)}\n\nFields to fill, in order:\n${list}\n\nAnswer {"fields": [one choice per field, in the same order]}; use "fill" for text fields, "select" for selects, "check"/"uncheck" for checkboxes and "click" for radio buttons.`;
+    const question = `${view.text}\n\nFields to fill, in order:\n${list}\n\nAnswer {"fields": [one choice per field, in the same order]}; use "fill" for text fields, "select" for selects, "check"/"uncheck" for checkboxes and "click" for radio buttons.`;
     const answer = await askJson(
       ctx,
       CHOOSER_SYSTEM,

@@ -39,6 +39,10 @@ export interface ToolContext {
   perform(deed: Deed, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<Performed>;
   /** Judges a call of this risk level by the approval policy, as {@link perform} judges an action. */
   approve(risk: Exclude<ToolRisk, "low">, intent: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<void>;
+  /** The page view's budget, in tokens. */
+  viewTokens: number;
+  /** The last page view the model read from ariaTree, which a next view of the same request may be sent as changes to. */
+  views: { last: { key: string; text: string } | null };
   /** Web search, when a provider is configured. */
   search?: (query: string, signal: AbortSignal) => Promise<unknown>;
 }
@@ -47,6 +51,8 @@ export interface ToolOutcome {
   ok: boolean;
   /** What the model gets back (JSON). */
   data?: unknown;
+  /** Text the model reads after the JSON as it is, never escaped into it (a page view); recorded as the output's `view`. */
+  text?: string;
   error?: { code: string; message: string };
   /** An image for the model (the screenshot tool), with the spaces it was made in. */
   image?: { shot: Screenshot; spaces: Spaces };

@@ -210,7 +210,9 @@ describe("the person's Chrome through the extension", () => {
     const requests = model.requests.filter(agentOf(goal));
     const reply = requests[1]!.body.messages.at(-1) as unknown as { role: string; content: string };
     expect(reply.role).toBe("tool");
-    const tree = (JSON.parse(reply.content) as { ok: boolean; data: { content: string } }).data.content;
+    const [head, ...view] = reply.content.split("\n");
+    expect(JSON.parse(head!)).toMatchObject({ ok: true });
+    const tree = view.join("\n");
     expect(tree).toContain('button "Press me"');
     expect(json.steps[1]!.tool!.output).toMatchObject({ method: "click", ref: refIn(tree, "button", "Press me") });
     expect(json.steps[2]!.tool!.output).toMatchObject({ method: "fill", ref: refIn(tree, "textbox", "Name") });

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { DELTA_MARK } from "../../src/perception/page-view/delta.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { startApp } from "../support/app.ts";
@@ -43,6 +44,7 @@ describe("the tool agent in dom mode", () => {
     model.route(
       agentOf(goal),
       calls(["ariaTree", {}]),
+      calls(["ariaTree", {}]),
       calls([
         "fillForm",
         {
@@ -79,24 +81,34 @@ describe("the tool agent in dom mode", () => {
       'submitted:{"firstName":"Ada","lastName":"Lovelace","email":"ada@example.org","phone":"","dob":"","street":"","city":"","postcode":"","country":"GB","plan":"","about":"","terms":true}',
     );
 
-    expect(stored.task).toMatchObject({ mode: "dom", model: "scripted-vl (dom tools)", current_step_index: 4 });
+    expect(stored.task).toMatchObject({ mode: "dom", model: "scripted-vl (dom tools)", current_step_index: 5 });
     expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok, s.action])).toEqual([
+      ["ariaTree", true, null],
       ["ariaTree", true, null],
       ["fillForm", true, null],
       ["act", true, null],
       ["close", true, null],
     ]);
-    expect(stored.steps[0]!.tool!.output).toMatchObject({ content: expect.stringContaining('textbox "First name"') });
-    expect(stored.steps[2]!.tool).toMatchObject({ input: { action: "click the Submit button" }, output: { method: "click", locator: expect.stringContaining("Submit") } });
+    expect(stored.steps[0]!.tool!.output).toMatchObject({ view: expect.stringContaining('textbox "First name"') });
+    expect(stored.steps[3]!.tool).toMatchObject({ input: { action: "click the Submit button" }, output: { method: "click", locator: expect.stringContaining("Submit") } });
     expect(stored.steps.every((s) => s.screenshot !== null)).toBe(true);
 
     // dom mode offers no coordinate tools; the request is Chat Completions with function tools.
     const offered = (requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
     expect(offered).toEqual(["act", "ariaTree", "close", "extract", "fillForm", "goto", "keys", "navback", "screenshot", "scroll", "think", "wait"]);
-    // Each result went back as the tool's message: {ok, data}.
+    // Each result went back as the tool's message: {ok, data}, and the page view after it as plain
+    // text, never escaped into the JSON.
     const reply = requests[1]!.body.messages.at(-1) as unknown as { role: string; tool_call_id: string; content: string };
     expect(reply).toMatchObject({ role: "tool", tool_call_id: "call_1" });
-    expect(JSON.parse(reply.content)).toMatchObject({ ok: true, data: { content: expect.stringContaining("[ref=e") } });
+    const [head, ...view] = reply.content.split("\n");
+    expect(JSON.parse(head!)).toMatchObject({ ok: true, data: { pageUrl: pages.url("long-form.html"), more: false } });
+    expect(view.join("\n")).toMatch(/^- textbox "First name" \[ref=e\d+\]$/m);
+    // A label that only repeats its control's name is not said twice.
+    expect(view.join("\n")).not.toMatch(/^- (generic|text): First name$/m);
+    // The same view again comes as its changes (none), and the view they apply to stays in context.
+    const again = requests[2]!.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+    expect(again[1]).toContain(`${DELTA_MARK}: nothing changed.`);
+    expect(again[0]).toBe(reply.content);
   });
 
   it("acts on controls inside an iframe and inside a shadow root by their refs", async () => {
@@ -136,7 +148,7 @@ describe("the tool agent in dom mode", () => {
     // The fourth request sees the first tree replaced and the second one whole.
     const fourth = toolMessages(requests[3]!);
     expect(fourth[0]).toContain('"omitted"');
-    expect(fourth[2]).toContain('button \\"Press me\\"');
+    expect(fourth[2]).toContain('button "Press me"');
     expect(fourth[1]).toContain("INVALID_ARGUMENTS");
   });
 });

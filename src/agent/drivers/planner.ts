@@ -27,7 +27,7 @@ export class PlannerDriver implements Driver {
   }
 
   async drive(run: RunContext): Promise<Outcome> {
-    const { computer, hands, config, signal, budget, steps } = run;
+    const { computer, hands, config, signal, budget, steps, clock } = run;
     const { planner } = this;
     for (;;) {
       budget.assertStepRoom(steps.count);
@@ -38,23 +38,22 @@ export class PlannerDriver implements Driver {
       const url = await currentUrl(run);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
-      const view = await modelView(shot, computer.logicalSize, max, config.browser.jpegQuality);
-      const elements = caps.elements && computer.elements ? scaleElements(await raceAbort(computer.elements(), signal), view.spaces.screenshot, view.spaces.model) : undefined;
+      const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
+      const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
+      const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
+      const request = {
+        task: run.task().text,
+        attachments: run.attachments,
+        step: steps.count + 1,
+        history: this.history.slice(-config.model.historySteps),
+        screenshot: view.image,
+        url,
+        window: computer.activeWindow ? await computer.activeWindow() : null,
+        ...(elements ? { elements } : {}),
+      };
       let turn: PlannerTurn;
       try {
-        turn = await planner.next(
-          {
-            task: run.task().text,
-            attachments: run.attachments,
-            step: steps.count + 1,
-            history: this.history.slice(-config.model.historySteps),
-            screenshot: view.image,
-            url,
-            window: computer.activeWindow ? await computer.activeWindow() : null,
-            ...(elements ? { elements } : {}),
-          },
-          signal,
-        );
+        turn = await clock.time("plan", () => planner.next(request, signal));
       } catch (error) {
         // Another planner took over within the step: it looks at the screen its own way.
         if (error instanceof Replan) continue;

@@ -68,7 +68,7 @@ export class ReplayDriver implements Driver {
 /** Does a recorded call again without the model; null when an element it acted on is gone. */
 async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord): Promise<Ran | null> {
   const parsed = parseInput(tool, record.input);
-  if (!parsed.ok) return { name: tool.name, label: record.label ?? tool.name, input: record.input, outcome: parsed.outcome, spent: NO_USAGE, before: null };
+  if (!parsed.ok) return { name: tool.name, label: record.label ?? tool.name, input: record.input, outcome: parsed.outcome, spent: NO_USAGE, beforeHash: null };
   const { input } = parsed;
   if (record.targets.length === 0 || !tool.replay) return runner.call(tool, input, NO_USAGE);
   const found: RecordedTarget[] = [];

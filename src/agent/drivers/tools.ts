@@ -12,6 +12,7 @@ import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
+import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
@@ -41,7 +42,7 @@ export class ToolDriver implements Driver {
   }
 
   async drive(run: RunContext): Promise<Outcome> {
-    const { computer, config, signal, budget, steps } = run;
+    const { computer, config, signal, budget, steps, clock } = run;
     const { model, mode } = this;
     const task = run.task();
     const runner = new ToolRunner(run, model);
@@ -50,6 +51,8 @@ export class ToolDriver implements Driver {
     const tools = toolSet({ mode, computer: computer.kind, vision: agent.vision, search: agent.searchApiKey !== "" });
     const prompt = { goal: task.text, today: today(), startUrl: task.start_url, mode, tools };
     const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
+    // Page views count tokens: the tables load while the page is prepared and the model thinks.
+    if (web) loadTokenizer().catch(() => undefined);
     const first = web ? await openPage(run, web) : await openDesktop(computer);
     if (first.shot) runner.look(first.shot);
     const goal = goalText(task.text, task.start_url, run.attachments);
@@ -65,7 +68,7 @@ export class ToolDriver implements Driver {
         runner.look(await run.hands.capture());
         turns.push({ role: "user", text: `${TAKEOVER_NOTE} Look again before you act.` });
       }
-      const reply = await streamReply(model, { system, turns: compressContext(turns), tools }, { signal });
+      const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools }, { signal }));
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
       if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
@@ -104,7 +107,7 @@ function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | nul
     role: "tool",
     toolCallId: call.id,
     name: call.name,
-    content: JSON.stringify(body),
+    content: outcome.text !== undefined ? `${JSON.stringify(body)}\n${outcome.text}` : JSON.stringify(body),
     ...(image ? { image: { mimeType: image.mimeType, data: image.data.toString("base64") } } : {}),
   };
 }
@@ -120,7 +123,7 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
     if (!tool) return [];
     const call: ToolCall = { id: `recalled_${step.index}`, name: tool.name, arguments: typeof tool.input === "string" ? tool.input : JSON.stringify(tool.input ?? {}) };
     const text = step.thought && step.thought !== steps[i - 1]?.thought ? step.thought : "";
-    const outcome: ToolOutcome = tool.ok ? { ok: true, data: tool.output } : { ok: false, error: tool.error ?? { code: "ACTION_FAILED", message: step.text } };
+    const outcome: ToolOutcome = tool.ok ? recalledOutput(tool.output) : { ok: false, error: tool.error ?? { code: "ACTION_FAILED", message: step.text } };
     return [{ role: "assistant", text, toolCalls: [call] }, toolTurn(call, outcome, step.effect)];
   });
 }
@@ -169,5 +172,12 @@ function goalText(goal: string, startUrl: string | null, attachments: Attachment
 /** A call that cannot run, as a step: answered with why (unknown tool, bad arguments), never run. */
 function refused(checked: Extract<CheckedCall<AgentTool>, { ok: false }>, usage: Usage): Ran {
   const { call, error, json } = checked;
-  return { name: call.name, label: call.name, input: json ?? call.arguments, outcome: { ok: false, error }, spent: usage, before: null };
+  return { name: call.name, label: call.name, input: json ?? call.arguments, outcome: { ok: false, error }, spent: usage, beforeHash: null };
+}
+
+/** A recorded output as the model read it: a page view goes back after the JSON, not inside it. */
+function recalledOutput(output: unknown): ToolOutcome {
+  if (!output || typeof output !== "object" || typeof (output as { view?: unknown }).view !== "string") return { ok: true, data: output };
+  const { view, ...data } = output as { view: string };
+  return { ok: true, data, text: view };
 }

@@ -30,6 +30,8 @@ export interface BrowserComputerOptions {
   gate?: NetworkGate;
   /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
   som?: PixelSomOptions;
+  /** Runs once its context has closed. */
+  onClose?: () => void;
 }
 
 /** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
@@ -46,6 +48,7 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
 
 const SETTLE_CAP_MS = 5_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
+const DOM_QUIET_CAP_MS = 250;
 const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
 /** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
@@ -131,6 +134,11 @@ export class BrowserComputer implements Computer {
       await browser.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Not closed, and its browser and page still there, the page's renderer alive. */
+  get usable(): boolean {
+    return !this.closed && this.browser.isConnected() && !this.page.isClosed() && this.renderers.get(this.page) !== "crashed";
   }
 
   get logicalSize(): Size {
@@ -275,7 +283,11 @@ export class BrowserComputer implements Computer {
     });
   }
 
-  /** Page load, then the requests the last action started (both capped), then two frames painted. */
+  /**
+   * Waits on what the last action set off, each wait capped and none when there is nothing to
+   * wait for: the page's load, the requests it started, a popup it opened, its DOM changes. No
+   * frame is waited for: a capture draws a fresh one.
+   */
   async settle(): Promise<void> {
     await this.guard(async () => {
       const cap = { timeout: SETTLE_CAP_MS };
@@ -283,8 +295,7 @@ export class BrowserComputer implements Computer {
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
       // A popup the action opened becomes the screen before anything else looks at it.
       if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
-      // Whatever the action changed has been painted.
-      await this.nextFrame();
+      await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
     });
   }
 
@@ -345,6 +356,7 @@ export class BrowserComputer implements Computer {
       await this.attached.onClose?.();
     } else {
       await this.context.close().catch(() => undefined);
+      this.options.onClose?.();
     }
   }
 

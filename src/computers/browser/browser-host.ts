@@ -1,7 +1,8 @@
 // Owns the one Chromium process that browser computers share, and the network fence it goes
-// through. Each task gets its own isolated browser context from it; when Chromium dies the next
-// `open` launches a new one. `attach` instead connects a task to a browser that runs elsewhere,
-// over CDP — someone else's browser, which the fence does not cover.
+// through. Each task gets its own isolated browser context from it, opened as the task before
+// closed (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
+// instead connects a task to a browser that runs elsewhere, over CDP — someone else's browser,
+// which the fence does not cover.
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
@@ -38,6 +39,9 @@ export interface BrowserHostOptions {
 
 export class BrowserHost {
   private launching: Promise<Browser> | null = null;
+  /** A context opened for the next task, with the options it was opened with. */
+  private spare: { options: BrowserComputerOptions; ready: Promise<BrowserComputer | null> } | null = null;
+  private closing = false;
   private fence: Promise<Fence> | null = null;
   /** Launch directories being removed as their browsers go: `close` waits for them. */
   private readonly removals = new Set<Promise<void>>();
@@ -63,13 +67,47 @@ export class BrowserHost {
   constructor(private readonly options: BrowserHostOptions) {}
 
   async open(options: BrowserComputerOptions): Promise<BrowserComputer> {
+    return (await this.takeSpare(options)) ?? (await this.openNew(options));
+  }
+
+  private async openNew(options: BrowserComputerOptions): Promise<BrowserComputer> {
     const browser = await this.browser();
     try {
-      return await BrowserComputer.create(browser, { ...options, gate: this.gate });
+      return await this.create(browser, options);
     } catch (error) {
       if (!browser.isConnected()) throw crashed(error);
       throw error;
     }
+  }
+
+  /** The next task's context is opened as this one closes: never while a task starts, when it would slow its first screen. */
+  private create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    return BrowserComputer.create(browser, { ...options, gate: this.gate, onClose: () => this.prepareSpare(options) });
+  }
+
+  /** A new context whose page has drawn its first frame: a new page's first capture waits for it. */
+  private async painted(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    const computer = await this.create(browser, options);
+    await computer.screenshot().catch(() => undefined);
+    return computer;
+  }
+
+  /** The spare, when it was opened alike and its browser still runs; any other is closed. */
+  private async takeSpare(options: BrowserComputerOptions): Promise<BrowserComputer | null> {
+    const spare = this.spare;
+    this.spare = null;
+    const computer = spare ? await spare.ready : null;
+    if (computer && computer.usable && sameOptions(spare!.options, options)) return computer;
+    await computer?.close();
+    return null;
+  }
+
+  /** Opens the next task's context in the browser already running, unless one is ready or the host closes. */
+  private prepareSpare(options: BrowserComputerOptions): void {
+    const launching = this.launching;
+    if (this.spare || this.closing || !launching) return;
+    const ready = launching.then((browser) => unlessDisconnected(browser, () => this.painted(browser, options))).catch(() => null);
+    this.spare = { options, ready };
   }
 
   /**
@@ -96,6 +134,10 @@ export class BrowserHost {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    const spare = this.spare;
+    this.spare = null;
+    await (await spare?.ready)?.close();
     const launching = this.launching;
     this.launching = null;
     if (launching) await (await launching.catch(() => null))?.close().catch(() => undefined);
@@ -151,6 +193,32 @@ export class BrowserHost {
     await dir.noteProfile(browser).catch(() => undefined);
     return browser;
   }
+}
+
+/** What `open` opens, or null once the browser is gone: a context asked for as Chromium dies may never come. */
+function unlessDisconnected(browser: Browser, open: () => Promise<BrowserComputer>): Promise<BrowserComputer | null> {
+  if (!browser.isConnected()) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const gone = () => resolve(null);
+    browser.once("disconnected", gone);
+    const settle = (computer: BrowserComputer | null) => {
+      browser.off("disconnected", gone);
+      resolve(computer);
+    };
+    open().then(settle, () => settle(null));
+  });
+}
+
+function sameOptions(a: BrowserComputerOptions, b: BrowserComputerOptions): boolean {
+  return (
+    a.width === b.width &&
+    a.height === b.height &&
+    a.deviceScaleFactor === b.deviceScaleFactor &&
+    a.jpegQuality === b.jpegQuality &&
+    a.navigationTimeoutMs === b.navigationTimeoutMs &&
+    a.secrets === b.secrets &&
+    a.som === b.som
+  );
 }
 
 /** The page whose DevTools target id is `targetId` (as /json/list names it). */

@@ -6,19 +6,24 @@ import type { HitTest, StructuralEffect } from "../computer.ts";
 
 // A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations, the
 // input/change events of form controls, whose new state (a ticked checkbox) is not a mutation,
-// and focus moving into a field (a click into a field has that effect and no other).
+// and focus moving into a field (a click into a field has that effect and no other); `at` is
+// when it last counted (the page's clock), so settling can tell whether the DOM is still moving.
 const COUNTER = "__easyagentcuMutations";
 const COUNT_MUTATIONS = `(() => {
   if (window.${COUNTER} !== undefined) return;
-  const counter = { n: 0 };
+  const counter = { n: 0, at: -Infinity };
+  const count = (n) => { counter.n += n; counter.at = performance.now(); };
   Object.defineProperty(window, "${COUNTER}", { value: counter, enumerable: false });
-  for (const type of ["input", "change"]) document.addEventListener(type, () => { counter.n += 1; }, true);
+  for (const type of ["input", "change"]) document.addEventListener(type, () => count(1), true);
   const field = "textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image])";
-  document.addEventListener("focusin", (e) => { if (e.target instanceof Element && e.target.matches(field)) counter.n += 1; }, true);
-  const observe = () => new MutationObserver((records) => { counter.n += records.length; })
+  document.addEventListener("focusin", (e) => { if (e.target instanceof Element && e.target.matches(field)) count(1); }, true);
+  const observe = () => new MutationObserver((records) => count(records.length))
     .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   if (document.documentElement) observe(); else document.addEventListener("DOMContentLoaded", observe, { once: true });
 })()`;
+
+/** A frame at 60 Hz: a DOM that has not changed for this long has stopped moving. */
+const FRAME_MS = 16;
 
 interface Snapshot {
   url: string;
@@ -69,6 +74,33 @@ export class PageActivity {
       const timer = setTimeout(finish, capMs);
       this.quietWaiters.add(check);
     });
+  }
+
+  /**
+   * Resolves once a frame has gone by without a DOM change (at once when nothing changed in the
+   * last frame's time), or after `capMs`: what an action set off in the DOM, in its handlers and
+   * the frames they asked for, has happened.
+   */
+  async domQuiet(page: Page, capMs: number): Promise<void> {
+    await page
+      .evaluate(
+        ({ counter, capMs, frameMs }) =>
+          new Promise<void>((resolve) => {
+            const c = (window as unknown as Record<string, { n: number; at: number } | undefined>)[counter];
+            // A page that draws no frames (hidden) would never call back: the cap ends the wait.
+            setTimeout(resolve, capMs);
+            if (!c || performance.now() - c.at >= frameMs) return resolve();
+            let seen = c.n;
+            const check = () => {
+              if (c.n === seen) return resolve();
+              seen = c.n;
+              requestAnimationFrame(check);
+            };
+            requestAnimationFrame(check);
+          }),
+        { counter: COUNTER, capMs, frameMs: FRAME_MS },
+      )
+      .catch(() => undefined);
   }
 
   /** Reads the page's state now; `compare` tells what changed since. */

@@ -5,6 +5,7 @@ import type { ElementHandle, Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { Secrets } from "../../core/secrets.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
+import { pageView, type PageView, type ViewRequest } from "../../perception/page-view/view.ts";
 import { elementAt } from "./dom-index.ts";
 import { locatorFromCode } from "./locator-code.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
@@ -25,8 +26,14 @@ export class WebPage implements BrowserPage {
     private readonly guard: <T>(operation: () => Promise<T>) => Promise<T>,
   ) {}
 
-  ariaTree(): Promise<{ content: string; url: string }> {
-    return ariaTree(this.page());
+  async view(request: ViewRequest = {}): Promise<PageView & { url: string }> {
+    const page = this.page();
+    const [{ content, url }, title, viewport] = await Promise.all([
+      ariaTree(page),
+      page.title().catch(() => ""),
+      page.viewportSize() ?? page.evaluate(() => ({ width: innerWidth, height: innerHeight })),
+    ]);
+    return { url, ...(await pageView(content, { url, title, viewport }, request)) };
   }
 
   async actOnRef(ref: string, action: RefAction): Promise<ElementTarget> {

@@ -1,0 +1,31 @@
+// Tokens as models count them: OpenAI's o200k encoding (GPT-4o and later), which the page view's
+// budget is set in. The encoding's tables take about half a second to load, once per process, so
+// a task that will read pages loads them before its first look.
+import type { Tiktoken } from "js-tiktoken/lite";
+
+let loading: Promise<Tiktoken> | null = null;
+let encoder: Tiktoken | null = null;
+
+/** Starts loading the tables (or returns the load under way). */
+export function loadTokenizer(): Promise<Tiktoken> {
+  loading ??= (async () => {
+    const [{ Tiktoken }, { default: ranks }] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
+    encoder = new Tiktoken(ranks);
+    return encoder;
+  })();
+  return loading;
+}
+
+/** A counter of tokens, once the tables are loaded; lines that repeat are counted once. */
+export async function tokenCounter(): Promise<(text: string) => number> {
+  const enc = encoder ?? (await loadTokenizer());
+  const seen = new Map<string, number>();
+  return (text) => {
+    let n = seen.get(text);
+    if (n === undefined) {
+      n = enc.encode(text).length;
+      seen.set(text, n);
+    }
+    return n;
+  };
+}
