@@ -149,7 +149,7 @@ export class ChatAgent {
       ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
       { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
     ];
-    const tool = computerTask(limits.maxSteps, Math.min(chat.taskMaxSteps, limits.maxSteps));
+    const tool = computerTask(limits.maxSteps, Math.min(chat.taskMaxSteps ?? limits.maxSteps, limits.maxSteps));
     const budget: TurnBudget = { tasks: chat.maxTasks, repairs: new RepairBudget(this.config.model.repairRetries) };
     // Each model answer is one reply in the chat; none is open while a task runs.
     let reply: { id: string; text: string } | null = null;
@@ -211,7 +211,7 @@ export class ChatAgent {
       extensionClient: submission.extensionClient,
       cdp: submission.cdp,
       message,
-      maxSteps: args.max_steps ?? chat.taskMaxSteps,
+      maxSteps: args.max_steps ?? Math.min(chat.taskMaxSteps ?? this.config.limits.maxSteps, this.config.limits.maxSteps),
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.

@@ -38,7 +38,7 @@ export function computerTask(maxSteps: number, defaultSteps: number) {
         .min(1)
         .max(maxSteps)
         .optional()
-        .describe(`The most single actions the agent may take; ${defaultSteps} when not given. Ask for more only for long tasks.`),
+        .describe(`The most single actions the agent may take; ${defaultSteps} when not given. Give it only when the person asks for a limit.`),
     }),
   } satisfies ConversationTool;
 }

@@ -17,6 +17,8 @@ import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
+import { modelReadiness } from "../models/readiness.ts";
+import type { ModelStatusReply } from "../protocol/index.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { Store } from "../store/store.ts";
@@ -36,8 +38,12 @@ export interface System {
   extensions: ExtensionHost;
   runtime: Runtime;
   chat: ChatAgent;
+  /** Whether the models can be asked (models/readiness.ts), checked again at most every 15 s. */
+  modelStatus(): Promise<ModelStatusReply>;
   close(): Promise<void>;
 }
+
+const MODEL_STATUS_TTL_MS = 15_000;
 
 /**
  * `recover` marks tasks a dead server left active as interrupted; only the server does it, so a
@@ -101,7 +107,13 @@ export async function startSystem(config: Config, options: { recover: boolean },
     log,
   );
   const chat = new ChatAgent(runtime, store, chatModel, config, log);
+  let status: { at: number; reply: Promise<ModelStatusReply> } | null = null;
+  const modelStatus = () => {
+    if (!status || Date.now() - status.at > MODEL_STATUS_TTL_MS) status = { at: Date.now(), reply: modelReadiness(config) };
+    return status.reply;
+  };
   return {
+    modelStatus,
     config,
     serving: (port) => void serverPorts.add(port),
     installToken: token,

@@ -110,8 +110,8 @@ export const configSchema = z.object({
       name: z.string().optional(),
       baseUrl: z.string().url().optional(),
       apiKey: z.string().optional(),
-      /** The step cap of a task it starts, unless it asks for more (up to `limits.maxSteps`); seed 001 §7. */
-      taskMaxSteps: int.positive().default(15),
+      /** The step cap of a task it starts unless the person asks otherwise (at most `limits.maxSteps`); by default `limits.maxSteps`. */
+      taskMaxSteps: int.positive().optional(),
       /** How many earlier messages of the chat it reads. */
       historyMessages: int.min(0).max(200).default(20),
       /** How many computer tasks one answer may start. */

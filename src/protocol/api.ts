@@ -55,6 +55,14 @@ export type SendBody = z.input<typeof sendBodySchema>;
 
 /** GET /api/health: the server is up, and what tasks drive unless a request says. */
 export type HealthReply = { ok: true; computer: (typeof COMPUTERS)[number] };
+
+/**
+ * Whether the configured models can be asked at all (GET /api/model-status): a provider that needs
+ * a key has one, and each endpoint answers. When not, `setting` is the one setting to change.
+ */
+export type ModelStatusReply =
+  | { ready: true }
+  | { ready: false; problem: "no_key" | "unreachable"; setting: string; endpoint: string; detail: string };
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */
 export const sendReplySchema = z.object({ session_id: z.string(), message_id: z.string(), task_id: z.string().nullable() });
 export type SendReply = z.infer<typeof sendReplySchema>;

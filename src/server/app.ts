@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { ExtensionHost } from "../computers/extension/extension-host.ts";
-import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply } from "../protocol/index.ts";
+import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply, type ModelStatusReply } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
@@ -37,6 +37,8 @@ export interface AppDeps {
   defaultComputer: ComputerKind;
   /** The person's Chrome through the extension (seed 004). */
   extensions: ExtensionHost;
+  /** Whether the models can be asked, for the UI's first-run banner. */
+  modelStatus(): Promise<ModelStatusReply>;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -75,7 +77,7 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -113,6 +115,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
+  app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", readRoutes(store));

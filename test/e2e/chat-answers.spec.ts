@@ -51,8 +51,10 @@ test("a task message starts a run card, and the assistant answers from its resul
 
   const card = chat.card();
   await expect(card.root).toHaveAttribute("data-status", "completed");
-  await expect(card.answer).toHaveText("The button was pressed.");
   await expect(page.getByTestId("answer-message")).toHaveText(["I'll press it in the browser.", "Done: the button is pressed."]);
+  // The reply says the answer; the card keeps the agent's report folded rather than repeating it.
+  await expect(card.answer).toBeHidden();
+  await expect(card.answer).toHaveText("The button was pressed.");
   // The reply comes after the card.
   const replyBelowCard = await page.evaluate(() => {
     const cards = document.querySelectorAll('[data-testid="run-card"]');
@@ -70,7 +72,8 @@ test("an answer that fails says why, and the chat takes the next message", async
   await chat.send("hello?");
   const failure = page.getByTestId("failed-answer");
   await expect(failure).toContainText("The assistant could not answer");
-  await expect(failure).toContainText("model not found");
+  await expect(failure).toContainText("The AI model's service returned an error.");
+  await expect(failure.getByTestId("error-details")).toContainText("model not found");
 
   model.chat({ chat: { text: "Hello! How can I help?" } });
   await chat.send("hello again");

@@ -35,7 +35,8 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
   const { steps } = await chat.task(await chat.onlyTaskId());
   await card.timelineItem(0).click();
   await expect(card.timelineItem(0)).toHaveAttribute("aria-current", "step");
-  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+  // A step shows the screen its action was done on: for the first, the first live frame.
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
   await expect(card.scrubber).toHaveAttribute("aria-valuenow", "0");
   await expect(card.screenPosition).toHaveText("Step 1 of 2");
   // The click happened at (200, 130) of a 1280×800 screenshot.
@@ -44,9 +45,14 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
   const image = await card.screenImage.boundingBox();
   expect(((marker!.x + marker!.width / 2 - image!.x) / image!.width) * 1280).toBeCloseTo(200, -1);
   expect(((marker!.y + marker!.height / 2 - image!.y) / image!.height) * 800).toBeCloseTo(130, -1);
+  // The step's own screenshot, after the click, is one click away.
+  await card.root.getByRole("button", { name: "After" }).click();
+  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+  await expect(card.marker).toHaveCount(0);
 
   await card.scrubber.press("ArrowRight");
   await expect(card.timelineItem(1)).toHaveAttribute("aria-current", "step");
+  // Typing has no point to mark: the step shows what it left.
   await expect(card.screenImage).toHaveAttribute("src", steps[1]!.screenshot!.url);
 
   await card.dragScrubberTo(1);
@@ -59,8 +65,13 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
 
   await card.dragScrubberTo(0);
   await expect(card.timelineItem(0)).toHaveAttribute("aria-current", "step");
-  await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
+  await expect(card.marker).toBeVisible();
 
+  // The person leaves the player (back to live, timeline closed), so the ended card becomes the
+  // answer; one that ends mid-scrub keeps its player (accessibility.spec.ts).
+  await card.scrubber.press("End");
+  await card.progressToggle.click();
   await expect(card.root).toHaveAttribute("data-status", "running");
   await expect(card.root).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(card.answer).toHaveText("I pressed the button and typed hello.");
@@ -73,5 +84,7 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
   await expect(card.timeline.getByRole("button")).toHaveCount(3);
   await expect(card.scrubber).toHaveAttribute("aria-valuetext", "End");
   await card.scrubber.press("Home");
+  await expect(card.screenImage).toHaveAttribute("src", /live_/);
+  await card.root.getByRole("button", { name: "After" }).click();
   await expect(card.screenImage).toHaveAttribute("src", steps[0]!.screenshot!.url);
 });

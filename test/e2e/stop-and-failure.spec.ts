@@ -12,8 +12,8 @@ test("Stop ends a task during a slow step and says so", async ({ chat, model, pa
 
   await card.stop.click();
   await expect(card.root).toHaveAttribute("data-status", "stopped", { timeout: 5_000 });
-  await expect(card.root.getByRole("status")).toContainText("The task was stopped");
-  await expect(card.root.getByTestId("stop-reason")).toHaveText("stopped by the user");
+  await expect(card.root.getByTestId("stopped")).toContainText("The task was stopped");
+  await expect(card.root.getByTestId("stop-reason")).toHaveText("You stopped it.");
   await expect(card.stop).toHaveCount(0);
   await card.root.getByRole("button", { name: "Show 1 step" }).click();
   await expect(card.timeline.getByRole("button")).toHaveText([/Pressing the button/]);
@@ -30,9 +30,11 @@ test("a failed task shows the reason", async ({ chat, model, pages }) => {
   await chat.send("do anything", pages.url("form.html"));
   const card = chat.card();
   await expect(card.root).toHaveAttribute("data-status", "failed");
-  await expect(card.root.getByRole("alert")).toContainText("The task failed");
-  await expect(card.root.getByTestId("failure-reason")).toContainText("HTTP 401");
-  await expect(card.root.getByTestId("failure-reason")).toContainText("MODEL_HTTP_ERROR");
+  await expect(card.root.getByTestId("failure")).toContainText("The task failed");
+  await expect(card.root.getByTestId("failure-reason")).toContainText("refused the API key");
+  // What the server said stays for developers, folded.
+  await expect(card.root.getByTestId("error-details")).toContainText("HTTP 401");
+  await expect(card.root.getByTestId("error-details")).toContainText("MODEL_HTTP_ERROR");
 });
 
 test("a chat sends no second task while one runs, and says why", async ({ chat, model, pages, page }) => {

@@ -91,7 +91,7 @@ describe("a plain question", () => {
               // Made from the zod schema that also checks the call.
               task: { type: "string", minLength: 1, maxLength: 20000, description: expect.any(String) },
               start_url: { type: "string", format: "uri", description: expect.any(String) },
-              max_steps: { type: "integer", minimum: 1, maximum: 80, description: expect.stringContaining("15 when not given") },
+              max_steps: { type: "integer", minimum: 1, maximum: 80, description: expect.stringContaining("80 when not given") },
             },
             required: ["task"],
             additionalProperties: false,

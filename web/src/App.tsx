@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { ChatView } from "./components/ChatView.tsx";
 import { Drawer } from "./components/Drawer.tsx";
+import { ModelBanner } from "./components/ModelBanner.tsx";
 import { Sidebar } from "./components/Sidebar.tsx";
 import { useSessions } from "./hooks/useSessions.ts";
 import { t } from "./i18n.ts";
@@ -42,8 +43,9 @@ export function App() {
               <path d="M3 5h14M3 10h14M3 15h14" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
             </svg>
           </button>
-          <p className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800">{title}</p>
+          <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800">{title}</h1>
         </header>
+        <ModelBanner />
         <ChatView key={currentId ?? "new"} sessionId={currentId} onCreated={openSession} onSessionsChanged={refresh} />
       </main>
     </div>

@@ -6,6 +6,7 @@ import type {
   ExtensionListReply,
   HealthReply,
   MessagesReply,
+  ModelStatusReply,
   PersonInputBody,
   SendBody,
   SendReply,
@@ -54,6 +55,7 @@ async function request<T>(method: "GET" | "POST", path: string, body?: unknown):
 
 export const api = {
   health: (): Promise<HealthReply> => request<HealthReply>("GET", "/api/health"),
+  modelStatus: (): Promise<ModelStatusReply> => request<ModelStatusReply>("GET", "/api/model-status"),
   extensions: async (): Promise<ExtensionListing[]> => (await request<ExtensionListReply>("GET", "/api/extension/extension-list")).extensions,
   listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
   createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),

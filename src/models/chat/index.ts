@@ -13,6 +13,16 @@ const CHAT_DEFAULTS = {
 } as const;
 
 export function createChatModel(config: Config): ChatModel {
+  const { provider, name, baseUrl, apiKey } = chatEndpoint(config);
+  const { model } = config;
+  const policy = { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs };
+  return provider === "anthropic"
+    ? new AnthropicChat({ baseUrl, apiKey, model: name, maxTokens: model.maxTokens, policy })
+    : new OpenAIChat({ baseUrl, apiKey, model: name, policy });
+}
+
+/** The chat assistant's protocol, model, endpoint and key, as the configuration resolves them. */
+export function chatEndpoint(config: Config): { provider: "qwen" | "openai" | "anthropic"; name: string; baseUrl: string; apiKey: string } {
   const { model, chat, providers } = config;
   const provider = chat.provider ?? (model.provider === "anthropic" || model.provider === "openai" ? model.provider : "qwen");
   // qwen and som planners talk to an OpenAI-compatible chat model already; UI-TARS and OpenCUA servers do not chat.
@@ -21,9 +31,6 @@ export function createChatModel(config: Config): ChatModel {
   const planning = provider === "openai" ? undefined : shared ? model.name : own.name;
   const name = chat.name ?? planning ?? CHAT_DEFAULTS[provider].name;
   const baseUrl = chat.baseUrl ?? (shared ? model.baseUrl : (own.baseUrl ?? CHAT_DEFAULTS[provider].baseUrl));
-  const apiKey = chat.apiKey ?? (shared ? model.apiKey : own.apiKey);
-  const policy = { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs };
-  return provider === "anthropic"
-    ? new AnthropicChat({ baseUrl, apiKey, model: name, maxTokens: model.maxTokens, policy })
-    : new OpenAIChat({ baseUrl, apiKey, model: name, policy });
+  const apiKey = chat.apiKey ?? (shared ? model.apiKey : own.apiKey) ?? "";
+  return { provider, name, baseUrl, apiKey };
 }

@@ -1,12 +1,16 @@
 // How a run ends in words: the answer (Markdown) of a completed or waiting task with its
-// "I've done it" button, or the reason a task failed or was stopped. Presentational.
+// "I've done it" button, or the reason a task failed or was stopped. Presentational: the chat's
+// RunAnnouncer tells screen readers how a run ended, so nothing here is a live region.
 import type { ReactNode } from "react";
 import type { TaskError } from "../protocol.ts";
+import { stopReasonText } from "../error-text.ts";
 import { t } from "../i18n.ts";
+import { ErrorReason } from "./ErrorNotice.tsx";
 import { Markdown } from "./Markdown.tsx";
 
 export type Ending =
-  | { kind: "completed"; answer: string }
+  /** `repliedBelow`: the assistant's reply under the card answers from this result, so the card keeps it folded. */
+  | { kind: "completed"; answer: string; repliedBelow?: boolean }
   | { kind: "awaiting_user"; answer: string; approval: boolean }
   | { kind: "failed"; error: TaskError | null }
   | { kind: "stopped"; reason: string | null };
@@ -32,7 +36,23 @@ export function AnswerCard({ ending, detail, actions }: AnswerCardProps) {
 function EndingBody({ ending }: { ending: Ending }) {
   switch (ending.kind) {
     case "completed":
-      return <Markdown data-testid="answer" text={ending.answer} />;
+      if (!ending.repliedBelow || !ending.answer.trim()) return <Markdown data-testid="answer" text={ending.answer} />;
+      return (
+        <>
+          <p className="flex items-center gap-2 text-sm text-zinc-700">
+            <span aria-hidden="true" className="size-2 shrink-0 rounded-full bg-emerald-600" />
+            <span>
+              <span className="font-medium text-zinc-900">{t.completed}.</span> {t.answerBelow}
+            </span>
+          </p>
+          <details className="mt-1.5 text-sm">
+            <summary className="w-fit cursor-pointer rounded-sm text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500">
+              {t.agentReport}
+            </summary>
+            <Markdown data-testid="answer" text={ending.answer} className="mt-1.5" />
+          </details>
+        </>
+      );
     case "awaiting_user":
       return (
         <>
@@ -45,22 +65,18 @@ function EndingBody({ ending }: { ending: Ending }) {
       );
     case "failed":
       return (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+        <div data-testid="failure" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           <p className="font-semibold">{t.taskFailed}</p>
-          {ending.error && (
-            <p data-testid="failure-reason" className="mt-1">
-              {ending.error.message} <span className="font-mono text-xs text-red-700">({ending.error.code})</span>
-            </p>
-          )}
+          {ending.error && <ErrorReason error={ending.error} testId="failure-reason" className="mt-1" />}
         </div>
       );
     case "stopped":
       return (
-        <div role="status" className="rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-800">
+        <div data-testid="stopped" className="rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-800">
           <p className="font-semibold">{t.taskStopped}</p>
           {ending.reason && (
             <p data-testid="stop-reason" className="mt-1">
-              {ending.reason}
+              {stopReasonText(ending.reason)}
             </p>
           )}
         </div>

@@ -8,6 +8,8 @@ import type { Attachment, ComputerKind, PersonInputBody } from "../protocol.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
+import { shownError, type ShownError } from "./ErrorNotice.tsx";
+import { RunAnnouncer } from "./RunAnnouncer.tsx";
 import { AnswerMessage, FailedAnswer, StreamingAnswer, UserMessage } from "./Message.tsx";
 import { PromptInput } from "./PromptInput.tsx";
 import { RunCard, type RunCardProps } from "./RunCard.tsx";
@@ -23,7 +25,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   const session = useSession(sessionId, onSessionsChanged);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const [dragging, setDragging] = useState(false);
   const [defaultComputer, setDefaultComputer] = useState<ComputerKind>("browser");
   useEffect(() => {
@@ -38,7 +40,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   const addFiles = (files: FileList) => {
     void Promise.all(Array.from(files, readAttachment)).then(
       (read) => setAttachments((current) => [...current, ...read]),
-      (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+      (failure: unknown) => setError(shownError(failure)),
     );
   };
 
@@ -54,7 +56,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
       else onCreated(id);
       return true;
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(shownError(failure));
       return false;
     } finally {
       setSending(false);
@@ -116,11 +118,12 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
       className="relative flex min-h-0 flex-1 flex-col"
     >
       {session.connection === "lost" && <ConnectionBanner />}
+      <RunAnnouncer runs={session.runs} loaded={session.loaded} />
       <ChatContainer>
         <div className="mx-auto flex w-full max-w-4xl flex-col gap-4 px-3 py-6 sm:px-6">
           {empty && (
             <div className="pt-[18vh] text-center">
-              <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">{t.emptyTitle}</h1>
+              <h2 className="text-2xl font-semibold tracking-tight text-zinc-900">{t.emptyTitle}</h2>
               <p className="mt-2 text-zinc-500">{t.emptyHint}</p>
             </div>
           )}
@@ -132,7 +135,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} repliedBelow={item.repliedBelow} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
@@ -164,9 +167,9 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
 }
 
 /** A task's place in the chat: thinking until its first event, then its run card. */
-function RunSlot({ run, handlers }: { run: RunState | undefined; handlers: Omit<RunCardProps, "run"> }) {
+function RunSlot({ run, repliedBelow, handlers }: { run: RunState | undefined; repliedBelow: boolean; handlers: Omit<RunCardProps, "run"> }) {
   if (!run || run.task.status === "queued") return <ThinkingBar />;
-  return <RunCard run={run} {...handlers} />;
+  return <RunCard run={run} repliedBelow={repliedBelow} {...handlers} />;
 }
 
 function readAttachment(file: File): Promise<Attachment> {

@@ -3,6 +3,7 @@
 import type { ChatMessage, TaskError } from "../protocol.ts";
 import { useState } from "react";
 import { t } from "../i18n.ts";
+import { ErrorReason } from "./ErrorNotice.tsx";
 import { Markdown } from "./Markdown.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
 
@@ -66,11 +67,7 @@ export function FailedAnswer({ text, error }: { text: string; error: TaskError |
     <div role="alert" data-testid="failed-answer" className="max-w-[92%] rounded-2xl rounded-bl-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
       {text && <Markdown text={text} />}
       <p className="font-semibold">{t.answerFailed}</p>
-      {error && (
-        <p className="mt-1">
-          {error.message} <span className="font-mono text-xs text-red-700">({error.code})</span>
-        </p>
-      )}
+      {error && <ErrorReason error={error} className="mt-1" />}
     </div>
   );
 }

@@ -1,4 +1,6 @@
-// The run card's header: status, the latest progress text, the timeline toggle and Stop.
+// The run card's header: status, the latest progress text (wrapped, never cut to a word or two),
+// the timeline toggle and Stop. It stays at the top of the chat while the card scrolls under it.
+import type { Ref } from "react";
 import type { TaskStatus } from "../protocol.ts";
 import { t } from "../i18n.ts";
 import { StatusDot, statusLabel } from "./Status.tsx";
@@ -11,25 +13,33 @@ export interface ProgressHeaderProps {
   timelineId: string;
   onStop?: (() => void) | undefined;
   stopping?: boolean;
+  /** The toggle, for the card to put focus back on (after I've done it). */
+  toggleRef?: Ref<HTMLButtonElement>;
 }
 
-export function ProgressHeader({ status, latest, expanded, onToggle, timelineId, onStop, stopping = false }: ProgressHeaderProps) {
+export function ProgressHeader({ status, latest, expanded, onToggle, timelineId, onStop, stopping = false, toggleRef }: ProgressHeaderProps) {
   return (
-    <div className="flex items-center gap-2 px-3 py-2.5 sm:px-4">
+    <div data-testid="run-header" className="sticky top-0 z-10 flex items-start gap-2 rounded-t-2xl bg-white/95 px-3 py-2.5 backdrop-blur-sm sm:px-4">
       <button
+        ref={toggleRef}
         type="button"
         onClick={onToggle}
         aria-expanded={expanded}
         aria-controls={timelineId}
-        className="flex min-w-0 flex-1 items-center gap-2 rounded-md text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left sm:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
       >
-        <StatusDot status={status} />
-        <span className="shrink-0 text-sm font-medium text-zinc-900">{statusLabel(status)}</span>
-        <span data-testid="latest-progress" className="min-w-0 flex-1 truncate text-sm text-zinc-600">
+        <span className="flex h-5 shrink-0 items-center">
+          <StatusDot status={status} />
+        </span>
+        <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
+        {/* On a phone it takes a line of its own under the status, the whole width of the header. */}
+        <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 sm:order-none sm:line-clamp-2 sm:flex-1 sm:basis-0">
           {latest}
         </span>
         <span className="sr-only">{expanded ? t.hideProgress : t.showProgress}</span>
-        <Chevron open={expanded} />
+        <span className="ml-auto flex h-5 shrink-0 items-center sm:ml-0">
+          <Chevron open={expanded} />
+        </span>
       </button>
       {onStop && (
         <button

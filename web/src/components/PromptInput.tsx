@@ -1,11 +1,12 @@
 // The prompt: a growing text box (Enter sends, Shift+Enter breaks the line), the attachments
 // about to be sent, a file picker, what the task drives (a browser, the desktop or the person's
 // Chrome, with its connection shown under the box) and, for a browser, an optional start URL.
-import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { installToken } from "../api.ts";
 import { useExtensions } from "../hooks/useExtensions.ts";
 import { COMPUTERS, type Attachment, type ComputerKind } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import { ErrorReason, type ShownError } from "./ErrorNotice.tsx";
 import { ExtensionStatus } from "./ExtensionStatus.tsx";
 import { AttachmentChip, PaperclipIcon } from "./Message.tsx";
 
@@ -21,10 +22,26 @@ export interface PromptInputProps {
   /** What the server drives unless told otherwise: the choice it starts from. */
   defaultComputer: ComputerKind;
   sending: boolean;
-  error: string | null;
+  error: ShownError | null;
   /** Why nothing can be sent now (a task of this chat is under way), or null. */
   blockedBy: string | null;
 }
+
+const PROMPT_ID = "chat-prompt";
+
+/** Puts focus on the message box (after a Stop, the chat takes the next message); false if there is none. */
+export function focusPrompt(): boolean {
+  const box = document.getElementById(PROMPT_ID);
+  box?.focus();
+  return box !== null;
+}
+
+/**
+ * The first message of a new chat opens the chat's own page, whose prompt is a new one: it takes
+ * focus over from the one the person typed in, if it appears soon after the message went out.
+ */
+let focusPromptUntil = 0;
+const HAND_OVER_MS = 3000;
 
 export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy, defaultComputer }: PromptInputProps) {
   const [text, setText] = useState("");
@@ -37,12 +54,23 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
   const files = useRef<HTMLInputElement>(null);
   const hasText = text.trim().length > 0;
   const canSend = hasText && !sending && blockedBy === null;
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (Date.now() > focusPromptUntil) return;
+    focusPromptUntil = 0;
+    box.current?.focus();
+  }, []);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSend) return;
     const client = computer === "extension" && extensions && extensions.length > 1 ? (extensionClient ?? extensions[0]!.clientId) : undefined;
-    if (await onSend(text.trim(), hasAddressBar ? normalizeUrl(startUrl) : undefined, computer, client)) {
+    // Focus stays in the box for the next message, also when the first message opens a new chat.
+    focusPromptUntil = Number.POSITIVE_INFINITY;
+    const sent = await onSend(text.trim(), hasAddressBar ? normalizeUrl(startUrl) : undefined, computer, client);
+    focusPromptUntil = sent ? Date.now() + HAND_OVER_MS : 0;
+    if (sent) {
+      box.current?.focus();
       setText("");
       setStartUrl("");
     }
@@ -75,6 +103,8 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
         </ul>
       )}
       <textarea
+        ref={box}
+        id={PROMPT_ID}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
@@ -145,9 +175,9 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
         <ExtensionStatus extensions={extensions} chosen={extensionClient} onChoose={setExtensionClient} serverUrl={location.origin} token={installToken} />
       )}
       {error && (
-        <p role="alert" className="border-t border-red-100 px-4 py-2 text-sm text-red-700">
-          {error}
-        </p>
+        <div role="alert" className="border-t border-red-100 px-4 py-2 text-sm text-red-700">
+          <ErrorReason error={error} />
+        </div>
       )}
       {!error && hasText && blockedBy && (
         <p role="status" className="border-t border-zinc-100 px-4 py-2 text-sm text-zinc-600">

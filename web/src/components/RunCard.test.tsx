@@ -13,6 +13,8 @@ const running: RunState = {
   liveUrl: "http://127.0.0.1:9/live.html",
   liveWindow: null,
   stopReason: null,
+  // The screen the first step acted on.
+  first: { frame: liveFrame(1), url: "http://127.0.0.1:9/form.html" },
 };
 
 function renderCard(run: RunState, handlers: Partial<Omit<RunCardProps, "run">> = {}) {
@@ -46,18 +48,24 @@ describe("RunCard while running", () => {
     expect(screen.getByTestId("screen-url").textContent).toBe("http://127.0.0.1:9/live.html");
   });
 
-  it("clicking a timeline item shows its screenshot and moves the scrubber there", () => {
+  it("clicking a timeline item shows the screen its action was done on, marked, and moves the scrubber there", () => {
     renderCard(running);
     fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
     fireEvent.click(timelineItems()[0]!);
     expect(timelineItems()[0]!.getAttribute("aria-current")).toBe("step");
     expect(slider().getAttribute("aria-valuenow")).toBe("0");
     expect(slider().getAttribute("aria-valuetext")).toBe("Step 1 of 3: Step 1 text");
-    expect(shownImage()).toBe("/api/frames/frame_1");
+    expect(shownImage()).toBe("/api/frames/live_task_1?v=1");
     expect(screen.getByTestId("screen-position").textContent).toBe("Step 1 of 3");
     const marker = screen.getByTestId("action-marker");
     expect(marker.style.left).toBe("10%");
     expect(marker.style.top).toBe("10%");
+    // The step's own screenshot, taken after its action, is one click away.
+    fireEvent.click(screen.getByRole("button", { name: "After" }));
+    expect(shownImage()).toBe("/api/frames/frame_1");
+    expect(screen.queryByTestId("action-marker")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Before" }));
+    expect(shownImage()).toBe("/api/frames/live_task_1?v=1");
   });
 
   it("moving the scrubber with the keys highlights the matching timeline item, and End goes live", () => {
@@ -66,7 +74,7 @@ describe("RunCard while running", () => {
     fireEvent.keyDown(slider(), { key: "Home" });
     fireEvent.keyDown(slider(), { key: "ArrowRight" });
     expect(timelineItems().map((item) => item.getAttribute("aria-current"))).toEqual([null, "step", null]);
-    expect(shownImage()).toBe("/api/frames/frame_2");
+    expect(shownImage()).toBe("/api/frames/frame_1");
     fireEvent.keyDown(slider(), { key: "End" });
     expect(timelineItems().every((item) => item.getAttribute("aria-current") === null)).toBe(true);
     expect(shownImage()).toBe("/api/frames/live_task_1?v=7");
@@ -105,7 +113,7 @@ describe("RunCard with an answer", () => {
     fireEvent.click(screen.getByRole("button", { name: "Show 3 steps" }));
     expect(slider().getAttribute("aria-valuetext")).toBe("End");
     fireEvent.click(timelineItems()[2]!);
-    expect(shownImage()).toBe("/api/frames/frame_3");
+    expect(shownImage()).toBe("/api/frames/frame_2");
   });
 
   it("asks for the person's action and sends the button's words", () => {
@@ -128,10 +136,12 @@ describe("RunCard with an answer", () => {
 
   it("says why a task failed or was stopped", () => {
     renderCard({ ...running, task: { ...running.task, status: "failed", error: { code: "MODEL_TIMEOUT", message: "The model did not answer in time." } } });
-    expect(screen.getByRole("alert").textContent).toContain("The model did not answer in time.");
+    // The plain reason, with the server's words kept for developers.
+    expect(screen.getByTestId("failure-reason").textContent).toBe("The AI model took too long to answer.");
+    expect(screen.getByTestId("error-details").textContent).toContain("The model did not answer in time.");
     cleanup();
     renderCard({ ...running, task: { ...running.task, status: "stopped" }, stopReason: "stopped by the user" });
-    expect(screen.getByTestId("stop-reason").textContent).toBe("stopped by the user");
+    expect(screen.getByTestId("stop-reason").textContent).toBe("You stopped it.");
   });
 });
 
@@ -160,11 +170,54 @@ describe("RunCard with a flagged action", () => {
   });
 });
 
-describe("RunCard's model line", () => {
-  it("names the model that acted last and the tokens the task used", () => {
-    const run = { ...running, task: { ...running.task, usage: { input_tokens: 12_345, output_tokens: 678 } }, steps: [step(1, { planner: "anthropic:claude-x" })] };
-    renderCard(run);
-    expect(screen.getByTestId("run-meta").textContent).toBe("anthropic:claude-x · 12k tokens in, 678 out");
+describe("RunCard's timeline from the keyboard", () => {
+  it("is one tab stop; the arrows, Home and End move through the steps and select them", () => {
+    renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    // On the live screen the latest step takes Tab.
+    expect(timelineItems().map((item) => item.tabIndex)).toEqual([-1, -1, 0]);
+    const list = screen.getByRole("list", { name: "Progress" });
+    fireEvent.keyDown(list, { key: "ArrowUp" });
+    expect(timelineItems()[1]!.getAttribute("aria-current")).toBe("step");
+    expect(document.activeElement).toBe(timelineItems()[1]);
+    expect(timelineItems().map((item) => item.tabIndex)).toEqual([-1, 0, -1]);
+    fireEvent.keyDown(list, { key: "Home" });
+    expect(slider().getAttribute("aria-valuenow")).toBe("0");
+    fireEvent.keyDown(list, { key: "End" });
+    expect(document.activeElement).toBe(timelineItems()[2]);
+  });
+});
+
+describe("RunCard ending while the person is in its player", () => {
+  it("keeps the timeline and screen in place, the answer under them", () => {
+    const { rerender, all } = renderCard(running);
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.click(timelineItems()[0]!);
+    rerender(<RunCard run={{ ...running, task: { ...running.task, status: "completed", answer: "All done." } }} {...all} />);
+    expect(timelineItems()[0]!.getAttribute("aria-current")).toBe("step");
+    expect(shownImage()).toBe("/api/frames/live_task_1?v=1");
+    expect(screen.getByTestId("answer").textContent).toContain("All done.");
+  });
+
+  it("turns into the answer when nobody was looking at the steps", () => {
+    const { rerender, all } = renderCard(running);
+    rerender(<RunCard run={{ ...running, task: { ...running.task, status: "completed", answer: "All done." } }} {...all} />);
+    expect(screen.queryByRole("slider")).toBeNull();
+    expect(screen.getByTestId("answer").textContent).toContain("All done.");
+  });
+});
+
+describe("RunCard's costs", () => {
+  it("puts a step's tokens and time in its details, not a line on the card", () => {
+    const steps = [step(1, { planner: "anthropic:claude-x", usage: { input_tokens: 12_345, output_tokens: 678 }, timings: { total: 2_400 } }), step(2, { usage: { input_tokens: 0, output_tokens: 0 } })];
+    renderCard({ ...running, task: { ...running.task, usage: { input_tokens: 12_345, output_tokens: 678 } }, steps });
+    expect(screen.queryByText(/tokens/)).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.click(timelineItems()[0]!);
+    expect(screen.getByTestId("step-cost").textContent?.replace(/\s+/g, " ")).toContain("anthropic:claude-x · 12k tokens in, 678 out · 2.4 s");
+    // A step that cost nothing says nothing: never "0 tokens".
+    fireEvent.click(timelineItems()[1]!);
+    expect(screen.queryByTestId("step-cost")).toBeNull();
   });
 });
 

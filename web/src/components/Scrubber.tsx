@@ -1,9 +1,10 @@
 // The progress scrubber under the screen: one node per step and a final live node. Clicking,
-// dragging and the arrow keys (Home/End, PageUp/PageDown) move it. Presentational: the run card
-// owns the value.
-import { useRef, type KeyboardEvent, type PointerEvent } from "react";
+// dragging and the arrow keys (Home/End, PageUp/PageDown) move it; the numbers under the nodes
+// thin out when the nodes get close. Presentational: the run card owns the value.
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { t } from "../i18n.ts";
 import { fractionOfValue, valueAtFraction, valueForKey } from "../state/run-view.ts";
+import { labelledSteps, labelWidth } from "../state/scrubber-labels.ts";
 
 export interface ScrubberProps {
   stepCount: number;
@@ -14,12 +15,18 @@ export interface ScrubberProps {
   valueText: string;
 }
 
-/** Up to this many steps every node gets its number under the track. */
-const LABEL_ALL_UP_TO = 12;
-
 export function Scrubber({ stepCount, value, onChange, liveLabel, valueText }: ScrubberProps) {
   const track = useRef<HTMLDivElement>(null);
   const dragging = useRef(false);
+  const [trackWidth, setTrackWidth] = useState(0);
+  useEffect(() => {
+    const element = track.current;
+    // Without layout (a test's DOM) there is nothing to measure.
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => setTrackWidth(element.getBoundingClientRect().width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const valueAt = (clientX: number): number => {
     const rect = track.current?.getBoundingClientRect();
@@ -51,7 +58,7 @@ export function Scrubber({ stepCount, value, onChange, liveLabel, valueText }: S
 
   const nodes = Array.from({ length: stepCount + 1 }, (_, index) => index);
   const at = (index: number) => `${fractionOfValue(index, stepCount) * 100}%`;
-  const labelled = (index: number) => index === stepCount || stepCount <= LABEL_ALL_UP_TO || index === 0 || index === stepCount - 1;
+  const labelled = labelledSteps({ stepCount, trackWidth, selected: value, liveWidth: labelWidth(liveLabel) });
 
   return (
     <div className="px-1 pt-2">
@@ -93,15 +100,23 @@ export function Scrubber({ stepCount, value, onChange, liveLabel, valueText }: S
         </div>
       </div>
       <div aria-hidden="true" className="relative mx-4 h-4 text-[11px] text-zinc-500">
-        {nodes.filter(labelled).map((index) => (
+        {labelled.map((index) => (
           <span
             key={index}
+            data-testid="scrubber-label"
             className={`absolute -translate-x-1/2 whitespace-nowrap ${index === value ? "font-semibold text-indigo-700" : ""}`}
             style={{ left: at(index) }}
           >
-            {index === stepCount ? liveLabel : index + 1}
+            {index + 1}
           </span>
         ))}
+        {/* The live label ends under its node rather than running past the track. */}
+        <span
+          data-testid="scrubber-label"
+          className={`absolute right-0 translate-x-1.5 whitespace-nowrap ${value === stepCount ? "font-semibold text-indigo-700" : ""}`}
+        >
+          {liveLabel}
+        </span>
       </div>
     </div>
   );

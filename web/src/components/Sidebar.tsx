@@ -25,9 +25,9 @@ export function Sidebar({ sessions, currentId, onOpen }: SidebarProps) {
           {t.newChat}
         </button>
       </div>
-      <h2 className="px-4 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{t.chats}</h2>
+      <h2 className="px-4 pb-1 text-xs font-semibold tracking-wide text-zinc-600 uppercase">{t.chats}</h2>
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
-        {sessions.length === 0 && <li className="px-2 py-2 text-sm text-zinc-500">{t.noChats}</li>}
+        {sessions.length === 0 && <li className="px-2 py-2 text-sm text-zinc-600">{t.noChats}</li>}
         {sessions.map((session) => {
           const current = session.id === currentId;
           return (

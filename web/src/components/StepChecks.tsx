@@ -58,3 +58,17 @@ export function StepChecks({ step }: { step: ProgressStep }) {
     </section>
   );
 }
+
+/** What a step cost, for developers: the model's tokens and the step's time; nothing it did not spend. */
+export function StepCost({ step }: { step: ProgressStep }) {
+  const { input_tokens: input, output_tokens: output } = step.usage;
+  const parts = [input + output > 0 ? t.stepCost(input, output) : null, step.timings ? t.stepTime(step.timings.total) : null];
+  const shown = parts.filter((part): part is string => part !== null);
+  if (shown.length === 0) return null;
+  return (
+    <p data-testid="step-cost" className="px-1 text-xs text-zinc-600">
+      <span className="sr-only">{t.stepCostLabel}: </span>
+      <span className="font-mono">{[step.planner, ...shown].filter(Boolean).join(" · ")}</span>
+    </p>
+  );
+}

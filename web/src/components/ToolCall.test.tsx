@@ -27,7 +27,10 @@ describe("ToolCall", () => {
 
   it("shows a failed call's error", () => {
     render(<ToolCall call={call({ name: "act", input: { action: "click Save" }, ok: false, output: null, error: { code: "INVALID_TARGET", message: "No element could be chosen." } })} />);
-    expect(screen.getByRole("alert").textContent).toBe("No element could be chosen. (INVALID_TARGET)");
+    // The plain reason first; what the tool said stays in the details.
+    expect(screen.getByTestId("tool-error").textContent).toBe("The element the agent wanted to use could not be found on the page.");
+    expect(screen.getByTestId("error-details").textContent).toContain("INVALID_TARGET");
+    expect(screen.getByTestId("error-details").textContent).toContain("No element could be chosen.");
     expect(screen.getByTestId("tool-call").textContent).toContain("act ✗ failed");
   });
 });

@@ -3,6 +3,7 @@
 // Presentational: it shows the call it is given.
 import type { ToolCallRecord } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import { ErrorReason } from "./ErrorNotice.tsx";
 
 export function ToolCall({ call }: { call: ToolCallRecord }) {
   const output = call.output && typeof call.output === "object" ? (call.output as Record<string, unknown>) : null;
@@ -15,11 +16,7 @@ export function ToolCall({ call }: { call: ToolCallRecord }) {
         <span className={call.ok ? "text-emerald-700" : "text-red-700"}>{call.ok ? ` ✓ ${t.toolOk}` : ` ✗ ${t.toolFailed}`}</span>
       </p>
       {isEmpty(call.input) ? null : <Block label={t.toolInput} text={json(call.input)} testId="tool-input" />}
-      {call.error && (
-        <p role="alert" className="mt-1 text-red-800">
-          {call.error.message} <span className="font-mono text-red-700">({call.error.code})</span>
-        </p>
-      )}
+      {call.error && <ErrorReason error={call.error} testId="tool-error" className="mt-1 text-red-800" />}
       {extracted ? (
         <Block label={t.extracted} text={json(output.result)} testId="extracted" open />
       ) : treeText !== null ? (

@@ -9,7 +9,8 @@ import type { ReplyState, RunState } from "./session-state.ts";
 export type ChatItem =
   | { kind: "user"; message: ChatMessage }
   | { kind: "answer"; message: ChatMessage }
-  | { kind: "run"; taskId: string }
+  /** `repliedBelow`: the assistant replies after the task's card, from its result, before the person writes again. */
+  | { kind: "run"; taskId: string; repliedBelow: boolean }
   | { kind: "reply"; reply: ReplyState }
   | { kind: "failure"; reply: ReplyState };
 
@@ -29,7 +30,7 @@ export function chatItems(messages: readonly ChatMessage[], runs: Readonly<Recor
     if (message.kind === "assistant_answer" && !(isLast && taskId !== null && showsAnswer(runs[taskId]))) {
       items.push({ kind: "answer", message });
     }
-    if (isLast) items.push({ kind: "run", taskId });
+    if (isLast) items.push({ kind: "run", taskId, repliedBelow: false });
   });
   items.push(...takeFailures(failures, () => true));
   const stored = new Set(messages.map((message) => message.id));
@@ -37,7 +38,26 @@ export function chatItems(messages: readonly ChatMessage[], runs: Readonly<Recor
     if (reply.status === "streaming") items.push({ kind: "reply", reply });
     if (reply.status === "completed" && reply.message && !stored.has(reply.message.id)) items.push({ kind: "answer", message: reply.message });
   }
+  markReplies(items);
   return items;
+}
+
+/**
+ * A run followed by the assistant's own words (stored or streaming) before the person's next
+ * message: the reply answers from the task's result, so the answer is said once, there.
+ */
+function markReplies(items: ChatItem[]): void {
+  items.forEach((item, index) => {
+    if (item.kind !== "run") return;
+    for (const next of items.slice(index + 1)) {
+      if (next.kind === "user" || next.kind === "run") return;
+      const words = next.kind === "answer" ? (next.message.task_id === null ? next.message.text : "") : next.kind === "reply" ? next.reply.text : "";
+      if (words.trim()) {
+        items[index] = { ...item, repliedBelow: true };
+        return;
+      }
+    }
+  });
 }
 
 function takeFailures(failures: ReplyState[], before: (endedAt: string) => boolean): ChatItem[] {

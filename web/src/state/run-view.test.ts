@@ -48,18 +48,42 @@ describe("screenView", () => {
     expect(screenView({ ...run, liveUrl: null, liveWindow: "notes.txt — Mousepad" }, "live").url).toBe("notes.txt — Mousepad");
   });
 
-  it("shows a step's screenshot with the action marker in fractions of the image", () => {
+  it("shows a step on the screen before its action, marked where it acted, in fractions of the image", () => {
     const view = screenView(run, 1);
-    expect(view.frame?.url).toBe("/api/frames/frame_2");
-    expect(view.url).toBe("http://127.0.0.1:9/page-2.html");
+    expect(view).toMatchObject({ shot: "before", canSwitch: true });
+    // The step before's screenshot is the screen this step acted on.
+    expect(view.frame?.url).toBe("/api/frames/frame_1");
+    expect(view.url).toBe("http://127.0.0.1:9/page-1.html");
     expect(view.marker).toEqual({ x: 0.2, y: 0.1 });
     expect(view.actionLabel).toBe("click (200, 50)");
   });
 
+  it("shows the step's own screenshot, after its action, unmarked, when asked", () => {
+    const view = screenView(run, 1, "after");
+    expect(view).toMatchObject({ shot: "after", marker: null, url: "http://127.0.0.1:9/page-2.html" });
+    expect(view.frame?.url).toBe("/api/frames/frame_2");
+  });
+
+  it("takes the first step's before from its pointer check, else the first live frame, else shows only after", () => {
+    const checked = step(1, {
+      verification: {
+        verified: true,
+        attempts: [{ method: "model", cursor_x: 100, cursor_y: 50, on_target: true, dx: null, dy: null, frame: { id: "check", url: "/api/frames/check", width: 1000, height: 500 }, annotated: null }],
+        model_calls: 1,
+        elapsed_ms: 10,
+      },
+    });
+    expect(screenView({ ...run, steps: [checked] }, 0).frame?.url).toBe("/api/frames/check");
+    const first = { frame: liveFrame(1), url: "http://127.0.0.1:9/form.html" };
+    expect(screenView({ ...run, first }, 0)).toMatchObject({ frame: liveFrame(1), url: "http://127.0.0.1:9/form.html", shot: "before", marker: { x: 0.1, y: 0.1 } });
+    expect(screenView(run, 0)).toMatchObject({ frame: { url: "/api/frames/frame_1" }, shot: "after", canSwitch: false, marker: null });
+  });
+
   it("has no marker for a step without a screenshot or a point", () => {
     expect(screenView(run, 2).marker).toBeNull();
-    const typed = { ...run, steps: [step(1, { cursor_x: null, cursor_y: null })] };
-    expect(screenView(typed, 0).marker).toBeNull();
+    const typed = { ...run, steps: [step(1), step(2, { cursor_x: null, cursor_y: null })] };
+    // Nothing to mark: the step shows what it left.
+    expect(screenView(typed, 1)).toMatchObject({ marker: null, shot: "after" });
   });
 
   it("falls back to the last step's screenshot when no live frame exists", () => {

@@ -48,20 +48,31 @@ export function fractionOfValue(value: number, stepCount: number): number {
   return stepCount === 0 ? 1 : value / stepCount;
 }
 
+/** Which of a step's screenshots is shown: the screen its action was done on, or the one it left. */
+export type Shot = "before" | "after";
+
 export interface ScreenView {
   frame: FrameRef | null;
   /** The page URL shown in the title bar. */
   url: string | null;
-  /** The action's point as fractions of the image, for the marker. */
+  /** The action's point as fractions of the image, for the marker; only on the screen before the action. */
   marker: { x: number; y: number } | null;
   step: ProgressStep | null;
   /** The action label, e.g. `click (412, 230)`. */
   actionLabel: string | null;
+  /** For a step: which screenshot this is, and whether the other one can be shown. */
+  shot: Shot | null;
+  canSwitch: boolean;
 }
 
-export function screenView(run: RunState, position: Position): ScreenView {
+/**
+ * What the screen shows at a position. A step is shown by default on the screen its action was
+ * done on, marked where it acted, since its own screenshot is taken after the action (a click that
+ * navigates would be marked on the next page); `shot` asks for one side.
+ */
+export function screenView(run: RunState, position: Position, shot?: Shot): ScreenView {
   const step = position === "live" ? undefined : run.steps[position];
-  if (!step) {
+  if (position === "live" || !step) {
     const last = run.steps.at(-1);
     return {
       frame: run.task.live_frame ?? last?.screenshot ?? null,
@@ -69,11 +80,33 @@ export function screenView(run: RunState, position: Position): ScreenView {
       marker: null,
       step: null,
       actionLabel: last && run.task.status === "running" ? describeStep(last) : null,
+      shot: null,
+      canSwitch: false,
     };
   }
-  return { frame: step.screenshot, url: step.url, marker: markerOf(step), step, actionLabel: describeStep(step) };
+  const before = beforeOf(run, position);
+  const point = markerOf(step);
+  const canSwitch = before !== null && step.action !== null && step.screenshot !== null;
+  const side: Shot = !canSwitch ? "after" : (shot ?? (point ? "before" : "after"));
+  const common = { step, actionLabel: describeStep(step), shot: side, canSwitch };
+  if (side === "before" && before) return { ...common, frame: before.frame, url: before.url, marker: point };
+  return { ...common, frame: step.screenshot, url: step.url, marker: null };
 }
 
+/**
+ * The screen a step's action was done on: the step before's screenshot; for the first step the
+ * pointer check's capture (taken just before the click) or the first live frame.
+ */
+export function beforeOf(run: RunState, index: number): { frame: FrameRef; url: string | null } | null {
+  const previous = run.steps[index - 1];
+  if (previous) return previous.screenshot ? { frame: previous.screenshot, url: previous.url } : null;
+  const url = run.first?.url ?? run.task.start_url;
+  const checked = [...(run.steps[index]?.verification?.attempts ?? [])].reverse().find((attempt) => attempt.frame !== null)?.frame;
+  if (checked) return { frame: checked, url };
+  return run.first ? { frame: run.first.frame, url } : null;
+}
+
+/** The action's point as fractions of the step's own screenshot, whose pixels it is given in. */
 function markerOf(step: ProgressStep): ScreenView["marker"] {
   const frame = step.screenshot;
   if (!frame || step.cursor_x === null || step.cursor_y === null || frame.width <= 0 || frame.height <= 0) return null;

@@ -2,7 +2,7 @@
 // RunState per task and one ReplyState per reply, and for each task the view takes the
 // event-built state or the store's snapshot, whichever is further along, so a reload shows the
 // stored state at once and the replayed events never step back.
-import type { ChatMessage, ProgressStep, SessionEvent, Task, TaskError, TaskStatus } from "../protocol.ts";
+import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskError, TaskStatus } from "../protocol.ts";
 
 export interface RunState {
   task: Task;
@@ -13,6 +13,11 @@ export interface RunState {
   liveWindow: string | null;
   /** Why the task was stopped; only task.stopped says it. */
   stopReason: string | null;
+  /**
+   * The first live frame this view saw, before any step: the screen the first step acted on.
+   * Absent after a reload, since the stream keeps only a task's latest live frame.
+   */
+  first?: { frame: FrameRef; url: string | null };
 }
 
 /** One answer of the chat assistant, as it streams. */
@@ -59,8 +64,10 @@ type ChatSessionEvent = Exclude<SessionEvent, TaskSessionEvent>;
 function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "task.started" }>): RunState {
   const task = (patch: Partial<Task>): Task => ({ ...run.task, ...patch, updated_at: event.at });
   switch (event.type) {
-    case "screen.live":
-      return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url, liveWindow: event.window };
+    case "screen.live": {
+      const first = run.first ?? (run.steps.length === 0 ? { frame: event.frame, url: event.url } : undefined);
+      return { ...run, task: task({ live_frame: event.frame }), liveUrl: event.url, liveWindow: event.window, ...(first ? { first } : {}) };
+    }
     case "progress.append": {
       const known = run.steps.some((s) => s.id === event.step.id);
       const steps = [...run.steps.filter((s) => s.id !== event.step.id), event.step].sort((a, b) => a.index - b.index);

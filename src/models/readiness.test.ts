@@ -1,0 +1,40 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { modelReadiness } from "./readiness.ts";
+
+const config = (env: Record<string, string>) => loadConfig(env);
+
+describe("whether the models can be asked", () => {
+  it("says which key is missing for a cloud provider, before any request", async () => {
+    const noFetch = (() => Promise.reject(new Error("no request expected"))) as unknown as typeof fetch;
+    expect(await modelReadiness(config({}), noFetch)).toMatchObject({ ready: false, problem: "no_key", setting: "MODEL_API_KEY", endpoint: expect.stringContaining("dashscope") });
+    expect(await modelReadiness(config({ MODEL_PROVIDER: "anthropic" }), noFetch)).toMatchObject({ problem: "no_key", setting: "ANTHROPIC_API_KEY" });
+  });
+
+  it("needs no key on a local server, but says when it does not answer", async () => {
+    const closed = await closedPort();
+    const down = await modelReadiness(config({ MODEL_BASE_URL: `http://127.0.0.1:${closed}/v1` }));
+    expect(down).toMatchObject({ ready: false, problem: "unreachable", setting: "MODEL_BASE_URL", detail: expect.stringContaining("ECONNREFUSED") });
+    const server = createServer((_req, res) => res.writeHead(404).end()).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      expect(await modelReadiness(config({ MODEL_BASE_URL: url }))).toEqual({ ready: true });
+      // The chat assistant's own endpoint is checked too, and named by its own setting.
+      expect(await modelReadiness(config({ MODEL_BASE_URL: url, CHAT_BASE_URL: `http://127.0.0.1:${closed}/v1` }))).toMatchObject({ problem: "unreachable", setting: "CHAT_BASE_URL" });
+    } finally {
+      server.close();
+    }
+  });
+});
+
+/** A port nothing listens on: one the system gave out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,77 @@
+// A long run at both sizes: the card's header keeps its Stop in view while the person scrolls
+// through the open timeline, its progress text wraps rather than being cut to a word or two, and
+// the scrubber's labels thin out so that none run into another when 15 nodes sit close together.
+import type { Locator } from "@playwright/test";
+import { act } from "../support/scripted-model.ts";
+import { expect, test } from "./fixtures.ts";
+import { SIZES, snapshot } from "./ui-sizes.ts";
+
+const STEPS = 15;
+const progress = (n: number) => `Checking row ${n} of the invoice table and the download link beside it`;
+
+for (const size of SIZES) {
+  test.describe(`at ${size.name} size`, () => {
+    test.use(size.use);
+
+    test("the header keeps Stop in view, its progress wraps, and 15 steps' labels never collide", async ({ chat, model, pages, page }) => {
+      model.script(
+        ...Array.from({ length: STEPS }, (_, i) => act("move", { x: 60 + 20 * i, y: 200 + 10 * i }, progress(i + 1))),
+        { ...act("done", { answer: "Checked every row." }, "Finished"), delayMs: 60_000 },
+      );
+      await chat.open();
+      await chat.send("check every invoice row", pages.url("form.html"));
+      const card = chat.card();
+      await expect(card.scrubber).toHaveAttribute("aria-valuemax", String(STEPS), { timeout: 45_000 });
+
+      // The whole latest progress shows, over more than one line on a phone.
+      await expect(card.latestProgress).toHaveText(progress(STEPS));
+      expect(await card.latestProgress.evaluate((element) => element.scrollHeight <= element.clientHeight + 1)).toBe(true);
+      const text = (await card.latestProgress.boundingBox())!;
+      if (size.name === "phone") expect(text.height).toBeGreaterThan(30);
+
+      await expect(labelsOverlap(card.root)).resolves.toEqual([]);
+      expect(await card.root.getByTestId("scrubber-label").count()).toBeGreaterThanOrEqual(4);
+
+      // With the timeline open, the person reads down the card: the header and Stop stay at the top.
+      await card.progressToggle.click();
+      await expect(card.timeline.getByRole("button")).toHaveCount(STEPS);
+      await card.scrubber.scrollIntoViewIfNeeded();
+      await card.scrubber.press("Home");
+      await card.scrubber.press("ArrowRight");
+      await card.scrubber.press("ArrowRight");
+      await expect(card.screenPosition).toHaveText(`Step 3 of ${STEPS}`);
+      await page.getByTestId("chat-scroller").evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      const header = (await card.root.getByTestId("run-header").boundingBox())!;
+      const cardBox = (await card.root.boundingBox())!;
+      const scroller = (await page.getByTestId("chat-scroller").boundingBox())!;
+      if (cardBox.height > scroller.height) {
+        // The card's top has gone above the chat; its header has not.
+        expect(cardBox.y).toBeLessThan(scroller.y - 20);
+        expect(Math.abs(header.y - scroller.y)).toBeLessThan(2);
+      } else {
+        // On a laptop the open card fits: all of it is in view.
+        expect(cardBox.y).toBeGreaterThanOrEqual(scroller.y - 1);
+      }
+      await expect(card.stop).toBeInViewport();
+      await expect(labelsOverlap(card.root)).resolves.toEqual([]);
+      await snapshot(page, `long-run-${size.name}`);
+
+      await card.stop.click();
+      await expect(card.root).toHaveAttribute("data-status", "stopped");
+    });
+  });
+}
+
+/** Pairs of scrubber labels whose boxes touch, as "a|b" texts. */
+async function labelsOverlap(root: Locator): Promise<string[]> {
+  const labels = await root.getByTestId("scrubber-label").evaluateAll((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      return { text: element.textContent ?? "", left: box.left, right: box.right };
+    }),
+  );
+  const sorted = labels.sort((a, b) => a.left - b.left);
+  const touching: string[] = [];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.left < sorted[i - 1]!.right + 2) touching.push(`${sorted[i - 1]!.text}|${sorted[i]!.text}`);
+  return touching;
+}

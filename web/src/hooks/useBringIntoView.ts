@@ -1,0 +1,18 @@
+// Owns one rule of the chat: a card that starts needing the person (a request to act, an approval,
+// the screen handed to them) is brought into view wherever they had scrolled, and so is the run
+// that goes on after they acted.
+import { useEffect, useRef, type RefObject } from "react";
+import type { TaskStatus } from "../protocol.ts";
+
+export function useBringIntoView(element: RefObject<HTMLElement | null>, status: TaskStatus, approvalId: string | null): void {
+  const seen = useRef({ status, approvalId });
+  useEffect(() => {
+    const was = seen.current;
+    seen.current = { status, approvalId };
+    const asks = status === "awaiting_user" || status === "takeover";
+    const resumed = was.status === "awaiting_user" && status === "running";
+    if ((was.status === status && was.approvalId === approvalId) || (!asks && !resumed)) return;
+    // Its end holds what the person answers with (I've done it, Allow, Resume).
+    element.current?.scrollIntoView?.({ block: "end" });
+  }, [element, status, approvalId]);
+}
