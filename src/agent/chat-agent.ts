@@ -52,6 +52,12 @@ export class ChatAgent {
   private readonly turns = new Map<string, Turn>();
   private readonly running = new Set<Promise<void>>();
 
+  /** The step cap of a task it starts when the person names none: CHAT_TASK_MAX_STEPS, else MAX_STEPS, never above MAX_STEPS. */
+  private taskSteps(): number {
+    const { chat, limits } = this.config;
+    return Math.min(chat.taskMaxSteps ?? limits.maxSteps, limits.maxSteps);
+  }
+
   constructor(
     private readonly runtime: Runtime,
     private readonly recorder: ChatRecorder,
@@ -149,7 +155,7 @@ export class ChatAgent {
       ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
       { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
     ];
-    const tool = computerTask(limits.maxSteps, Math.min(chat.taskMaxSteps ?? limits.maxSteps, limits.maxSteps));
+    const tool = computerTask(limits.maxSteps, this.taskSteps());
     const budget: TurnBudget = { tasks: chat.maxTasks, repairs: new RepairBudget(this.config.model.repairRetries) };
     // Each model answer is one reply in the chat; none is open while a task runs.
     let reply: { id: string; text: string } | null = null;
@@ -211,7 +217,7 @@ export class ChatAgent {
       extensionClient: submission.extensionClient,
       cdp: submission.cdp,
       message,
-      maxSteps: args.max_steps ?? Math.min(chat.taskMaxSteps ?? this.config.limits.maxSteps, this.config.limits.maxSteps),
+      maxSteps: args.max_steps ?? this.taskSteps(),
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.

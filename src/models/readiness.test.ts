@@ -11,6 +11,14 @@ describe("whether the models can be asked", () => {
     const noFetch = (() => Promise.reject(new Error("no request expected"))) as unknown as typeof fetch;
     expect(await modelReadiness(config({}), noFetch)).toMatchObject({ ready: false, problem: "no_key", setting: "MODEL_API_KEY", endpoint: expect.stringContaining("dashscope") });
     expect(await modelReadiness(config({ MODEL_PROVIDER: "anthropic" }), noFetch)).toMatchObject({ problem: "no_key", setting: "ANTHROPIC_API_KEY" });
+    // A local UI-TARS planner chats through DashScope's qwen-plus: that key is the one missing.
+    expect(await modelReadiness(config({ MODEL_PROVIDER: "uitars", MODEL_BASE_URL: "http://127.0.0.1:9/v1", AGENT_MODE: "dom" }), noFetch)).toMatchObject({
+      problem: "no_key",
+      setting: "DASHSCOPE_API_KEY (or CHAT_API_KEY)",
+    });
+    // A key carried in the address is not repeated.
+    const inUrl = await modelReadiness(config({ MODEL_BASE_URL: "https://user:secret@models.example.com/v1?api-key=secret" }), noFetch);
+    expect(JSON.stringify(inUrl)).not.toContain("secret");
   });
 
   it("needs no key on a local server, but says when it does not answer", async () => {

@@ -4,6 +4,7 @@
 // A provider in the cloud needs a key; every endpoint must answer HTTP (any status will do: the
 // check is about reaching it, not about the key being right).
 import type { Config } from "../core/config.ts";
+import { redactUrl } from "../core/cdp-endpoints.ts";
 import { firstLine } from "../core/errors.ts";
 import type { ModelStatusReply } from "../protocol/index.ts";
 import { chatEndpoint } from "./chat/index.ts";
@@ -24,38 +25,44 @@ interface Endpoint {
 export function modelEndpoints(config: Config): Endpoint[] {
   const chat = chatEndpoint(config);
   const { model } = config;
-  const keyOf = (provider: string) => (provider === "anthropic" ? "ANTHROPIC_API_KEY" : provider === "openai" ? "OPENAI_API_KEY" : "MODEL_API_KEY");
-  const planner: Endpoint = { role: "planner", anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: keyOf(model.provider), urlSetting: "MODEL_BASE_URL" };
-  const own = config.chat.baseUrl !== undefined || config.chat.apiKey !== undefined;
+  const plannerKey = model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : model.provider === "openai" ? "OPENAI_API_KEY" : "MODEL_API_KEY";
+  const planner: Endpoint = { role: "planner", anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
+  // The chat assistant talks to the planner's endpoint, or to its provider's own (OPENAI_*, DASHSCOPE_*…), or to CHAT_*.
+  const shared = config.chat.baseUrl === undefined && config.chat.apiKey === undefined && chat.baseUrl === model.baseUrl && chat.apiKey === model.apiKey;
+  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" }[chat.provider];
   const talker: Endpoint = {
     role: "chat",
     anthropic: chat.provider === "anthropic",
     baseUrl: chat.baseUrl,
     apiKey: chat.apiKey,
-    keySetting: own ? "CHAT_API_KEY" : keyOf(chat.provider),
-    urlSetting: config.chat.baseUrl !== undefined ? "CHAT_BASE_URL" : "MODEL_BASE_URL",
+    keySetting: shared ? plannerKey : config.chat.apiKey !== undefined ? "CHAT_API_KEY" : `${providerKey} (or CHAT_API_KEY)`,
+    urlSetting: shared ? "MODEL_BASE_URL" : "CHAT_BASE_URL",
   };
   const endpoints = config.agent.mode === "actions" ? [planner, talker] : [talker];
   return endpoints.filter((e, i) => endpoints.findIndex((o) => o.baseUrl === e.baseUrl && o.apiKey === e.apiKey) === i);
 }
 
+/** Endpoints are named without user, password or query (where some proxies carry keys). */
 export async function modelReadiness(config: Config, fetchImpl: typeof fetch = fetch): Promise<ModelStatusReply> {
-  for (const endpoint of modelEndpoints(config)) {
+  const endpoints = modelEndpoints(config);
+  for (const endpoint of endpoints) {
     if (!endpoint.apiKey && !isLocal(endpoint.baseUrl)) {
-      return { ready: false, problem: "no_key", setting: endpoint.keySetting, endpoint: endpoint.baseUrl, detail: `${endpoint.baseUrl} needs an API key, and ${endpoint.keySetting} is not set.` };
+      const at = redactUrl(endpoint.baseUrl);
+      return { ready: false, problem: "no_key", setting: endpoint.keySetting, endpoint: at, detail: `${at} needs an API key, and ${endpoint.keySetting} is not set.` };
     }
   }
-  const probes = await Promise.all(modelEndpoints(config).map(async (endpoint) => ({ endpoint, error: await unreachable(endpoint, fetchImpl) })));
+  const probes = await Promise.all(endpoints.map(async (endpoint) => ({ endpoint, error: await unreachable(endpoint, fetchImpl) })));
   const down = probes.find((p) => p.error !== null);
   if (!down) return { ready: true };
-  const { endpoint, error } = down;
-  return { ready: false, problem: "unreachable", setting: endpoint.urlSetting, endpoint: endpoint.baseUrl, detail: `${endpoint.baseUrl} does not answer: ${error}` };
+  const at = redactUrl(down.endpoint.baseUrl);
+  return { ready: false, problem: "unreachable", setting: down.endpoint.urlSetting, endpoint: at, detail: `${at} does not answer: ${down.error}` };
 }
 
 /** Why the endpoint cannot be reached, or null when it answered. */
 async function unreachable(endpoint: Endpoint, fetchImpl: typeof fetch): Promise<string | null> {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}${endpoint.anthropic ? "/v1/models" : "/models"}`;
   try {
+    const url = new URL(endpoint.baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, "")}${endpoint.anthropic ? "/v1/models" : "/models"}`;
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     await response.body?.cancel();
     return null;

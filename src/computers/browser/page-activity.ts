@@ -87,12 +87,20 @@ export class PageActivity {
         ({ counter, capMs, frameMs }) =>
           new Promise<void>((resolve) => {
             const c = (window as unknown as Record<string, { n: number; at: number } | undefined>)[counter];
-            // A page that draws no frames (hidden) would never call back: the cap ends the wait.
-            setTimeout(resolve, capMs);
-            if (!c || performance.now() - c.at >= frameMs) return resolve();
+            let done = false;
+            const finish = () => {
+              done = true;
+              clearTimeout(timer);
+              resolve();
+            };
+            // A page that draws no frames (hidden) would never call back, and one that changes every
+            // frame never settles: the cap ends the wait, and the loop with it.
+            const timer = setTimeout(finish, capMs);
+            if (!c || performance.now() - c.at >= frameMs) return finish();
             let seen = c.n;
             const check = () => {
-              if (c.n === seen) return resolve();
+              if (done) return;
+              if (c.n === seen) return finish();
               seen = c.n;
               requestAnimationFrame(check);
             };

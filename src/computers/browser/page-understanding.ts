@@ -8,13 +8,13 @@ export { readability, type ReadabilityResult } from "./readability.ts";
 
 /**
  * The page's accessibility tree as YAML, every element tagged `[ref=e12]` (or `[ref=f1e3]` inside
- * an iframe; open shadow roots are included as if they were light DOM) and, with `boxes`, its box
- * in the viewport (`[box=x,y,width,height]`). An element keeps its ref from one tree to the next.
+ * an iframe; open shadow roots are included as if they were light DOM) and its box in the
+ * viewport (`[box=x,y,width,height]`). An element keeps its ref from one tree to the next.
  * Playwright MCP's `browser_snapshot` is this text without boxes.
  * @example const { content } = await ariaTree(page); // "- button \"Send\" [ref=e7] [box=8,8,40,21]"
  */
-export async function ariaTree(page: Page, { boxes = true } = {}): Promise<{ content: string; url: string }> {
-  return { content: await page.ariaSnapshot({ mode: "ai", boxes }), url: page.url() };
+export async function ariaTree(page: Page): Promise<{ content: string; url: string }> {
+  return { content: await page.ariaSnapshot({ mode: "ai", boxes: true }), url: page.url() };
 }
 
 // Playwright's own format: an optional frame number, then the element's number within the frame.

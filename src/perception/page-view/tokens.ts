@@ -13,6 +13,8 @@ export function loadTokenizer(): Promise<Tiktoken> {
     encoder = new Tiktoken(ranks);
     return encoder;
   })();
+  // A load that failed is tried again by the next view, not kept.
+  loading.catch(() => (loading = null));
   return loading;
 }
 

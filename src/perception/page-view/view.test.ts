@@ -122,9 +122,11 @@ describe("the page view", () => {
 
   it("reaches every interactive element through its parts, each once", async () => {
     const snapshot = shop(400);
-    const views = await allParts(snapshot, { budget: 1_500 });
+    const views = await allParts(snapshot, { budget: 1_500, urls: true });
     expect(views.length).toBeGreaterThan(3);
     for (const view of views) expect(view.tokens).toBeLessThanOrEqual(1_500);
+    // Each part says how to get the next with the same arguments.
+    expect(views[0]!.text).toContain('{"urls":true,"part":2}');
     const seen = views.flatMap((v) => v.refs.filter((r) => interactiveRefs(snapshot).includes(r)));
     expect(new Set(seen)).toEqual(new Set(interactiveRefs(snapshot)));
     expect(seen).toHaveLength(new Set(seen).size);

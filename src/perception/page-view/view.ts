@@ -8,8 +8,10 @@ import { outline, short, type Entry } from "./outline.ts";
 import { tokenCounter } from "./tokens.ts";
 
 export const DEFAULT_VIEW_TOKENS = 3_000;
-/** Sections named in the closing lines, at most. */
+/** Sections named in the closing lines, at most, as far as their share of the budget allows. */
 const SECTIONS_LISTED = 8;
+const CLOSING_MIN = 120;
+const CLOSING_MAX = 400;
 
 export interface ViewRequest {
   /** 1 is the first view; the next part holds what the parts before left out. */
@@ -53,15 +55,17 @@ export async function pageView(snapshot: string, page: PageFacts, request: ViewR
   const scope = scopeOf(entries, request.section);
   const order = ordered(entries, scope, request);
   const header = headerOf(page, request, part);
-  const reserve = count(header) + 160;
+  // The closing lines get a fixed share, so that every part leaves the same room to the lines before them.
+  const reserve = Math.max(CLOSING_MIN, Math.min(CLOSING_MAX, Math.floor(budget / 5)));
   let left = order;
   let shown = new Set<number>();
   for (let p = 1; p <= part && left.length; p++) {
-    shown = fill(entries, scope, left, budget - reserve, count);
+    // Each part as it was (or will be) sent, with its own header.
+    shown = fill(entries, scope, left, budget - count(headerOf(page, request, p)) - reserve, count);
     left = left.filter((i) => !shown.has(i));
   }
   const body = [...shown].sort((a, b) => a - b).map((i) => `${"  ".repeat(entries[i]!.depth - scope.depth)}- ${entries[i]!.line}`);
-  const closing = left.length ? closingOf(entries, left, request, part) : [];
+  const closing = left.length ? closingOf(entries, left, request, part, reserve, count) : [];
   const text = [header, ...body, ...closing].join("\n");
   const inScope = scope.indices.filter((i) => entries[i]!.interactive);
   return {
@@ -124,8 +128,8 @@ function headerOf(page: PageFacts, request: ViewRequest, part: number): string {
   return `${what}${part > 1 ? `, part ${part}` : ""} — ${page.title ? `${JSON.stringify(short(page.title, 100))} ` : ""}${page.url}`;
 }
 
-/** What the view left out, where it is, and how to ask for it. */
-function closingOf(entries: Entry[], left: number[], request: ViewRequest, part: number): string[] {
+/** What the view left out, where it is, and how to ask for it, within `room` tokens. */
+function closingOf(entries: Entry[], left: number[], request: ViewRequest, part: number, room: number, count: (text: string) => number): string[] {
   const interactive = left.filter((i) => entries[i]!.interactive);
   const bySection = new Map<number, Map<string, number>>();
   for (const i of interactive) {
@@ -143,14 +147,19 @@ function closingOf(entries: Entry[], left: number[], request: ViewRequest, part:
     .map(([section, roles]) => {
       const node = entries[section]!.node;
       const counts = [...roles.entries()].sort((a, b) => b[1] - a[1]).map(([role, n]) => `${n} ${role}${n === 1 ? "" : plural(role)}`);
-      return `- ${node.role}${node.name ? ` ${JSON.stringify(short(node.name, 40))}` : ""} {"section":"${node.ref}"}: ${counts.join(", ")}`;
+      return `- ${node.role}${node.name ? ` ${JSON.stringify(short(node.name, 40))}` : ""} {"section":"${node.ref}"}: ${counts.slice(0, 3).join(", ")}${counts.length > 3 ? ", …" : ""}`;
     });
-  const next = JSON.stringify({ ...(request.section ? { section: request.section } : {}), ...(request.query ? { query: request.query } : {}), part: part + 1 });
-  return [
-    `[Not in this view: ${left.length} more lines, ${interactive.length} of them interactive${listed.length ? ", in:" : "."}`,
-    ...listed,
-    `To see them, call ariaTree with ${next} for the next part${request.section ? "" : ', {"section": ref} for one section'}, or {"query": "words"} to find elements by name.]`,
-  ];
+  const next = JSON.stringify({
+    ...(request.section ? { section: request.section } : {}),
+    ...(request.query ? { query: request.query } : {}),
+    ...(request.urls ? { urls: true } : {}),
+    part: part + 1,
+  });
+  const first = `[Not in this view: ${left.length} more lines, ${interactive.length} of them interactive${listed.length ? ", in:" : "."}`;
+  const last = `To see them, call ariaTree with ${next} for the next part${request.section ? "" : ', {"section": ref} for one section'}, or {"query": "words"} to find elements by name.]`;
+  let used = count(first) + count(last) + 2;
+  const fitting = listed.filter((line) => (used += count(line) + 1) <= room);
+  return [first, ...fitting, last];
 }
 
 const plural = (role: string) => (role.endsWith("x") ? "es" : "s");
