@@ -23,6 +23,8 @@ export class StepRecorder {
     private readonly secrets: Secrets,
     /** Times the step's phases; storing and sending a step run behind the loop, untimed. */
     readonly clock: PhaseClock,
+    /** Told as each step is made, before it is stored (what the task was doing is over). */
+    private readonly onStep?: () => void,
   ) {
     this.made = record.current.current_step_index;
   }
@@ -54,6 +56,7 @@ export class StepRecorder {
     const timings = clock.take();
     const task = record.current;
     const index = ++this.made;
+    this.onStep?.();
     const frame = record.recorder.stepFrame(task, index, shot);
     const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame.ref, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url), timings };
     const store = async () => {

@@ -13,7 +13,9 @@ import { nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
+import { watchRetries } from "../models/retry-watch.ts";
 import type { Attachment, PersonInput, Task } from "../protocol/index.ts";
+import { ActivityReporter } from "./activity.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
 import { throttleFrames } from "./live-view.ts";
@@ -32,6 +34,7 @@ export class TaskRun {
   private readonly gate: PersonGate;
   private computer: Computer | null = null;
   private hands: Hands | null = null;
+  private activity: ActivityReporter | null = null;
   private finishing = false;
 
   constructor(
@@ -107,8 +110,11 @@ export class TaskRun {
       const liveFrames = live;
       stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
       const secrets = new Secrets(this.config.secrets);
-      const clock = new PhaseClock();
-      const steps = new StepRecorder(record, secrets, clock);
+      const activity = (this.activity = new ActivityReporter(record.current.id, (event) => {
+        record.emit(event).catch((error: unknown) => this.log.warn({ err: error }, "could not send the task's activity"));
+      }));
+      const clock = new PhaseClock((phase) => activity.phase(phase));
+      const steps = new StepRecorder(record, secrets, clock, () => activity.stepMade());
       const { text, start_url } = record.current;
       const hands = (this.hands = new Hands({
         computer,
@@ -120,7 +126,7 @@ export class TaskRun {
         ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
       }));
       liveFrames.push(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
-      const driven = await this.driver.drive({
+      const driven = await watchRetries((notice) => activity.retry(notice), () => this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
         computer,
@@ -133,7 +139,7 @@ export class TaskRun {
         steps,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
-      });
+      }));
       // Every step is stored before the task ends; one that could not be ends it failed.
       await steps.flush();
       outcome = driven;
@@ -141,6 +147,7 @@ export class TaskRun {
       outcome = this.classify(error);
     }
     this.finishing = true;
+    this.activity?.stop();
     this.budget.pauseClock();
     stopLive();
     live?.stop();

@@ -1,6 +1,7 @@
 // Times the phases of a task's steps (capture, plan, action, settle…) for the step record: every
 // millisecond counts once, under the innermost phase under way (a tool's run is `action`, less
 // the settling and capturing its actions did). The live view, a side channel, is not timed.
+// Whoever shows what the task is doing now may watch the innermost phase change (`onPhase`).
 import type { StepTimings } from "../protocol/index.ts";
 
 export type Phase = Exclude<keyof StepTimings, "total">;
@@ -10,17 +11,24 @@ export class PhaseClock {
   private since = performance.now();
   /** The phases under way, innermost last: time goes to the innermost. */
   private readonly open: Phase[] = [];
+  /** The innermost phase as last told to `onPhase`. */
+  private shown: Phase | null = null;
   private mark = performance.now();
+
+  /** `onPhase`: told the innermost phase under way each time it changes (null: none). */
+  constructor(private readonly onPhase?: (phase: Phase | null) => void) {}
 
   /** Runs `work`, counting its time (less what is timed inside it) under `phase`. */
   async time<T>(phase: Phase, work: () => Promise<T>): Promise<T> {
     this.charge();
     this.open.push(phase);
+    this.changed(phase);
     try {
       return await work();
     } finally {
       this.charge();
       this.open.splice(this.open.lastIndexOf(phase), 1);
+      this.changed(this.open.at(-1) ?? null);
     }
   }
 
@@ -32,6 +40,12 @@ export class PhaseClock {
     this.spent = {};
     this.since = this.mark;
     return timings;
+  }
+
+  private changed(innermost: Phase | null): void {
+    if (innermost === this.shown) return;
+    this.shown = innermost;
+    this.onPhase?.(innermost);
   }
 
   /** Gives the time since the last mark to the innermost phase under way, if any. */

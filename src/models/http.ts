@@ -1,10 +1,12 @@
 // The one HTTP exchange every model adapter uses: JSON in, JSON (or a server-sent event stream)
 // out, a timeout per attempt, retries with exponential backoff on 429/5xx, timeouts and
-// unreachable endpoints (honouring `retry-after`), and Stop, which ends a request or a backoff
-// wait at once. A stream is retried only until its first byte: what was streamed is not taken back.
+// unreachable endpoints (honouring `retry-after`), each retry told to whoever watches
+// (retry-watch.ts), and Stop, which ends a request or a backoff wait at once. A stream is
+// retried only until its first byte: what was streamed is not taken back.
 import type { z } from "zod";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
+import { noticeRetry } from "./retry-watch.ts";
 import { readSse, type SseEvent } from "./sse.ts";
 
 export interface HttpPolicy {
@@ -38,6 +40,7 @@ export async function postJson<S extends z.ZodType>(request: JsonRequest<S>, pol
       if (!(error instanceof RetryableHttpError) || attempt >= policy.retries) {
         throw error instanceof RetryableHttpError ? error.appError : error;
       }
+      noticeRetry({ retry: attempt + 1, of: policy.retries });
       await delay(backoff(attempt, policy, error.retryAfterMs), signal);
     }
   }
@@ -122,6 +125,7 @@ export async function* postStream(request: StreamRequest, policy: HttpPolicy, si
       if (!(error instanceof RetryableHttpError) || attempt >= policy.retries) {
         throw error instanceof RetryableHttpError ? error.appError : error;
       }
+      noticeRetry({ retry: attempt + 1, of: policy.retries });
       await delay(backoff(attempt, policy, error.retryAfterMs), signal);
     }
   }

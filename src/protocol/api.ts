@@ -92,6 +92,11 @@ export type PersonInputBody = z.input<typeof personInputSchema>;
 export const inputBodySchema = z.object({ task_id: idSchema, input: personInputSchema });
 
 export const createSessionBodySchema = z.object({ title: z.string().max(200).optional() });
+export const SESSION_TITLE_MAX = 120;
+/** PATCH /api/sessions/:id: the person's own title, which a first message no longer replaces. */
+export const renameSessionBodySchema = z.object({
+  title: z.string().trim().min(1, "must not be empty").max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
+});
 
 export type SessionsReply = { sessions: z.infer<typeof sessionSchema>[] };
 export type MessagesReply = { messages: z.infer<typeof chatMessageSchema>[] };

@@ -25,11 +25,42 @@ export const attachmentSchema = z.object({
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
+/**
+ * Where a chat stands, from its latest task: `needs_you` while that task waits for the person
+ * (awaiting_user, an approval among them, or takeover).
+ */
+export const SESSION_STATUSES = ["running", "needs_you", "done", "failed", "stopped"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
+  switch (latest) {
+    case null:
+      return null;
+    case "queued":
+    case "running":
+      return "running";
+    case "awaiting_user":
+    case "takeover":
+      return "needs_you";
+    case "completed":
+      return "done";
+    case "failed":
+      return "failed";
+    case "stopped":
+      return "stopped";
+  }
+}
+
 export const sessionSchema = z.object({
   id: z.string(),
   title: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The status of the session's latest task; null before its first task. */
+  task_status: taskStatusSchema.nullable(),
+  status: z.enum(SESSION_STATUSES).nullable(),
+  /** The latest of its messages and tasks, or when it was made. */
+  last_activity_at: z.string(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
@@ -146,8 +177,8 @@ export type ToolCallRecord = z.infer<typeof toolCallSchema>;
  * Where a step's time went, in milliseconds, by phase: the loop's time from the step before being
  * recorded until this one was (`total`); what no phase claims is the loop's own bookkeeping.
  * Storing a step and sending its event run behind the loop: `persistence` is what the loop waited
- * on the store (a pointer check's captures, the last steps at the end). For developers; absent on
- * older steps.
+ * on the store (a pointer check's captures); the wait for the last steps at the task's end falls
+ * on no step. For developers; absent on older steps.
  */
 export const stepTimingsSchema = z.object({
   total: z.number(),

@@ -5,6 +5,11 @@ import { z } from "zod";
 import { approvalSchema, chatMessageSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
 
 const taskId = { task_id: z.string() };
+
+/** A task's phase between steps, as `task.activity` names it. */
+export const taskActivitySchema = z.enum(["thinking", "model_retry", "acting", "checking_pointer", "verifying", "waiting_for_page"]);
+export type TaskActivity = z.infer<typeof taskActivitySchema>;
+
 /** The assistant message a chat turn writes, and the person's message it answers. */
 const turn = { message_id: z.string(), reply_to: z.string() };
 
@@ -19,6 +24,20 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     window: z.string().nullable().default(null),
   }),
   z.object({ type: z.literal("progress.append"), ...taskId, step: progressStepSchema }),
+  /**
+   * What the task is doing between its steps, sent when it changes (and at most a few times a
+   * second); a step, or the task's end, supersedes it. `since`: when this wait began — a model
+   * call's retries keep the `since` of the call. `attempt`/`of`: the retry under way and how many
+   * are allowed, for `model_retry`.
+   */
+  z.object({
+    type: z.literal("task.activity"),
+    ...taskId,
+    activity: taskActivitySchema,
+    attempt: z.number().int().positive().optional(),
+    of: z.number().int().positive().optional(),
+    since: z.string(),
+  }),
   z.object({
     type: z.literal("task.awaiting_user"),
     ...taskId,

@@ -18,6 +18,7 @@ import { rateLimit } from "./rate-limit.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
 import { readRoutes } from "./routes/reads.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
 import { streamRoutes } from "./routes/stream.ts";
 
 export interface AppDeps {
@@ -118,6 +119,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
+  app.route("/api", sessionRoutes(store, runtime));
   app.route("/api", readRoutes(store));
   app.route("/api/extension", extensionRoutes(extensions));
   // An unknown API path is a 404, never the UI's index.html.

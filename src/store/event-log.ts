@@ -81,10 +81,10 @@ export class EventLog {
     const row = { session_id: sessionId, seq, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(event), created_at: at };
     await this.db.transaction().execute(async (trx) => {
       const superseded = trx.deleteFrom("events").where("session_id", "=", sessionId);
-      if (event.type === "screen.live") {
-        // A live frame supersedes the one before, so a replay shows the current screen instead
-        // of every frame since the task began.
-        await superseded.where("task_id", "=", event.task_id).where("type", "=", "screen.live").execute();
+      if (event.type === "screen.live" || event.type === "task.activity") {
+        // A live frame supersedes the one before, and so does what the agent is doing now, so a
+        // replay shows the current screen and activity instead of every one since the task began.
+        await superseded.where("task_id", "=", event.task_id).where("type", "=", event.type).execute();
       } else if (event.type === "chat.completed") {
         await superseded.where("type", "=", "chat.delta").where(sql<string>`json_extract(data, '$.message_id')`, "=", event.message_id).execute();
       }

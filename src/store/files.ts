@@ -108,6 +108,11 @@ export class DataFiles {
     }
   }
 
+  /** Everything under sessions/{session}: its frames, artifacts and attachments. */
+  async removeSession(sessionId: string): Promise<void> {
+    await rm(path.join(this.dataDir, "sessions", path.basename(sessionId)), { recursive: true, force: true });
+  }
+
   private framesDir(task: Task): string {
     return path.join("sessions", task.session_id, "tasks", task.id, "frames");
   }

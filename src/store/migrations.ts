@@ -152,6 +152,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("timings", "text").execute();
     },
   },
+  // A title the person gave is theirs: the first message's summary no longer replaces it.
+  "0011_session_renamed": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("sessions").addColumn("renamed", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

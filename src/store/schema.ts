@@ -4,6 +4,8 @@ import type { Generated } from "kysely";
 export interface SessionsTable {
   id: string;
   title: string;
+  /** 1 once the person has named the chat. */
+  renamed: Generated<number>;
   created_at: string;
   updated_at: string;
 }

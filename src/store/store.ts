@@ -4,6 +4,7 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { ChatRecorder, FrameOptions, RunRecorder, StepFrame } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
+import { DEFAULT_TITLE, summariseTitle } from "../core/chat-title.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import {
   actionSchema,
@@ -26,6 +27,7 @@ import {
 import { openDatabase } from "./database.ts";
 import { EventLog } from "./event-log.ts";
 import { DataFiles } from "./files.ts";
+import { deleteRefusal, deleteSessionRows, listSessions, renameSession } from "./sessions.ts";
 import type { Database, MessagesTable, StepsTable, TasksTable } from "./schema.ts";
 
 export const INTERRUPTED_MESSAGE = "interrupted: the server stopped while the task was running";
@@ -85,7 +87,7 @@ export class Store implements RunRecorder, ChatRecorder {
   // ---- RunRecorder ----
 
   async createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void> {
-    await this.ensureSession(task.session_id, titleFrom(task.text));
+    await this.ensureSession(task.session_id, summariseTitle(task.text));
     await this.files.saveAttachments(message, attachments);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto("tasks").values(taskRow(task)).execute();
@@ -137,7 +139,7 @@ export class Store implements RunRecorder, ChatRecorder {
   }
 
   async addUserMessage(message: ChatMessage, attachments: Attachment[]): Promise<void> {
-    await this.ensureSession(message.session_id, titleFrom(message.text));
+    await this.ensureSession(message.session_id, summariseTitle(message.text));
     await this.files.saveAttachments(message, attachments);
     await this.addMessage(message);
   }
@@ -176,11 +178,12 @@ export class Store implements RunRecorder, ChatRecorder {
 
   // ---- reads ----
 
-  async createSession(title = "New chat"): Promise<Session> {
+  /** A title given here is the person's, as a rename's is. */
+  async createSession(title?: string): Promise<Session> {
     const now = nowIso();
-    const session = { id: newId("ses"), title, created_at: now, updated_at: now };
-    await this.db.insertInto("sessions").values(session).execute();
-    return session;
+    const row = { id: newId("ses"), title: title ?? DEFAULT_TITLE, created_at: now, updated_at: now };
+    await this.db.insertInto("sessions").values({ ...row, renamed: title === undefined ? 0 : 1 }).execute();
+    return { ...row, task_status: null, status: null, last_activity_at: now };
   }
 
   async ensureSession(id: string, title: string): Promise<void> {
@@ -190,15 +193,31 @@ export class Store implements RunRecorder, ChatRecorder {
       .values({ id, title, created_at: now, updated_at: now })
       .onConflict((oc) => oc.column("id").doNothing())
       .execute();
-    await this.db.updateTable("sessions").set({ title }).where("id", "=", id).where("title", "=", "New chat").execute();
+    // The first message names the chat, unless the person already has.
+    await this.db.updateTable("sessions").set({ title }).where("id", "=", id).where("title", "=", DEFAULT_TITLE).where("renamed", "=", 0).execute();
   }
 
   listSessions(): Promise<Session[]> {
-    return this.db.selectFrom("sessions").selectAll().orderBy("updated_at", "desc").execute();
+    return listSessions(this.db);
   }
 
-  getSession(id: string): Promise<Session | undefined> {
-    return this.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  async getSession(id: string): Promise<Session | undefined> {
+    return (await listSessions(this.db, id))[0];
+  }
+
+  async renameSession(id: string, title: string): Promise<void> {
+    await renameSession(this.db, id, title);
+  }
+
+  /** Why the session cannot be deleted now (a task or an answer under way), or null. */
+  deleteRefusal(id: string): Promise<string | null> {
+    return deleteRefusal(this.db, id);
+  }
+
+  /** The session, its messages, tasks, steps, events and frames, and its files. */
+  async deleteSession(id: string): Promise<void> {
+    await deleteSessionRows(this.db, id);
+    await this.files.removeSession(id);
   }
 
   async listMessages(sessionId: string): Promise<ChatMessage[]> {
@@ -314,7 +333,3 @@ function toMessage(row: Selectable<MessagesTable>): ChatMessage {
   };
 }
 
-function titleFrom(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line || "New chat";
-}

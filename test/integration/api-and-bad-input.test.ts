@@ -161,12 +161,12 @@ describe("the SSE stream", () => {
     const replay = await openStream(app.url, "s-early", 0);
     await replay.waitForEnd(json.task_id);
     replay.close();
-    const lasting = (e: SessionEvent) => e.type !== "screen.live";
+    const lasting = (e: SessionEvent) => e.type !== "screen.live" && e.type !== "task.activity";
     expect(early.events.filter(lasting)).toEqual(replay.events.filter(lasting));
   });
 
 
-  it("a client that reconnects with Last-Event-ID receives exactly the events it missed (of live frames, the latest)", async () => {
+  it("a client that reconnects with Last-Event-ID receives exactly the events it missed (of live frames and activities, the latest)", async () => {
     model.route(
       (r) => planningText(r).includes("Task: reconnect"),
       act("click", { x: 200, y: 130 }, "one"),
@@ -190,13 +190,15 @@ describe("the SSE stream", () => {
     await everything.waitForEnd(json.task_id);
     everything.close();
     expect(second.events.every((e) => e.id > lastId)).toBe(true);
-    const lasting = (e: SessionEvent) => e.type !== "screen.live";
+    const lasting = (e: SessionEvent) => e.type !== "screen.live" && e.type !== "task.activity";
     expect([...seen, ...second.events].filter(lasting)).toEqual(everything.events.filter(lasting));
     expect(second.events.filter(lasting).length).toBeGreaterThan(0);
     // A replay holds one live frame per task: the newest.
     const live = everything.events.filter((e) => e.type === "screen.live");
     expect(live).toHaveLength(1);
     expect(live[0]!.id).toBe(Math.max(...[...seen, ...second.events].filter((e) => e.type === "screen.live").map((e) => e.id)));
+    // And one activity at most: what the agent did last.
+    expect(everything.events.filter((e) => e.type === "task.activity").length).toBeLessThanOrEqual(1);
   });
 });
 

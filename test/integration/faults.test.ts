@@ -16,7 +16,8 @@ const { model, pages, app } = useWorld();
 
 type Failed = Extract<SessionEvent, { type: "task.failed" }>;
 type Appended = Extract<SessionEvent, { type: "progress.append" }>;
-const lasting = (e: SessionEvent) => e.type !== "screen.live";
+// Live frames and what the task was doing between steps are side news, not its record.
+const lasting = (e: SessionEvent) => e.type !== "screen.live" && e.type !== "task.activity";
 
 async function send(sessionId: string, text: string, startUrl?: string): Promise<string> {
   const { status, json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: sessionId, text, ...(startUrl ? { start_url: startUrl } : {}) });

@@ -70,7 +70,7 @@ describe("restart", () => {
       const replay = await openStream(second.url, "s-restart", 0);
       await replay.waitForEnd(json.task_id);
       replay.close();
-      expect(replay.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual([
+      expect(replay.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual([
         "task.started",
         "progress.append",
         "progress.append",
@@ -162,11 +162,11 @@ describe("restart", () => {
       expect(ids[0]).toBeGreaterThan(seen);
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
       expect(new Set(ids).size).toBe(ids.length);
-      expect(events.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual(["task.resumed", "progress.append", "progress.append", "task.completed"]);
+      expect(events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual(["task.resumed", "progress.append", "progress.append", "task.completed"]);
       const replay = await openStream(app.url, "s-waiting", 0);
       await replay.waitForEnd(task_id);
       replay.close();
-      const notLive = (list: SessionEvent[]) => list.filter((e) => e.type !== "screen.live");
+      const notLive = (list: SessionEvent[]) => list.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
       expect(notLive(replay.events).map((e) => e.id)).toEqual([...notLive(waiting.events), ...notLive(events.events)].map((e) => e.id));
       expect(notLive(replay.events).map((e) => e.type)).toEqual([
         "task.started",
@@ -251,7 +251,7 @@ describe("restart", () => {
       expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "The account is deleted." });
       events.close();
       await expect.poll(deletions).toBe(deletedBefore + 1);
-      expect(events.events.filter((e) => e.type !== "screen.live").map((e) => e.type)).toEqual([
+      expect(events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual([
         "approval.resolved",
         "task.resumed",
         "approval.requested",

@@ -33,7 +33,7 @@ describe("needs_user", () => {
     events.close();
     expect(end).toMatchObject({ type: "task.completed", answer: "Logged in." });
     await pages.waitForRecord("clicked");
-    const types = events.events.map((e) => e.type).filter((t) => t !== "screen.live");
+    const types = events.events.map((e) => e.type).filter((t) => t !== "screen.live" && t !== "task.activity");
     expect(types).toEqual(["task.started", "progress.append", "task.awaiting_user", "task.resumed", "progress.append", "progress.append", "task.completed"]);
 
     const resumed = model.requests.filter((r) => planningText(r).includes("Task: log in for me"))[1]!;

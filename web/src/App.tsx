@@ -8,7 +8,7 @@ import { useSessions } from "./hooks/useSessions.ts";
 import { t } from "./i18n.ts";
 
 export function App() {
-  const { sessions, currentId, open, refresh } = useSessions();
+  const { sessions, currentId, open, refresh, rename, remove } = useSessions();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const current = sessions.find((session) => session.id === currentId);
   const title = current?.title ?? t.newChat;
@@ -25,10 +25,10 @@ export function App() {
   return (
     <div className="flex h-full">
       <aside className="hidden w-64 shrink-0 border-r border-zinc-200 md:block">
-        <Sidebar sessions={sessions} currentId={currentId} onOpen={openSession} />
+        <Sidebar sessions={sessions} currentId={currentId} onOpen={openSession} onRename={rename} onDelete={remove} />
       </aside>
       <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} label={t.chats}>
-        <Sidebar sessions={sessions} currentId={currentId} onOpen={openSession} />
+        <Sidebar sessions={sessions} currentId={currentId} onOpen={openSession} onRename={rename} onDelete={remove} />
       </Drawer>
       <main className="flex min-w-0 flex-1 flex-col bg-white">
         <header className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 sm:px-4">

@@ -31,7 +31,7 @@ export class ApiError extends Error {
 /** The per-install token the server put in the page; every request that changes state carries it, and the extension pairs with it. */
 export const installToken = document.querySelector<HTMLMetaElement>(`meta[name="${INSTALL_TOKEN_META}"]`)?.content ?? "";
 
-async function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function request<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -59,6 +59,9 @@ export const api = {
   extensions: async (): Promise<ExtensionListing[]> => (await request<ExtensionListReply>("GET", "/api/extension/extension-list")).extensions,
   listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
   createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),
+  renameSession: (sessionId: string, title: string): Promise<Session> => request<Session>("PATCH", `/api/sessions/${encodeURIComponent(sessionId)}`, { title }),
+  /** Refused with SESSION_BUSY while a task of the chat is under way. */
+  deleteSession: (sessionId: string): Promise<unknown> => request("DELETE", `/api/sessions/${encodeURIComponent(sessionId)}`),
   listMessages: async (sessionId: string): Promise<ChatMessage[]> =>
     (await request<MessagesReply>("GET", `/api/sessions/${encodeURIComponent(sessionId)}/messages`)).messages,
   listTasks: async (sessionId: string): Promise<Task[]> =>

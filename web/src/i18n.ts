@@ -12,6 +12,15 @@ const en = {
   chats: "Chats",
   noChats: "No chats yet.",
   openMenu: "Open chats",
+  sessionStatus: { running: "Running", needs_you: "Needs you", done: "Done", failed: "Failed", stopped: "Stopped" },
+  renameChat: (title: string) => `Rename “${title}”`,
+  deleteChat: (title: string) => `Delete “${title}”`,
+  chatTitle: "Chat title",
+  confirmDelete: "Delete this chat and everything in it?",
+  delete: "Delete",
+  cancel: "Cancel",
+  deleteBusy: "Stop its task first, then delete the chat.",
+  chatChangeFailed: "That did not work; try again.",
   emptyTitle: "What should the agent do?",
   emptyHint: "Ask a question, or describe a task: the agent drives a browser or a desktop and shows you every step.",
   message: "Message",
@@ -32,6 +41,17 @@ const en = {
   dropFiles: "Drop files to attach them",
   thinking: "Thinking…",
   starting: "Starting…",
+  /** What a task is doing between its steps (task.activity). */
+  activity: {
+    thinking: "Thinking…",
+    model_retry: "Waiting for the model…",
+    acting: "Acting…",
+    checking_pointer: "Checking the pointer…",
+    verifying: "Checking what changed…",
+    waiting_for_page: "Waiting for the page…",
+  },
+  modelRetry: (attempt: number, of: number) => `Waiting for the model (retry ${attempt} of ${of})…`,
+  elapsedSeconds: (seconds: number) => `${seconds}\u00a0s`,
   running: "Working",
   awaitingUser: "Needs your action",
   takeover: "You have the screen",
@@ -136,6 +156,15 @@ const zh: Strings = {
   chats: "对话",
   noChats: "还没有对话。",
   openMenu: "打开对话列表",
+  sessionStatus: { running: "运行中", needs_you: "需要你", done: "已完成", failed: "失败", stopped: "已停止" },
+  renameChat: (title: string) => `重命名“${title}”`,
+  deleteChat: (title: string) => `删除“${title}”`,
+  chatTitle: "对话标题",
+  confirmDelete: "删除这个对话及其全部内容？",
+  delete: "删除",
+  cancel: "取消",
+  deleteBusy: "请先停止它的任务，再删除对话。",
+  chatChangeFailed: "操作没有成功，请重试。",
   emptyTitle: "要让智能体做什么？",
   emptyHint: "提出问题，或描述一个任务：智能体会操作浏览器或桌面，并展示每一步。",
   message: "消息",
@@ -156,6 +185,16 @@ const zh: Strings = {
   dropFiles: "松开以添加附件",
   thinking: "思考中…",
   starting: "正在启动…",
+  activity: {
+    thinking: "思考中…",
+    model_retry: "正在等待模型…",
+    acting: "正在操作…",
+    checking_pointer: "正在检查指针位置…",
+    verifying: "正在检查操作效果…",
+    waiting_for_page: "正在等待页面…",
+  },
+  modelRetry: (attempt: number, of: number) => `正在等待模型（第 ${attempt} 次重试，共 ${of} 次）…`,
+  elapsedSeconds: (seconds: number) => `${seconds}\u00a0秒`,
   running: "执行中",
   awaitingUser: "需要你操作",
   takeover: "由你操作屏幕",
@@ -254,6 +293,17 @@ export function pickLocale(languages: readonly string[]): Locale {
 
 export const locale: Locale = pickLocale(typeof navigator === "undefined" ? [] : navigator.languages);
 export const t: Strings = locale === "zh" ? zh : en;
+
+/** "5 min ago", "yesterday"; older than a week, the date. */
+export function relativeTime(iso: string, now: number): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale === "zh" ? "zh-CN" : "en", { numeric: "auto", style: "short" });
+  if (seconds > -60) return format.format(0, "second");
+  if (seconds > -3600) return format.format(Math.round(seconds / 60), "minute");
+  if (seconds > -86_400) return format.format(Math.round(seconds / 3600), "hour");
+  if (seconds > -7 * 86_400) return format.format(Math.round(seconds / 86_400), "day");
+  return new Date(iso).toLocaleDateString(locale === "zh" ? "zh-CN" : "en-GB", { day: "numeric", month: "short" });
+}
 
 export function formatTime(iso: string): string {
   return new Date(iso).toLocaleTimeString(locale === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });

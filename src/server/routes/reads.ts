@@ -1,8 +1,8 @@
-// Read APIs: sessions, a session's messages and tasks, a task with its steps, frame images.
+// Read APIs: a session's messages and tasks, a task with its steps, frame images.
 import { Hono } from "hono";
-import { createSessionBodySchema, idSchema, type MessagesReply, type SessionsReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
+import { idSchema, type MessagesReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
-import { notFound, parseBody, parseWith } from "../http-error.ts";
+import { notFound, parseWith } from "../http-error.ts";
 
 export function readRoutes(store: Store) {
   const session = async (raw: string) => {
@@ -12,11 +12,6 @@ export function readRoutes(store: Store) {
   };
 
   return new Hono()
-    .get("/sessions", async (c) => c.json<SessionsReply>({ sessions: await store.listSessions() }))
-    .post("/sessions", async (c) => {
-      const body = await parseBody(c, createSessionBodySchema);
-      return c.json(await store.createSession(body.title), 201);
-    })
     .get("/sessions/:id/messages", async (c) => {
       const id = await session(c.req.param("id"));
       return c.json<MessagesReply>({ messages: await store.listMessages(id) });

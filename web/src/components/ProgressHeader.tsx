@@ -1,13 +1,19 @@
 // The run card's header: status, the latest progress text (wrapped, never cut to a word or two),
 // the timeline toggle and Stop. It stays at the top of the chat while the card scrolls under it.
-import type { Ref } from "react";
+// While the task works between its steps it says on what, and for how long: in place of the
+// progress text before the first step, beside the status after it.
+import { useEffect, useState, type Ref } from "react";
 import type { TaskStatus } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import type { RunActivity } from "../state/session-state.ts";
 import { StatusDot, statusLabel } from "./Status.tsx";
 
 export interface ProgressHeaderProps {
   status: TaskStatus;
-  latest: string;
+  /** The latest step's text; null before the first step. */
+  latest: string | null;
+  /** What the task is doing now, shown while it runs. */
+  activity?: RunActivity | null | undefined;
   expanded: boolean;
   onToggle: () => void;
   timelineId: string;
@@ -17,7 +23,8 @@ export interface ProgressHeaderProps {
   toggleRef?: Ref<HTMLButtonElement>;
 }
 
-export function ProgressHeader({ status, latest, expanded, onToggle, timelineId, onStop, stopping = false, toggleRef }: ProgressHeaderProps) {
+export function ProgressHeader({ status, latest, activity, expanded, onToggle, timelineId, onStop, stopping = false, toggleRef }: ProgressHeaderProps) {
+  const doing = status === "running" && activity ? <ActivityText activity={activity} /> : null;
   return (
     <div data-testid="run-header" className="sticky top-0 z-10 flex items-start gap-2 rounded-t-2xl bg-white/95 px-3 py-2.5 backdrop-blur-sm sm:px-4">
       <button
@@ -32,9 +39,10 @@ export function ProgressHeader({ status, latest, expanded, onToggle, timelineId,
           <StatusDot status={status} />
         </span>
         <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
+        {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
         {/* On a phone it takes a line of its own under the status, the whole width of the header. */}
         <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 sm:order-none sm:line-clamp-2 sm:flex-1 sm:basis-0">
-          {latest}
+          {latest ?? doing ?? t.starting}
         </span>
         <span className="sr-only">{expanded ? t.hideProgress : t.showProgress}</span>
         <span className="ml-auto flex h-5 shrink-0 items-center sm:ml-0">
@@ -54,6 +62,26 @@ export function ProgressHeader({ status, latest, expanded, onToggle, timelineId,
         </button>
       )}
     </div>
+  );
+}
+
+/** The activity in words, and the seconds it has lasted, counted on. */
+function ActivityText({ activity }: { activity: RunActivity }) {
+  const since = Date.parse(activity.since);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [since]);
+  const seconds = Number.isNaN(since) ? 0 : Math.floor((now - since) / 1000);
+  const words = activity.activity === "model_retry" && activity.attempt && activity.of ? t.modelRetry(activity.attempt, activity.of) : t.activity[activity.activity];
+  return (
+    <span data-testid="run-activity" data-activity={activity.activity}>
+      {words}
+      {/* Held to the words: the seconds never start a line of their own. */}
+      {seconds >= 1 && `\u00a0${t.elapsedSeconds(seconds)}`}
+    </span>
   );
 }
 

@@ -35,6 +35,17 @@ const shownImage = () => screen.getByRole("figure", { name: "Screen" }).querySel
 const timelineItems = () => within(screen.getByRole("list", { name: "Progress" })).getAllByRole("button");
 
 describe("RunCard while running", () => {
+  it("says what the agent does between steps: instead of Starting… before the first, beside the status after", () => {
+    const since = new Date(Date.now() - 7_000).toISOString();
+    const { rerender, all } = renderCard({ ...running, steps: [], task: task({ current_step_index: 0 }), activity: { activity: "model_retry", attempt: 2, of: 3, since } });
+    expect(screen.getByTestId("latest-progress").textContent).toBe("Waiting for the model (retry 2 of 3)…\u00a07\u00a0s");
+    rerender(<RunCard run={{ ...running, activity: { activity: "thinking", since } }} {...all} />);
+    expect(screen.getByTestId("latest-progress").textContent).toBe("Step 3 text");
+    expect(screen.getByTestId("run-activity").textContent).toBe("Thinking…\u00a07\u00a0s");
+    rerender(<RunCard run={{ ...running, activity: null }} {...all} />);
+    expect(screen.queryByTestId("run-activity")).toBeNull();
+  });
+
   it("starts collapsed on the live screen, showing only the latest progress", () => {
     renderCard(running);
     expect(screen.getByTestId("latest-progress").textContent).toBe("Step 3 text");

@@ -169,7 +169,8 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, 
         <>
           <ProgressHeader
             status={task.status}
-            latest={steps.at(-1)?.text ?? t.starting}
+            latest={steps.at(-1)?.text ?? null}
+            activity={run.activity}
             expanded={expanded}
             onToggle={() => setExpanded(!expanded)}
             timelineId={timelineId}

@@ -28,6 +28,23 @@ describe("reduceEvent", () => {
     expect(run.task.usage).toEqual({ input_tokens: 20, output_tokens: 10 });
   });
 
+  it("knows what the task is doing until a step, keeps it through live frames, and forgets it at the end", () => {
+    const since = "2026-01-01T00:00:00.000Z";
+    const waiting = reduce(
+      events(
+        { type: "task.started", task: task() },
+        { type: "task.activity", activity: "thinking", since },
+        { type: "task.activity", activity: "model_retry", attempt: 2, of: 3, since },
+        { type: "screen.live", frame: liveFrame(1), url: null, window: null },
+      ),
+    );
+    expect(waiting.runs.task_1!.activity).toEqual({ activity: "model_retry", attempt: 2, of: 3, since });
+    const stepped = reduce(events({ type: "progress.append", step: step(1) }), { ...waiting, lastEventId: 0 });
+    expect(stepped.runs.task_1!.activity).toBeNull();
+    const again = reduce(events({ type: "task.activity", activity: "thinking", since }, { type: "task.completed", answer: "done" }), { ...waiting, lastEventId: 0 });
+    expect(again.runs.task_1!.activity).toBeNull();
+  });
+
   it("ignores events it has already seen, so a replay after reconnecting changes nothing", () => {
     const list = events({ type: "task.started", task: task() }, { type: "progress.append", step: step(1) });
     const once = reduce(list);

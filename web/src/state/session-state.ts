@@ -2,7 +2,15 @@
 // RunState per task and one ReplyState per reply, and for each task the view takes the
 // event-built state or the store's snapshot, whichever is further along, so a reload shows the
 // stored state at once and the replayed events never step back.
-import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskError, TaskStatus } from "../protocol.ts";
+import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskActivity, TaskError, TaskStatus } from "../protocol.ts";
+
+/** What the task is doing between its steps (task.activity); `since` is the server's time the wait began. */
+export interface RunActivity {
+  activity: TaskActivity;
+  attempt?: number | undefined;
+  of?: number | undefined;
+  since: string;
+}
 
 export interface RunState {
   task: Task;
@@ -18,6 +26,8 @@ export interface RunState {
    * Absent after a reload, since the stream keeps only a task's latest live frame.
    */
   first?: { frame: FrameRef; url: string | null };
+  /** Until the next step, a question to the person or the task's end; absent when none was said. */
+  activity?: RunActivity | null;
 }
 
 /** One answer of the chat assistant, as it streams. */
@@ -55,7 +65,12 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
   }
   const run = state.runs[event.task_id];
   if (!run) return next;
-  return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(run, event) } };
+  return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(endsActivity(event) ? { ...run, activity: null } : run, event) } };
+}
+
+/** What a task was doing is over once anything but the screen's own news comes: a step, a question, its end. */
+function endsActivity(event: SessionEvent): boolean {
+  return event.type !== "task.activity" && event.type !== "screen.live" && event.type !== "snapshotSync";
 }
 
 type TaskSessionEvent = Extract<SessionEvent, { task_id: string }>;
@@ -82,6 +97,8 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
         }),
       };
     }
+    case "task.activity":
+      return { ...run, activity: { activity: event.activity, attempt: event.attempt, of: event.of, since: event.since } };
     case "task.awaiting_user":
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
     case "approval.requested":
