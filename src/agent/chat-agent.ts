@@ -13,7 +13,7 @@ import { newId, nowIso, today } from "../core/ids.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import type { ChatModel, ChatTurn } from "../models/chat/chat-model.ts";
 import { RepairBudget, streamReply } from "../models/chat/conversation.ts";
-import type { ChatMessage, ProgressStep, SendReply, Task } from "../protocol/index.ts";
+import { isFinished, type ChatMessage, type ProgressStep, type SendReply, type Task } from "../protocol/index.ts";
 import { computerTask, historyText, systemPrompt, userText } from "./chat-prompt.ts";
 import type { ChatRecorder } from "./ports.ts";
 import type { Runtime, Submission } from "./runtime.ts";
@@ -45,6 +45,11 @@ interface Turn {
   controller: AbortController;
   /** The task the turn is waiting for, if any. */
   taskId: string | null;
+}
+
+/** Retry and Continue take up a task only once it has ended. */
+function assertEnded(task: Task): void {
+  if (!isFinished(task.status)) throw new AppError("TASK_NOT_ENDED", `Task ${task.id} is ${task.status}; stop it or wait for it to end first.`);
 }
 
 export class ChatAgent {
@@ -118,6 +123,44 @@ export class ChatAgent {
       attachments: [],
       startUrl: task.start_url ?? undefined,
       replay: { of: task, steps },
+    });
+  }
+
+  /**
+   * Retry: runs an ended task's text again in its session, from its start page, on what it
+   * drove and as it was driven. The model is the configured one: a task does not record a
+   * per-message model choice.
+   */
+  async retry(task: Task): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
+    assertEnded(task);
+    this.assertIdle(task.session_id);
+    const attachments = await this.runtime.attachmentsOf(task);
+    return this.runtime.submit({ sessionId: task.session_id, text: task.text, attachments, startUrl: task.start_url ?? undefined, retry: task });
+  }
+
+  /**
+   * Continue: a task that failed (its step cap among the reasons), was stopped or interrupted goes
+   * on as a new task on the page it ended on, told its steps. It may take `extraSteps` more steps
+   * (by default as many as it had: the steps it took if it ran out of them, else its mode's cap),
+   * at most MAX_STEPS: the cap is per task, so a continuation never runs more than that.
+   */
+  async continueTask(task: Task, steps: ProgressStep[], extraSteps?: number): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
+    assertEnded(task);
+    if (task.status === "completed") throw new AppError("NOT_CONTINUABLE", `Task ${task.id} completed; there is nothing to continue. Retry it to run it again.`);
+    const { agent, limits } = this.config;
+    if (extraSteps !== undefined && extraSteps > limits.maxSteps) {
+      throw new AppError("INVALID_BODY", `Invalid body: extra_steps: must be at most ${limits.maxSteps} (MAX_STEPS)`);
+    }
+    this.assertIdle(task.session_id);
+    const earlierCap = task.error?.code === "STEP_LIMIT" && task.current_step_index > 0 ? task.current_step_index : task.mode === "actions" ? limits.maxSteps : agent.maxSteps;
+    const attachments = await this.runtime.attachmentsOf(task);
+    return this.runtime.submit({
+      sessionId: task.session_id,
+      text: task.text,
+      attachments,
+      startUrl: task.start_url ?? undefined,
+      continues: { of: task, steps },
+      maxSteps: Math.min(extraSteps ?? earlierCap, limits.maxSteps),
     });
   }
 

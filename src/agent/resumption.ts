@@ -2,14 +2,16 @@
 // died is kept `awaiting_user` by the store; the person's answer resumes it in a fresh computer on
 // the page it was on, with a fresh driver told the steps so far, the question and the answer,
 // which looks again before it acts. A pending approval's action was lost with the process: it is
-// not done, and the driver decides it anew.
+// not done, and the driver decides it anew. Continue (issue 16) takes up an ended task the same
+// way, as a new task with no answer of the person's: it starts on the last step's page.
 import type { ProgressStep, Task } from "../protocol/index.ts";
 
 /** What the person answered: "I've done it" (or their words), or a decision on the pending approval. */
 export type PersonAnswer = { kind: "ack"; text: string } | { kind: "approval"; approvalId: string; approved: boolean };
 
 export interface Resumption {
-  answer: PersonAnswer;
+  /** Null for a continuation: a new task, which starts (`task.started`) rather than resumes. */
+  answer: PersonAnswer | null;
   /** The page to open again: the last step's, else the task's start page. */
   url: string | null;
   /** What the driver is told happened while it was away. */
@@ -24,4 +26,16 @@ export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer:
   const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
   const reopened = url ? ` The page was opened again at ${url}.` : "";
   return { answer, url, note: `The server restarted while the task waited for ${asked}; ${said}.${reopened}` };
+}
+
+/**
+ * Continue: a new task goes on from where `task` ended (failed, stopped or interrupted), on the
+ * last step's page, its driver told the earlier steps (as a resumed task's is) and this note.
+ */
+export function continuationOf(task: Task, steps: readonly ProgressStep[]): Resumption {
+  const url = [...steps].reverse().find((step) => step.url)?.url ?? task.start_url;
+  const ended = task.status === "stopped" ? "was stopped" : `failed (${task.error?.code ?? "unknown"}: ${task.error?.message ?? "no reason given"})`;
+  const reopened = url ? ` The page was opened again at ${url}; look at it before you act.` : " Look at the screen before you act.";
+  const note = `This goes on from an earlier run of the same task, which ${ended} after ${steps.length} step${steps.length === 1 ? "" : "s"} (listed above). Continue from there: do not redo what is done.${reopened}`;
+  return { answer: null, url, note };
 }

@@ -14,13 +14,16 @@ import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
-import { resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
+import { continuationOf, resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
 import { ACK_TEXT, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
 export const RUN_AGAIN_TEXT = "Run again";
+/** The person's messages of Retry and Continue on an ended task's card. */
+export const RETRY_TEXT = "Retry";
+export const CONTINUE_TEXT = "Continue";
 
 export interface Submission {
   sessionId: string;
@@ -43,6 +46,10 @@ export interface Submission {
   cdp?: { url: string; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
   replay?: { of: Task; steps: ProgressStep[] } | undefined;
+  /** Retry: the ended task this one runs again, with its mode, computer, extension and browser. */
+  retry?: Task | undefined;
+  /** Continue: the ended task this one goes on from, on its last page, told its steps (agent/resumption.ts). */
+  continues?: { of: Task; steps: ProgressStep[] } | undefined;
 }
 
 export class Runtime {
@@ -69,15 +76,17 @@ export class Runtime {
   async submit(submission: Submission): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     const { sessionId } = submission;
     const now = nowIso();
+    // A replay, retry or continuation drives what the earlier task drove, as it drove it.
+    const like = submission.replay?.of ?? submission.retry ?? submission.continues?.of;
     const task: Task = {
       id: newId("task"),
       session_id: sessionId,
       text: submission.text,
-      mode: submission.replay?.of.mode ?? submission.agentMode ?? this.config.agent.mode,
-      computer: submission.replay?.of.computer ?? submission.computer ?? (submission.extensionClient ? "extension" : this.config.computer),
-      extension_client_id: submission.replay?.of.extension_client_id ?? submission.extensionClient ?? null,
+      mode: like?.mode ?? submission.agentMode ?? this.config.agent.mode,
+      computer: like?.computer ?? submission.computer ?? (submission.extensionClient ? "extension" : this.config.computer),
+      extension_client_id: like ? like.extension_client_id : (submission.extensionClient ?? null),
       replay_of: submission.replay?.of.id ?? null,
-      cdp: submission.replay?.of.cdp ?? this.cdpOf(submission),
+      cdp: like ? like.cdp : this.cdpOf(submission),
       start_url: submission.startUrl ?? null,
       status: "queued",
       current_step_index: 0,
@@ -100,11 +109,13 @@ export class Runtime {
       throw new AppError("INVALID_BODY", "mode: the desktop tools need a model that takes images (AGENT_VISION=true); without one, drive the desktop with a planner (mode actions).");
     }
     if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
+    const { continues } = submission;
+    const continuation = continues ? continuationOf(continues.of, continues.steps) : null;
     const driver: Driver = submission.replay
       ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
       : task.mode === "actions"
-        ? new PlannerDriver(this.resources.plannerFor(task, submission.model))
-        : new ToolDriver(this.resources.chatModel(), task.mode);
+        ? new PlannerDriver(this.resources.plannerFor(task, submission.model), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
+        : new ToolDriver(this.resources.chatModel(), task.mode, continuation ? { steps: continues!.steps, note: continuation.note } : null);
     task.model = driver.label;
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
@@ -114,12 +125,12 @@ export class Runtime {
           task_id: task.id,
           role: "user",
           kind: "user_text",
-          text: submission.replay ? RUN_AGAIN_TEXT : submission.text,
+          text: submission.replay ? RUN_AGAIN_TEXT : submission.retry ? RETRY_TEXT : continues ? CONTINUE_TEXT : submission.text,
           attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
           created_at: now,
         };
     const cap = submission.maxSteps ?? (task.mode === "actions" ? Infinity : this.config.agent.maxSteps);
-    const { done } = await this.launch(task, driver, submission.attachments, Math.min(cap, this.config.limits.maxSteps), null, (release) =>
+    const { done } = await this.launch(task, driver, submission.attachments, Math.min(cap, this.config.limits.maxSteps), continuation, (release) =>
       // A message the chat already stored keeps its attachments; it is only linked to the task.
       this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
         release();
@@ -200,6 +211,11 @@ export class Runtime {
     }
     if (!url) return null;
     return { url: redactUrl(url), target_id: (submission.cdp ? submission.cdp.targetId : this.config.browser.cdpTargetId) ?? null };
+  }
+
+  /** The files a task was given, to give them again (Retry, Continue). */
+  attachmentsOf(task: Task): Promise<Attachment[]> {
+    return this.recorder.taskAttachments(task);
   }
 
   /** The task a session is running, if any. */

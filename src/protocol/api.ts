@@ -69,6 +69,9 @@ export type SendReply = z.infer<typeof sendReplySchema>;
 
 export const taskActionBodySchema = z.object({ task_id: idSchema });
 
+/** POST /api/chat/continue: how many more steps the continued task may take (at most MAX_STEPS, checked by the server). */
+export const continueBodySchema = taskActionBodySchema.extend({ extra_steps: z.number().int().min(1).optional() });
+
 /** Stop a task, or the assistant's answer to a message (`message_id`: the person's message). */
 export const stopBodySchema = z
   .object({ task_id: idSchema.optional(), message_id: idSchema.optional() })
@@ -121,6 +124,8 @@ export const ERROR_CODES = [
   "TASK_FINISHED",
   "ANSWER_FINISHED",
   "NOT_REPLAYABLE",
+  "TASK_NOT_ENDED",
+  "NOT_CONTINUABLE",
   "TASK_NOT_AWAITING_USER",
   "TASK_NOT_TAKEN_OVER",
   "TASK_NOT_RUNNING",

@@ -198,6 +198,8 @@ const POSTS: [string, fc.Arbitrary<unknown>][] = [
   ["/api/chat/approve", shaped(["task_id", "approval_id", "approved"], { task_id: anId, approval_id: anId })],
   ["/api/chat/ack-user-action", shaped(["task_id", "text"], { task_id: anId })],
   ["/api/chat/replay", shaped(["task_id"], { task_id: anId })],
+  ["/api/chat/retry", shaped(["task_id"], { task_id: anId })],
+  ["/api/chat/continue", shaped(["task_id", "extra_steps"], { task_id: anId })],
   ["/api/sessions", shaped(["title"])],
 ];
 const READS = ["/api/sessions/:id/messages", "/api/sessions/:id/tasks", "/api/tasks/:id", "/api/frames/:id"];

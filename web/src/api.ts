@@ -76,6 +76,11 @@ export const api = {
   /** The person's click, wheel, key or text on the live view while the screen is theirs. */
   input: (taskId: string, input: PersonInputBody): Promise<unknown> => request("POST", "/api/chat/input", { task_id: taskId, input }),
   runAgain: (taskId: string): Promise<SendReply> => request<SendReply>("POST", "/api/chat/replay", { task_id: taskId }),
+  /** Runs an ended task's text again, as a new task in its chat. */
+  retry: (taskId: string): Promise<SendReply> => request<SendReply>("POST", "/api/chat/retry", { task_id: taskId }),
+  /** Goes on from where a failed or stopped task ended, as a new task; `extraSteps` by default as many as it had. */
+  continueTask: (taskId: string, extraSteps?: number): Promise<SendReply> =>
+    request<SendReply>("POST", "/api/chat/continue", { task_id: taskId, ...(extraSteps === undefined ? {} : { extra_steps: extraSteps }) }),
   decide: (taskId: string, approvalId: string, approved: boolean): Promise<unknown> =>
     request("POST", "/api/chat/approve", { task_id: taskId, approval_id: approvalId, approved }),
 };

@@ -1,4 +1,5 @@
-// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1), /replay (Run again), and
+// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1), /replay (Run again), /retry
+// and /continue (an ended task's Retry and Continue, issue 16), and
 // the person's takeover (seed 004 §2): /takeover, /resume and /input, their clicks and keys on the
 // live view while the screen is theirs.
 import { Hono } from "hono";
@@ -7,7 +8,7 @@ import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { ACK_TEXT } from "../../agent/task-run.ts";
 import { AppError } from "../../core/errors.ts";
-import { approveBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -46,6 +47,22 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       if (!task) throw notFound("task", task_id);
       const again = await chat.runAgain(task, await store.listSteps(task_id));
       const reply: SendReply = { session_id: task.session_id, message_id: again.message.id, task_id: again.task.id };
+      return c.json(reply, 202);
+    })
+    .post("/retry", async (c) => {
+      const { task_id } = await parseBody(c, taskActionBodySchema);
+      const task = await store.getTask(task_id);
+      if (!task) throw notFound("task", task_id);
+      const again = await chat.retry(task);
+      const reply: SendReply = { session_id: task.session_id, message_id: again.message.id, task_id: again.task.id };
+      return c.json(reply, 202);
+    })
+    .post("/continue", async (c) => {
+      const { task_id, extra_steps } = await parseBody(c, continueBodySchema);
+      const task = await store.getTask(task_id);
+      if (!task) throw notFound("task", task_id);
+      const next = await chat.continueTask(task, await store.listSteps(task_id), extra_steps);
+      const reply: SendReply = { session_id: task.session_id, message_id: next.message.id, task_id: next.task.id };
       return c.json(reply, 202);
     })
     .post("/stop", async (c) => {

@@ -1,5 +1,6 @@
 // How a run ends in words: the answer (Markdown) of a completed or waiting task with its
-// "I've done it" button, or the reason a task failed or was stopped. Presentational: the chat's
+// "I've done it" button, or the reason a task failed or was stopped, with Retry and Continue
+// (issue 16) for a task that ended without its answer. Presentational: the chat's
 // RunAnnouncer tells screen readers how a run ended, so nothing here is a live region.
 import type { ReactNode } from "react";
 import type { TaskError } from "../protocol.ts";
@@ -30,6 +31,32 @@ export function AnswerCard({ ending, detail, actions }: AnswerCardProps) {
       {detail}
       {actions && <div className="mt-3 flex flex-wrap items-center gap-2">{actions}</div>}
     </div>
+  );
+}
+
+const CONTINUE_CLASS =
+  "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
+const RETRY_CLASS =
+  "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
+
+export interface TakeUpActionsProps {
+  onRetry: () => void;
+  onContinue: () => void;
+  /** The request under way, if any: every button waits for it. */
+  pending: "retry" | "continue" | "other" | null;
+}
+
+/** The buttons of a failed, stopped or interrupted card: Continue from the last step, or Retry from the start. */
+export function TakeUpActions({ onRetry, onContinue, pending }: TakeUpActionsProps) {
+  return (
+    <>
+      <button type="button" onClick={onContinue} disabled={pending !== null} title={t.continueHint} className={CONTINUE_CLASS}>
+        {pending === "continue" ? t.continuing : t.continueTask}
+      </button>
+      <button type="button" onClick={onRetry} disabled={pending !== null} className={RETRY_CLASS}>
+        {pending === "retry" ? t.retrying : t.retry}
+      </button>
+    </>
   );
 }
 

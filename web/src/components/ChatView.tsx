@@ -77,6 +77,14 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     await api.runAgain(taskId);
     await session.refresh();
   };
+  const retry = async (taskId: string) => {
+    await api.retry(taskId);
+    await session.refresh();
+  };
+  const continueTask = async (taskId: string) => {
+    await api.continueTask(taskId);
+    await session.refresh();
+  };
   const takeOver = async (taskId: string) => {
     await api.takeOver(taskId);
   };
@@ -135,7 +143,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} repliedBelow={item.repliedBelow} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} repliedBelow={item.repliedBelow} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":

@@ -1,5 +1,5 @@
 // The run card keeps timeline, scrubber and screen in sync both ways, and turns into the answer.
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunState } from "../state/session-state.ts";
 import { liveFrame, step, task } from "../testing/fixtures.ts";
@@ -22,10 +22,12 @@ function renderCard(run: RunState, handlers: Partial<Omit<RunCardProps, "run">> 
   const onAck = handlers.onAck ?? vi.fn(async () => undefined);
   const onDecide = handlers.onDecide ?? vi.fn(async () => undefined);
   const onRunAgain = handlers.onRunAgain ?? vi.fn(async () => undefined);
+  const onRetry = handlers.onRetry ?? vi.fn(async () => undefined);
+  const onContinue = handlers.onContinue ?? vi.fn(async () => undefined);
   const onTakeOver = handlers.onTakeOver ?? vi.fn(async () => undefined);
   const onResume = handlers.onResume ?? vi.fn(async () => undefined);
   const onInput = handlers.onInput ?? vi.fn(async () => undefined);
-  const all = { onStop, onAck, onDecide, onRunAgain, onTakeOver, onResume, onInput };
+  const all = { onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput };
   const view = render(<RunCard run={run} {...all} />);
   return { ...view, ...all, all };
 }
@@ -229,6 +231,31 @@ describe("RunCard's costs", () => {
     // A step that cost nothing says nothing: never "0 tokens".
     fireEvent.click(timelineItems()[1]!);
     expect(screen.queryByTestId("step-cost")).toBeNull();
+  });
+});
+
+describe("RunCard of a task that ended without its answer", () => {
+  it("offers Continue and Retry on a step-limit failure, and sends each", async () => {
+    const failed = { ...running, task: { ...running.task, status: "failed" as const, error: { code: "STEP_LIMIT", message: "The task reached its limit of 2 steps." } } };
+    const { onContinue, onRetry } = renderCard(failed);
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    expect(onContinue).toHaveBeenCalledWith("task_1");
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>("button", { name: "Retry" }).disabled).toBe(false));
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(onRetry).toHaveBeenCalledWith("task_1");
+  });
+
+  it("shows why Continue was refused, and offers neither on a completed card", async () => {
+    const stopped = { ...running, task: { ...running.task, status: "stopped" as const } };
+    const refused = Object.assign(new Error("busy"), { code: "SESSION_BUSY" });
+    renderCard(stopped, { onContinue: vi.fn(async () => Promise.reject(refused)) });
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    expect((await screen.findByRole("alert")).textContent).not.toBe("");
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Continue" }).disabled).toBe(false);
+    cleanup();
+    renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+    expect(screen.queryByRole("button", { name: "Continue" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ import { t } from "../i18n.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
 import type { RunState } from "../state/session-state.ts";
-import { AnswerCard, type Ending } from "./AnswerCard.tsx";
+import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
 import { ApprovalShot } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
@@ -30,6 +30,10 @@ export interface RunCardProps {
   onDecide: (taskId: string, approvalId: string, approved: boolean) => Promise<void>;
   /** Replays a completed tool-agent task from its recording. */
   onRunAgain: (taskId: string) => Promise<void>;
+  /** Runs a failed or stopped task's text again, as a new task. */
+  onRetry: (taskId: string) => Promise<void>;
+  /** Goes on from where a failed or stopped task ended, as a new task with more steps. */
+  onContinue: (taskId: string) => Promise<void>;
   onTakeOver: (taskId: string) => Promise<void>;
   onResume: (taskId: string) => Promise<void>;
   /** The person's click, wheel, key or text on the screen while it is theirs. */
@@ -38,7 +42,7 @@ export interface RunCardProps {
   repliedBelow?: boolean;
 }
 
-type Pending = "stop" | "ack" | "decide" | "again" | "takeover" | "resume";
+type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
 
 const PRIMARY =
   "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
@@ -49,7 +53,7 @@ const SMALL_PRIMARY =
 const SECONDARY =
   "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, onResume, onInput, repliedBelow = false }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, repliedBelow = false }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -111,6 +115,9 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, 
   // The new run gets a card of its own; this one's status does not move, so pending ends with the request.
   const runAgain = () => perform("again", () => onRunAgain(task.id).then(() => setPending(null)));
   const replayable = task.status === "completed" && task.mode !== "actions";
+  // Likewise for Retry and Continue: each starts a new task with a card of its own.
+  const retry = () => perform("retry", () => onRetry(task.id).then(() => setPending(null)));
+  const continueTask = () => perform("continue", () => onContinue(task.id).then(() => setPending(null)));
   const takeOver = () => perform("takeover", () => onTakeOver(task.id));
   const resume = () => perform("resume", () => onResume(task.id));
   const sendInput = useInputQueue(
@@ -137,6 +144,13 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, 
 
   const ending = endingOf(run, repliedBelow);
   const finished = ending !== null && ending.kind !== "awaiting_user";
+  const endActions = replayable ? (
+    <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
+      {t.runAgain}
+    </button>
+  ) : ending?.kind === "failed" || ending?.kind === "stopped" ? (
+    <TakeUpActions onRetry={retry} onContinue={continueTask} pending={pending === "retry" || pending === "continue" ? pending : pending === null ? null : "other"} />
+  ) : null;
   const keptOpen = finished && keepPlayer;
   const player = (showTimeline: boolean, focus = false) => (
     <Player
@@ -181,7 +195,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, 
           {/* Above the player: with the chat held at its bottom, what is added above does not move the player. */}
           {ending !== null && (
             <div className="border-t border-zinc-100">
-              <AnswerCard ending={ending} actions={replayable && <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>{t.runAgain}</button>} />
+              <AnswerCard ending={ending} actions={endActions} />
             </div>
           )}
           <div className="border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3">{player(expanded)}</div>
@@ -199,11 +213,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onTakeOver, 
               ))
             }
             actions={
-              replayable ? (
-                <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
-                  {t.runAgain}
-                </button>
-              ) : (
+              endActions ?? (
               ending.kind === "awaiting_user" &&
               (task.approval ? (
                 <>
