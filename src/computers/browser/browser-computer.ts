@@ -292,10 +292,12 @@ export class BrowserComputer implements Computer {
     await this.guard(async () => {
       const cap = { timeout: SETTLE_CAP_MS };
       await this.page.waitForLoadState("load", cap).catch(() => undefined);
+      // The DOM first: its round trip to the page also brings in the requests the action's handlers
+      // started (a form's fetch), which the network wait would otherwise not know of yet.
+      await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
       // A popup the action opened becomes the screen before anything else looks at it.
       if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
-      await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
     });
   }
 
