@@ -40,6 +40,13 @@ const PRIVATE = new BlockList();
 for (const [net, bits] of [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["100.64.0.0", 10]] as const) PRIVATE.addSubnet(net, bits, "ipv4");
 PRIVATE.addSubnet("fc00::", 7, "ipv6");
 
+/** An IP address on this machine or a private network (loopback, RFC 1918, CGNAT, unique local). */
+export function isPrivateAddress(address: string): boolean {
+  const ip = unmapped(address);
+  const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
+  return isIP(ip) !== 0 && (LOOPBACK.check(ip, family) || PRIVATE.check(ip, family));
+}
+
 /** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */
 export function judge(policy: NetworkPolicy, host: string, port: number, address: string): Verdict {
   const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");

@@ -4,8 +4,10 @@
 // A provider in the cloud needs a key; every endpoint must answer HTTP (any status will do: the
 // check is about reaching it, not about the key being right).
 import type { Config } from "../core/config.ts";
+import { isIP } from "node:net";
 import { redactUrl } from "../core/cdp-endpoints.ts";
 import { firstLine } from "../core/errors.ts";
+import { isPrivateAddress } from "../core/network-policy.ts";
 import type { ModelStatusReply } from "../protocol/index.ts";
 import { chatEndpoint } from "./chat/index.ts";
 
@@ -80,14 +82,5 @@ function isLocal(baseUrl: string): boolean {
   } catch {
     return false;
   }
-  return (
-    host === "localhost" ||
-    host === "::1" ||
-    !host.includes(".") ||
-    host.endsWith(".local") ||
-    /^127\./.test(host) ||
-    /^10\./.test(host) ||
-    /^192\.168\./.test(host) ||
-    /^172\.(1[6-9]|2\d|3[01])\./.test(host)
-  );
+  return isPrivateAddress(host) || host === "localhost" || (isIP(host) === 0 && (!host.includes(".") || host.endsWith(".local")));
 }
