@@ -2,7 +2,8 @@
 // mode gets a turn: the chat model's text streams out as chat.delta events; when it calls
 // `computer_task`, a task starts through the runtime (its run card appears as usual) and the
 // turn waits for it to end, then hands the model the result to answer from. A message in `task`
-// mode skips the assistant and starts a task at once. One turn or task per session at a time.
+// mode skips the assistant and starts a task at once. One turn or task per session at a time: a
+// message sent while a task is under way goes to that task (a follow-up, or the answer it waits for).
 // Stop ends a turn at once: what was streamed stays as the reply, and its task is stopped too.
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -73,6 +74,8 @@ export class ChatAgent {
 
   async send(submission: ChatSubmission): Promise<SendReply> {
     const { sessionId } = submission;
+    const running = this.runtime.activeTask(sessionId);
+    if (running) return this.followUp(running, submission);
     this.assertIdle(sessionId);
     if (submission.mode === "task") {
       const { task, message } = await this.runtime.submit(submission);
@@ -105,6 +108,15 @@ export class ChatAgent {
       throw error;
     }
     return { session_id: sessionId, message_id: message.id, task_id: null };
+  }
+
+  /** A message to a session whose task is under way goes to that task (Runtime.tell). */
+  private async followUp(taskId: string, submission: ChatSubmission): Promise<SendReply> {
+    const refused = (why: string) => new AppError("FOLLOW_UP_REFUSED", `Task ${taskId} is under way and ${why}`);
+    if (submission.attachments.length > 0) throw refused("cannot take files; send them once it has ended.");
+    const told = await this.runtime.tell(taskId, submission.text);
+    if (!told) throw refused("ending; send the message again once it has ended.");
+    return { session_id: submission.sessionId, message_id: told.messageId, task_id: taskId };
   }
 
   /**

@@ -8,6 +8,7 @@ import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
+import type { FollowUps } from "./follow-ups.ts";
 import type { PersonGate } from "./person-gate.ts";
 import type { StepRecorder } from "./step-recorder.ts";
 
@@ -28,6 +29,8 @@ export interface RunContext {
   signal: AbortSignal;
   budget: Budget;
   gate: PersonGate;
+  /** What the person tells the task while it runs: a driver takes it when it plans its next step. */
+  followUps: FollowUps;
   steps: StepRecorder;
   /** Times the phases of the step being made (core/phase-clock.ts). */
   clock: PhaseClock;

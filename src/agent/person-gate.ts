@@ -14,7 +14,7 @@ import type { TaskRecord } from "./task-record.ts";
 export const TAKEOVER_NOTE = "The person took over the screen and handed it back; what it shows may have changed.";
 
 export class PersonGate {
-  private ackWaiter: ((text: string) => void) | null = null;
+  private ackWaiter: ((reply: { text: string; messageId: string }) => void) | null = null;
   private decisionWaiter: { approvalId: string; decide: (approved: boolean) => void } | null = null;
   private takeoverWanted = false;
   private handBackWaiter: (() => void) | null = null;
@@ -27,10 +27,10 @@ export class PersonGate {
     private readonly signal: AbortSignal,
   ) {}
 
-  /** Resumes a task that waits for the person; false if it is not waiting. */
-  acknowledge(text: string): boolean {
+  /** Resumes a task that waits for the person, their reply stored as `messageId`; false if it is not waiting. */
+  acknowledge(text: string, messageId = newId("msg")): boolean {
     if (!this.ackWaiter || this.signal.aborted) return false;
-    this.ackWaiter(text);
+    this.ackWaiter({ text, messageId });
     this.ackWaiter = null;
     return true;
   }
@@ -98,13 +98,13 @@ export class PersonGate {
     await record.addMessage("assistant", answer);
     await record.emit({ type: "task.awaiting_user", task_id: record.current.id, answer, show_ack_button: true });
     await this.handOver("person");
-    const reply = await raceAbort(new Promise<string>((resolve) => (this.ackWaiter = resolve)), this.signal);
+    const reply = await raceAbort(new Promise<{ text: string; messageId: string }>((resolve) => (this.ackWaiter = resolve)), this.signal);
     await this.handOver("agent");
-    await record.addMessage("user", reply);
+    await record.addMessage("user", reply.text, reply.messageId);
     await record.update({ status: "running", answer: null });
     await record.emit({ type: "task.resumed", task_id: record.current.id });
     budget.startClock();
-    return reply;
+    return reply.text;
   }
 
   /**

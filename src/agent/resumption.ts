@@ -7,7 +7,7 @@
 import type { ProgressStep, Task } from "../protocol/index.ts";
 
 /** What the person answered: "I've done it" (or their words), or a decision on the pending approval. */
-export type PersonAnswer = { kind: "ack"; text: string } | { kind: "approval"; approvalId: string; approved: boolean };
+export type PersonAnswer = { kind: "ack"; text: string; messageId?: string } | { kind: "approval"; approvalId: string; approved: boolean };
 
 export interface Resumption {
   /** Null for a continuation: a new task, which starts (`task.started`) rather than resumes. */

@@ -234,6 +234,11 @@ export class Runtime {
     return this.runs.get(taskId)?.acknowledge(text) ?? false;
   }
 
+  /** The person's message to a task under way (TaskRun.tell); null when it is not running here, or is ending. */
+  async tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
+    return (await this.runs.get(taskId)?.tell(text)) ?? null;
+  }
+
   decide(taskId: string, approvalId: string, approved: boolean): boolean {
     return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
   }

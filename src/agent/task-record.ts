@@ -40,9 +40,14 @@ export class TaskRecord {
   }
 
   /** Adds a message of the task to its chat: the agent's answer, or the person's reply. */
-  addMessage(role: ChatMessage["role"], text: string): Promise<void> {
-    const message: ChatMessage = {
-      id: newId("msg"),
+  addMessage(role: ChatMessage["role"], text: string, id?: string): Promise<void> {
+    return this.saveMessage(this.message(role, text, id));
+  }
+
+  /** A message of the task, made now with the task's ids: the agent's answer, or the person's reply or follow-up. */
+  message(role: ChatMessage["role"], text: string, id = newId("msg")): ChatMessage {
+    return {
+      id,
       session_id: this.task.session_id,
       task_id: this.task.id,
       role,
@@ -51,6 +56,9 @@ export class TaskRecord {
       attachments: [],
       created_at: nowIso(),
     };
+  }
+
+  saveMessage(message: ChatMessage): Promise<void> {
     return this.queue(() => this.recorder.addMessage(message));
   }
 

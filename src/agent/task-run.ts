@@ -6,10 +6,10 @@ import type { Logger } from "pino";
 import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
-import { StopRequested, toTaskError } from "../core/errors.ts";
+import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { namedOrigins } from "../core/approval-policy.ts";
 import { Secrets } from "../core/secrets.ts";
-import { nowIso } from "../core/ids.ts";
+import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
@@ -18,6 +18,7 @@ import type { Attachment, PersonInput, Task } from "../protocol/index.ts";
 import { ActivityReporter } from "./activity.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
+import { FollowUps } from "./follow-ups.ts";
 import { throttleFrames } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
@@ -32,6 +33,7 @@ export class TaskRun {
   private readonly record: TaskRecord;
   private readonly budget: Budget;
   private readonly gate: PersonGate;
+  private readonly followUps: FollowUps;
   private computer: Computer | null = null;
   private hands: Hands | null = null;
   private activity: ActivityReporter | null = null;
@@ -51,6 +53,7 @@ export class TaskRun {
     this.record = new TaskRecord(task, recorder);
     this.budget = new Budget({ maxDurationMs: config.limits.maxDurationMs, maxSteps }, (error) => this.controller.abort(error));
     this.gate = new PersonGate(this.record, this.budget, this.controller.signal);
+    this.followUps = new FollowUps(this.record, log);
   }
 
   /** The task as recorded so far. */
@@ -70,6 +73,21 @@ export class TaskRun {
   /** Resumes a task that waits for the person; false if it is not waiting. */
   acknowledge(text: string): boolean {
     return this.gate.acknowledge(text);
+  }
+
+  /**
+   * The person's message to the task while it is under way: the answer it waits for, if it asked
+   * them to act, else a follow-up its agent reads at its next step. Null once the task is ending.
+   */
+  async tell(text: string): Promise<{ messageId: string; answered: boolean } | null> {
+    if (this.finishing || this.controller.signal.aborted) return null;
+    if (this.record.current.replay_of) {
+      throw new AppError("FOLLOW_UP_REFUSED", `Task ${this.record.current.id} runs its recording again and takes no new instructions; stop it first.`);
+    }
+    const messageId = newId("msg");
+    if (this.gate.acknowledge(text, messageId)) return { messageId, answered: true };
+    await this.followUps.add(text, messageId);
+    return { messageId, answered: false };
   }
 
   /** Decides a pending approval; false if there is none with this id. */
@@ -136,6 +154,7 @@ export class TaskRun {
         signal,
         budget: this.budget,
         gate: this.gate,
+        followUps: this.followUps,
         steps,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
@@ -167,7 +186,7 @@ export class TaskRun {
       await record.emit({ type: "task.started", task_id: id, task: record.current });
       return;
     }
-    if (answer.kind === "ack") await record.addMessage("user", answer.text);
+    if (answer.kind === "ack") await record.addMessage("user", answer.text, answer.messageId);
     else await record.emit({ type: "approval.resolved", task_id: id, approval_id: answer.approvalId, approved: answer.approved });
     await record.update({ status: "running", approval: null, answer: null });
     await record.emit({ type: "task.resumed", task_id: id });

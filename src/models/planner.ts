@@ -7,6 +7,8 @@ import type { Screenshot } from "../perception/screenshot.ts";
 
 export interface PlannerInput {
   task: string;
+  /** What the person told the task while it ran (seed 001's follow-ups), oldest first; the latest counts most. */
+  followUps?: readonly string[];
   /** Files the person attached to the task. */
   attachments: Attachment[];
   /** 1-based number of the step being planned. */
@@ -19,6 +21,26 @@ export interface PlannerInput {
   window?: { title: string; app: string } | null;
   /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
   elements?: UiElement[];
+}
+
+/** The task as every planner states it: `Task: …`, then what the person added while it ran. */
+export function taskText(input: Pick<PlannerInput, "task" | "followUps">): string {
+  const added = input.followUps ?? [];
+  return added.length === 0 ? `Task: ${input.task}` : `Task: ${input.task}\n${followUpNote(added)}`;
+}
+
+/** The person's follow-ups as a model is told them. */
+export function followUpNote(added: readonly string[]): string {
+  return ["The person added while you worked (where it differs from the task, the latest word counts):", ...added.map((text) => `- ${text}`)].join("\n");
+}
+
+/**
+ * What a planner that keeps its own conversation tells its model when the person adds to the
+ * task: the follow-ups it has not passed on yet, or null when there are none.
+ */
+export function newFollowUps(input: Pick<PlannerInput, "followUps">, told: number): string | null {
+  const added = (input.followUps ?? []).slice(told);
+  return added.length === 0 ? null : followUpNote(added);
 }
 
 /** A desktop's focused window as every planner tells it to its model: `Active window: "notes.txt - Mousepad" (Mousepad)`. */

@@ -48,6 +48,10 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("approval.resolved"), ...taskId, approval_id: z.string(), approved: z.boolean() }),
   /** The person has the screen: the agent has stopped between its steps until they hand it back (task.resumed). */
   z.object({ type: z.literal("task.takeover"), ...taskId }),
+  /** The person told the running task more (seed 001's follow-up messages); its agent reads it at its next step. */
+  z.object({ type: z.literal("task.follow_up"), ...taskId, message: chatMessageSchema }),
+  /** The agent read a follow-up: it went into the model's input for step `step`. */
+  z.object({ type: z.literal("task.follow_up_read"), ...taskId, message_id: z.string(), step: z.number().int().positive() }),
   z.object({ type: z.literal("task.resumed"), ...taskId }),
   /** The task's tab in the person's Chrome changed (seed 004 snapshotSync): its address and title as the extension reports them. */
   z.object({ type: z.literal("snapshotSync"), ...taskId, tab: z.object({ id: z.number().int(), url: z.string(), title: z.string() }) }),

@@ -110,6 +110,47 @@ describe("Anthropic computer use", () => {
     expect(refusals[1]).toMatchObject({ is_error: true, content: [{ text: "coordinate (5000, 10) is outside the 1280×800 display" }] });
   });
 
+  it("tells the model what the person added, and does not carry out the calls it made before it knew", async () => {
+    const task = "type a name";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const twoCalls: Reply = {
+      message: {
+        id: "msg_two",
+        type: "message",
+        role: "assistant",
+        model: "claude-test",
+        content: [
+          { type: "text", text: "Pressing, then typing Ada." },
+          { type: "tool_use", id: "toolu_press", name: "computer", input: { action: "left_click", coordinate: [200, 130] } },
+          { type: "tool_use", id: "toolu_type", name: "computer", input: { action: "type", text: "Ada" } },
+        ],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage,
+      },
+      until: held,
+    };
+    model.route(taskOf(task), twoCalls, endTurn("I will type Grace instead."));
+    const typedBefore = pages.records.filter((r) => r === "typed:Ada").length;
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-follow", text: task, start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-claude-follow", 0);
+    while (!model.requests.some(taskOf(task))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-follow", text: "use Grace, not Ada" })).status).toBe(202);
+    await events.waitFor((e) => e.type === "task.follow_up");
+    release();
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+    events.close();
+    await pages.waitForRecord("clicked");
+    expect(pages.records.filter((r) => r === "typed:Ada")).toHaveLength(typedBefore);
+    const asked = body(model.requests.filter(taskOf(task))[1]!).messages.at(-1)!;
+    expect(asked.content).toEqual([
+      { type: "tool_result", tool_use_id: "toolu_press", content: [{ type: "image", source: expect.any(Object) }] },
+      { type: "tool_result", tool_use_id: "toolu_type", content: [{ type: "text", text: expect.stringContaining("Not carried out") }], is_error: true },
+      { type: "text", text: expect.stringContaining("- use Grace, not Ada") },
+    ]);
+  });
+
   it("fits the screenshot into WXGA and maps the model's points back exactly", async () => {
     const bigApp = await startApp({ modelBaseUrl: model.baseUrl, config: { ...anthropic, browser: { width: 1600, height: 1000 } } });
     try {

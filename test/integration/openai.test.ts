@@ -128,6 +128,27 @@ describe("OpenAI computer use", () => {
     }
   });
 
+  it("tells the model what the person added, and drops the rest of the batch it planned before", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const start = model.requests.length;
+    model.script({ ...call("Typing the name.", [{ type: "click", button: "left", x: 200, y: 130 }, { type: "type", text: "Ada" }]), until: held }, say("Typed nothing yet."));
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-follow", text: "type a name", start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-cua-follow", 0);
+    while (model.requests.length === start) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-follow", text: "use Grace, not Ada" })).status).toBe(202);
+    await events.waitFor((e) => e.type === "task.follow_up");
+    release();
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed nothing yet." });
+    events.close();
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.steps.map((step) => step.action?.type)).toEqual(["click", "done"]);
+    const input = body(model.requests[start + 1]!).input;
+    expect(input[0]).toMatchObject({ type: "computer_call_output" });
+    expect(JSON.stringify(input[1])).toContain("- use Grace, not Ada");
+    expect(JSON.stringify(input[1])).toContain("not carried out");
+  });
+
   it("a flagged action waits for the person: approved, it runs and the check is acknowledged", async () => {
     const check = { id: "cu_sc_1", code: "malicious_instructions", message: "The page contains instructions that differ from your task." };
     const start = model.requests.length;

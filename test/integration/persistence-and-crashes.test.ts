@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { INSTALL_TOKEN_HEADER, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import { INSTALL_TOKEN_HEADER, type ChatMessage, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
@@ -178,6 +178,40 @@ describe("restart", () => {
         "progress.append",
         "task.completed",
       ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("after kill -9, a message sent to the chat answers the task that waits for the person, rather than starting another", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-waiting-"));
+    const task = "Task: sign in, then press it";
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("needs_user", { answer: "Please sign in." }, "Waiting for the sign-in"),
+      act("done", { answer: "Signed in." }, "Finished"),
+    );
+    const first = await spawnServer(dataDir);
+    const sent = await first.send({ mode: "task", session_id: "s-waiting-chat", text: "sign in, then press it", start_url: pages.url("form.html") });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const waiting = await openStream(first.url, "s-waiting-chat", 0);
+    await waiting.waitFor((e) => e.type === "task.awaiting_user");
+    waiting.close();
+    await first.kill();
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
+    try {
+      const events = await openStream(app.url, "s-waiting-chat", waiting.events.at(-1)!.id);
+      const reply = await app.api<{ task_id: string; message_id: string }>("POST", "/api/chat/send", { session_id: "s-waiting-chat", text: "signed in as Ada" });
+      expect(reply.status).toBe(202);
+      expect(reply.json.task_id).toBe(task_id);
+      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Signed in." });
+      events.close();
+      expect(planningText(model.requests.filter((r) => planningText(r).includes(task))[1]!)).toContain("they answered: signed in as Ada");
+      const { json } = await app.api<{ tasks: { id: string }[] }>("GET", "/api/sessions/s-waiting-chat/tasks");
+      expect(json.tasks.map((t) => t.id)).toEqual([task_id]);
+      const messages = (await app.api<{ messages: ChatMessage[] }>("GET", "/api/sessions/s-waiting-chat/messages")).json.messages;
+      expect(messages.find((m) => m.id === reply.json.message_id)).toMatchObject({ role: "user", text: "signed in as Ada", task_id });
     } finally {
       await app.close();
     }

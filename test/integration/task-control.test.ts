@@ -1,6 +1,6 @@
 // The person in the loop: a task that needs the person waits, resumes on "I've done it" and
-// completes; Stop interrupts a slow model call at once and nothing happens afterwards; a second
-// task in a busy session is refused.
+// completes; Stop interrupts a slow model call at once and nothing happens afterwards; a message
+// sent while a task runs goes to it rather than starting a second one.
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, TaskReply } from "../../src/protocol/index.ts";
 import { openStream } from "../support/sse.ts";
@@ -54,9 +54,10 @@ describe("needs_user", () => {
     const early = await app.api<{ error: { code: string } }>("POST", "/api/chat/ack-user-action", { task_id: json.task_id });
     expect(early.status).toBe(409);
     expect(early.json.error.code).toBe("TASK_NOT_AWAITING_USER");
-    const busy = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-ack", text: "another" });
-    expect(busy.status).toBe(409);
-    expect(busy.json.error.code).toBe("SESSION_BUSY");
+    // A message while it runs is for it (a follow-up), not a second task.
+    const more = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-ack", text: "another" });
+    expect(more.status).toBe(202);
+    expect(more.json.task_id).toBe(json.task_id);
     const events = await openStream(app.url, "s-ack", 0);
     await events.waitForEnd(json.task_id);
     events.close();

@@ -41,8 +41,11 @@ export class PlannerDriver implements Driver {
       const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
       const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
       const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
+      // What the person said while the step was being prepared goes into this step's request.
+      run.followUps.take(steps.count + 1);
       const request = {
         task: run.task().text,
+        followUps: [...run.followUps.told],
         attachments: run.attachments,
         step: steps.count + 1,
         history: this.history.slice(-config.model.historySteps),

@@ -11,6 +11,7 @@ import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
+import { followUpNote } from "../../models/planner.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
 import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
@@ -68,6 +69,8 @@ export class ToolDriver implements Driver {
         runner.look(await run.hands.capture());
         turns.push({ role: "user", text: `${TAKEOVER_NOTE} Look again before you act.` });
       }
+      const added = run.followUps.take(steps.count + 1);
+      if (added.length > 0) turns.push({ role: "user", text: followUpNote(added) });
       const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools }, { signal }));
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).

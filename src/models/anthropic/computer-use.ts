@@ -9,7 +9,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { fitWithin } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { newFollowUps, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createMessage,
@@ -39,6 +39,7 @@ const DISPLAYS: Size[] = [
   { width: 1366, height: 768 },
 ];
 const KEEP_IMAGES = 3;
+const NOT_CARRIED_OUT = "Not carried out: the person added to the task before this action ran.";
 const MAX_CALLS_PER_STEP = 8;
 
 type Pending = { id: string; input: Record<string, unknown> };
@@ -53,6 +54,10 @@ export class AnthropicComputerUse implements Planner {
   /** The tool call whose action the runtime is carrying out; its result is the next screenshot. */
   private inFlight: string | null = null;
   private narration = "";
+  /** What the person added to the task that the model has not been told, for the next request. */
+  private note: string | null = null;
+  /** How many of the person's follow-ups the model has been told. */
+  private toldFollowUps = 0;
 
   constructor(private readonly options: AnthropicOptions) {
     this.name = `anthropic:${options.model}`;
@@ -65,11 +70,14 @@ export class AnthropicComputerUse implements Planner {
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     const display = { width: input.screenshot.width, height: input.screenshot.height };
+    const added = newFollowUps(input, this.toldFollowUps);
+    this.toldFollowUps = input.followUps?.length ?? 0;
     if (this.messages.length === 0) {
       this.messages.push({ role: "user", content: [...firstMessage(input), image(input.screenshot)] });
-    } else if (this.inFlight) {
-      this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: screen(input) });
+    } else {
+      if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: screen(input) });
       this.inFlight = null;
+      if (added) this.heed(added);
     }
     for (let requests = 0; ; ) {
       const call = this.pending.shift();
@@ -117,10 +125,21 @@ export class AnthropicComputerUse implements Planner {
     }
   }
 
+  /** The person added to the task: what the model planned before it knew is not carried out, and it is told why. */
+  private heed(added: string): void {
+    for (const call of this.pending) {
+      this.results.push({ type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: NOT_CARRIED_OUT }], is_error: true });
+    }
+    this.pending = [];
+    this.note = added;
+  }
+
   private async ask(display: Size, signal: AbortSignal) {
-    if (this.results.length > 0) {
-      this.messages.push({ role: "user", content: this.results });
+    const note: TextBlock[] = this.note ? [{ type: "text", text: this.note }] : [];
+    if (this.results.length > 0 || note.length > 0) {
+      this.messages.push({ role: "user", content: [...this.results, ...note] });
       this.results = [];
+      this.note = null;
     }
     dropOldImages(this.messages, KEEP_IMAGES);
     const tool = this.options.toolVersion ?? toolVersionFor(this.options.model);
@@ -155,7 +174,7 @@ export function toolVersionFor(model: string): ComputerTool["type"] {
 }
 
 function firstMessage(input: PlannerInput): TextBlock[] {
-  const lines = [`Task: ${input.task}`, input.window ? `${windowLine(input.window)}.` : input.url ? `The browser shows ${input.url}.` : "", "The current screen:"];
+  const lines = [taskText(input), input.window ? `${windowLine(input.window)}.` : input.url ? `The browser shows ${input.url}.` : "", "The current screen:"];
   const attached = input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`);
   return [{ type: "text", text: [...lines.slice(0, 2), ...attached, lines[2]].filter(Boolean).join("\n") }];
 }

@@ -3,7 +3,7 @@
 import type { ContentPart } from "../openai-compatible/chat-completions.ts";
 import { decodeDataUrl } from "../../core/data-url.ts";
 import type { Attachment } from "../../protocol/index.ts";
-import { windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
+import { taskText, windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
 
 export const SYSTEM_PROMPT = `You operate a computer to carry out a person's task. At each step you see a screenshot of the screen and the steps taken so far, and you choose exactly one next action.
 
@@ -32,7 +32,7 @@ export function userContent(input: PlannerInput): ContentPart[] {
   const { screenshot } = input;
   const attached = input.attachments.flatMap((attachment, i) => attachmentParts(attachment, i + 1));
   const lines = [
-    `Task: ${input.task}`,
+    taskText(input),
     `Step: ${input.step}`,
     input.window ? windowLine(input.window) : input.url ? `Current URL: ${input.url}` : "Current URL: (none)",
     `Screenshot size: ${screenshot.width}×${screenshot.height} pixels`,

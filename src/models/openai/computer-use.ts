@@ -7,7 +7,7 @@
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { newFollowUps, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -37,6 +37,8 @@ export class OpenAIComputerUse implements Planner {
   /** The desktop's focused window as the model was last told it. */
   private toldWindow: string | null = null;
   private narration = "";
+  /** How many of the person's follow-ups the model has been told. */
+  private toldFollowUps = 0;
 
   constructor(private readonly options: OpenAIOptions) {
     this.name = `openai:${options.model}`;
@@ -53,6 +55,14 @@ export class OpenAIComputerUse implements Planner {
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     const display = { width: input.screenshot.width, height: input.screenshot.height };
+    const added = newFollowUps(input, this.toldFollowUps);
+    this.toldFollowUps = input.followUps?.length ?? 0;
+    // The first request states them with the task; later, what the model planned before it knew is not carried out.
+    if (added && this.previousResponseId) {
+      this.notes.push(added);
+      if (this.call && this.call.actions.length > 0) this.notes.push("The rest of your last actions were not carried out.");
+      if (this.call) this.call.actions = [];
+    }
     for (let requests = 0; ; ) {
       const action = this.call?.actions.shift();
       if (action) {
@@ -114,7 +124,7 @@ export class OpenAIComputerUse implements Planner {
     const newWindow = window !== null && window !== this.toldWindow;
     this.toldWindow = window;
     if (!this.previousResponseId) {
-      const lines = [`Task: ${input.task}`, ...(window ? [window] : []), ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
+      const lines = [taskText(input), ...(window ? [window] : []), ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
       items.push({ role: "user", content: [{ type: "input_text", text: lines.join("\n") }, { type: "input_image", image_url: dataUrl(input.screenshot) }] });
     } else if (this.call) {
       items.push({

@@ -6,7 +6,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
@@ -57,7 +57,7 @@ export class OpenCUAPlanner implements Planner {
         content: [
           {
             type: "text",
-            text: [`Task: ${input.task}`, ...(input.window ? [windowLine(input.window)] : []), input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet."].join("\n"),
+            text: [taskText(input), ...(input.window ? [windowLine(input.window)] : []), input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet."].join("\n"),
           },
           { type: "image_url", image_url: { url: `data:${input.screenshot.mimeType};base64,${input.screenshot.data.toString("base64")}` } },
         ],

@@ -7,7 +7,7 @@ import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
@@ -51,7 +51,7 @@ export class SomPlanner implements Planner {
     const elements = input.elements ?? [];
     const marked = await drawMarks(input.screenshot, elements, this.options.jpegQuality);
     const text = [
-      `Task: ${input.task}`,
+      taskText(input),
       input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
       input.window ? windowLine(input.window) : input.url ? `Page: ${input.url}` : "",
       elements.length > 0 ? `Elements on screen:\n${describeElements(elements, input.screenshot)}` : "No interactive elements were found on screen.",

@@ -7,7 +7,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface UITarsOptions extends ChatEndpoint {
   model: string;
@@ -50,7 +50,7 @@ export class UITarsPlanner implements Planner {
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const image = { width: input.screenshot.width, height: input.screenshot.height };
     const lines = [
-      `Task: ${input.task}`,
+      taskText(input),
       ...(input.window ? [windowLine(input.window)] : []),
       input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet.",
     ];

@@ -1,4 +1,5 @@
-// POST /api/chat/send, /stop, /approve, /ack-user-action (seed 000 §7.1), /replay (Run again), /retry
+// POST /api/chat/send (a message to a session whose task waits for the person since a restart
+// answers it, as it does a task running here), /stop, /approve, /ack-user-action (seed 000 §7.1), /replay (Run again), /retry
 // and /continue (an ended task's Retry and Continue, issue 16), and
 // the person's takeover (seed 004 §2): /takeover, /resume and /input, their clicks and keys on the
 // live view while the screen is theirs.
@@ -8,6 +9,7 @@ import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { ACK_TEXT } from "../../agent/task-run.ts";
 import { AppError } from "../../core/errors.ts";
+import { newId } from "../../core/ids.ts";
 import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
@@ -24,9 +26,21 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
 
+  /** The session's task that waits for the person's answer since an earlier server process, if any. */
+  const waitingSinceRestart = async (sessionId: string): Promise<Task | undefined> => {
+    if (runtime.activeTask(sessionId)) return undefined;
+    return (await store.listTasks(sessionId)).find((task) => task.status === "awaiting_user" && task.approval === null && !runtime.isActive(task.id));
+  };
+
   return new Hono()
     .post("/send", async (c) => {
       const body = await parseBody(c, sendBodySchema);
+      const waiting = await waitingSinceRestart(body.session_id);
+      if (waiting) {
+        const messageId = newId("msg");
+        await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text: body.text, messageId });
+        return c.json<SendReply>({ session_id: body.session_id, message_id: messageId, task_id: waiting.id }, 202);
+      }
       const reply = await chat.send({
         sessionId: body.session_id,
         text: body.text,

@@ -112,7 +112,11 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   };
 
   const empty = session.loaded && session.items.length === 0 && !sending;
-  const taskRunning = Object.values(session.runs).some((run) => isActive(run.task.status));
+  // A message sent while a task is under way goes to it: the answer it waits for, or a follow-up it reads at its next step.
+  const active = Object.values(session.runs).find((run) => isActive(run.task.status))?.task;
+  const target = !active ? "new" : active.status === "awaiting_user" && !active.approval ? "reply" : "followUp";
+  // A replay runs its recording and takes no new instructions.
+  const blockedBy = active?.replay_of ? t.busy : !active && session.answering ? t.answering : null;
   return (
     <section
       aria-label={t.chat}
@@ -139,7 +143,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
           {session.items.map((item) => {
             switch (item.kind) {
               case "user":
-                return <UserMessage key={item.message.id} message={item.message} />;
+                return <UserMessage key={item.message.id} message={item.message} followUp={item.followUp} />;
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
@@ -162,7 +166,8 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
           defaultComputer={defaultComputer}
           sending={sending}
           error={error}
-          blockedBy={taskRunning ? t.busy : session.answering ? t.answering : null}
+          blockedBy={blockedBy}
+          target={target}
         />
       </div>
       {dragging && (

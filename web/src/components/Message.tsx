@@ -1,15 +1,17 @@
 // Chat bubbles: the person's messages (with their attachments), the assistant's answers — stored,
 // streaming or failed — and the answers an earlier request of a task left in the conversation.
 import type { ChatMessage, TaskError } from "../protocol.ts";
+import type { FollowUpState } from "../state/chat-items.ts";
 import { useState } from "react";
 import { t } from "../i18n.ts";
 import { ErrorReason } from "./ErrorNotice.tsx";
 import { Markdown } from "./Markdown.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
 
-export function UserMessage({ message }: { message: ChatMessage }) {
+/** The person's message; a follow-up to a running task says whether the agent has read it. */
+export function UserMessage({ message, followUp }: { message: ChatMessage; followUp?: FollowUpState | undefined }) {
   return (
-    <div data-testid="user-message" className="flex justify-end">
+    <div data-testid="user-message" className="flex flex-col items-end gap-1">
       <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2 text-[15px] whitespace-pre-wrap text-white shadow-sm sm:max-w-[75%]">
         {message.text}
         {message.attachments.length > 0 && (
@@ -22,6 +24,22 @@ export function UserMessage({ message }: { message: ChatMessage }) {
           </ul>
         )}
       </div>
+      {followUp && (
+        <p role="status" data-testid="follow-up-state" className="flex items-center gap-1 px-1 text-xs text-zinc-600">
+          {followUp.readAt !== null ? (
+            <>
+              <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 text-emerald-600">
+                <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              {t.followUpRead(followUp.readAt)}
+            </>
+          ) : followUp.open ? (
+            t.followUpWaiting
+          ) : (
+            t.followUpUnread
+          )}
+        </p>
+      )}
     </div>
   );
 }

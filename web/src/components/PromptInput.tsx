@@ -1,6 +1,8 @@
 // The prompt: a growing text box (Enter sends, Shift+Enter breaks the line), the attachments
 // about to be sent, a file picker, what the task drives (a browser, the desktop or the person's
 // Chrome, with its connection shown under the box) and, for a browser, an optional start URL.
+// While a task is under way the box talks to it instead: a follow-up, or the answer it waits for;
+// what only a new task can take (files, the computer, a start URL) is put away until it ends.
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { installToken } from "../api.ts";
 import { useExtensions } from "../hooks/useExtensions.ts";
@@ -23,8 +25,10 @@ export interface PromptInputProps {
   defaultComputer: ComputerKind;
   sending: boolean;
   error: ShownError | null;
-  /** Why nothing can be sent now (a task of this chat is under way), or null. */
+  /** Why nothing can be sent now (the assistant is answering), or null. */
   blockedBy: string | null;
+  /** Where a message goes: a new task or question, a follow-up to the running task, or the answer it waits for. */
+  target: "new" | "followUp" | "reply";
 }
 
 const PROMPT_ID = "chat-prompt";
@@ -43,14 +47,15 @@ export function focusPrompt(): boolean {
 let focusPromptUntil = 0;
 const HAND_OVER_MS = 3000;
 
-export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy, defaultComputer }: PromptInputProps) {
+export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSend, sending, error, blockedBy, defaultComputer, target }: PromptInputProps) {
   const [text, setText] = useState("");
   const [startUrl, setStartUrl] = useState("");
   const [chosen, setChosen] = useState<ComputerKind | null>(null);
   const computer = chosen ?? defaultComputer;
   const extensions = useExtensions(computer === "extension");
   const [extensionClient, setExtensionClient] = useState<string | null>(null);
-  const hasAddressBar = computer !== "desktop";
+  const fresh = target === "new";
+  const hasAddressBar = fresh && computer !== "desktop";
   const files = useRef<HTMLInputElement>(null);
   const hasText = text.trim().length > 0;
   const canSend = hasText && !sending && blockedBy === null;
@@ -109,7 +114,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         aria-label={t.message}
-        placeholder={t.messagePlaceholder}
+        placeholder={target === "followUp" ? t.followUpPlaceholder : target === "reply" ? t.replyPlaceholder : t.messagePlaceholder}
         rows={1}
         className="block max-h-48 min-h-12 w-full resize-none bg-transparent px-4 pt-3 pb-1 text-[15px] outline-none [field-sizing:content] placeholder:text-zinc-400"
       />
@@ -117,9 +122,10 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
         <button
           type="button"
           onClick={() => files.current?.click()}
+          disabled={!fresh}
           aria-label={t.attach}
-          title={t.attach}
-          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500"
+          title={fresh ? t.attach : t.noFilesWhileRunning}
+          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:text-zinc-300 disabled:hover:bg-transparent"
         >
           <PaperclipIcon className="size-5" />
         </button>
@@ -133,19 +139,21 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
             event.target.value = "";
           }}
         />
-        <select
-          value={computer}
-          onChange={(event) => setChosen(event.target.value as ComputerKind)}
-          aria-label={t.computer}
-          title={t.computer}
-          className="h-9 shrink-0 rounded-lg border border-zinc-200 bg-zinc-50 px-2 text-sm text-zinc-700 outline-none focus:border-indigo-400 focus:bg-white"
-        >
-          {COMPUTERS.map((kind) => (
-            <option key={kind} value={kind}>
-              {t.computers[kind]}
-            </option>
-          ))}
-        </select>
+        {fresh && (
+          <select
+            value={computer}
+            onChange={(event) => setChosen(event.target.value as ComputerKind)}
+            aria-label={t.computer}
+            title={t.computer}
+            className="h-9 shrink-0 rounded-lg border border-zinc-200 bg-zinc-50 px-2 text-sm text-zinc-700 outline-none focus:border-indigo-400 focus:bg-white"
+          >
+            {COMPUTERS.map((kind) => (
+              <option key={kind} value={kind}>
+                {t.computers[kind]}
+              </option>
+            ))}
+          </select>
+        )}
         {hasAddressBar ? (
           <input
             type="text"
@@ -171,7 +179,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
           <span className="hidden sm:inline">{t.send}</span>
         </button>
       </div>
-      {computer === "extension" && (
+      {fresh && computer === "extension" && (
         <ExtensionStatus extensions={extensions} chosen={extensionClient} onChoose={setExtensionClient} serverUrl={location.origin} token={installToken} />
       )}
       {error && (

@@ -16,6 +16,7 @@ const REFRESHING: ReadonlySet<string> = new Set([
   "task.awaiting_user",
   "approval.requested",
   "task.takeover",
+  "task.follow_up",
   "task.resumed",
   "task.completed",
   "task.failed",

@@ -30,6 +30,21 @@ describe("chatItems", () => {
     expect(shape(chatItems(done, run("completed")))).toEqual(["user:log in for me", "answer:Please log in.", "user:I've done it", "run:task_1"]);
   });
 
+  it("shows a follow-up as a bubble the card continues below, and whether the agent has read it", () => {
+    const followed = [...sent, message("user_text", "the blue one, please", "task_1", "f1")];
+    const running = run("running");
+    running.task_1!.followUps = { f1: null };
+    const items = chatItems(followed, running);
+    expect(shape(items)).toEqual(["user:log in for me", "user:the blue one, please", "run:task_1"]);
+    expect(items[0]).not.toHaveProperty("followUp");
+    expect(items[1]).toMatchObject({ followUp: { readAt: null, open: true } });
+    running.task_1!.followUps = { f1: 3 };
+    expect(chatItems(followed, running)[1]).toMatchObject({ followUp: { readAt: 3, open: true } });
+    const ended = run("completed");
+    ended.task_1!.followUps = { f1: null };
+    expect(chatItems(followed, ended)[1]).toMatchObject({ followUp: { readAt: null, open: false } });
+  });
+
   it("keeps a request that was stopped unanswered in view", () => {
     const stopped = [...sent, message("assistant_answer", "Please log in.")];
     expect(shape(chatItems(stopped, run("stopped")))).toEqual(["user:log in for me", "answer:Please log in.", "run:task_1"]);

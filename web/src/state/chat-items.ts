@@ -2,12 +2,20 @@
 // run card per task, placed after the task's latest message so that, after "I've done it", the
 // same card continues below the person's reply. The assistant's reply that is still streaming
 // (or just ended, before the stored messages are read again) comes last; a reply that failed
-// stays where it failed, before anything the person wrote later.
+// stays where it failed, before anything the person wrote later. The person's follow-ups to a
+// running task are bubbles too (the card continues below them), each with whether the agent has
+// read it yet.
 import type { ChatMessage } from "../protocol.ts";
-import type { ReplyState, RunState } from "./session-state.ts";
+import { isActive, type ReplyState, type RunState } from "./session-state.ts";
+
+/** A follow-up's state: the step whose request read it (null until then), and whether the task can still read it. */
+export interface FollowUpState {
+  readAt: number | null;
+  open: boolean;
+}
 
 export type ChatItem =
-  | { kind: "user"; message: ChatMessage }
+  | { kind: "user"; message: ChatMessage; followUp?: FollowUpState }
   | { kind: "answer"; message: ChatMessage }
   /** `repliedBelow`: the assistant replies after the task's card, from its result, before the person writes again. */
   | { kind: "run"; taskId: string; repliedBelow: boolean }
@@ -25,7 +33,8 @@ export function chatItems(messages: readonly ChatMessage[], runs: Readonly<Recor
     const taskId = message.task_id;
     const isLast = taskId !== null && lastOfTask.get(taskId) === index;
     if (message.kind === "user_text") {
-      items.push(...takeFailures(failures, (endedAt) => endedAt < message.created_at), { kind: "user", message });
+      const followUp = taskId === null ? undefined : followUpOf(runs[taskId], message.id);
+      items.push(...takeFailures(failures, (endedAt) => endedAt < message.created_at), { kind: "user", message, ...(followUp ? { followUp } : {}) });
     }
     if (message.kind === "assistant_answer" && !(isLast && taskId !== null && showsAnswer(runs[taskId]))) {
       items.push({ kind: "answer", message });
@@ -64,6 +73,11 @@ function takeFailures(failures: ReplyState[], before: (endedAt: string) => boole
   const taken = failures.filter((reply) => before(reply.endedAt ?? ""));
   for (const reply of taken) failures.splice(failures.indexOf(reply), 1);
   return taken.map((reply) => ({ kind: "failure", reply }));
+}
+
+function followUpOf(run: RunState | undefined, messageId: string): FollowUpState | undefined {
+  const readAt = run?.followUps?.[messageId];
+  return run && readAt !== undefined ? { readAt, open: isActive(run.task.status) } : undefined;
 }
 
 /** The card itself shows the task's latest answer while the task is completed or waiting. */

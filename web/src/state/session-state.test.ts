@@ -45,6 +45,23 @@ describe("reduceEvent", () => {
     expect(again.runs.task_1!.activity).toBeNull();
   });
 
+  it("knows the person's follow-ups and the step that read each, without ending what the task is doing", () => {
+    const since = "2026-01-01T00:00:00.000Z";
+    const followUp = message("user_text", "make it blue", "task_1", "msg_f");
+    const state = reduce(
+      events(
+        { type: "task.started", task: task() },
+        { type: "task.activity", activity: "thinking", since },
+        { type: "task.follow_up", message: followUp },
+      ),
+    );
+    expect(state.runs.task_1!.followUps).toEqual({ msg_f: null });
+    expect(state.runs.task_1!.activity).toMatchObject({ activity: "thinking" });
+    const read = reduce(events({ type: "task.follow_up_read", message_id: "msg_f", step: 2 }, { type: "task.follow_up", message: followUp }), { ...state, lastEventId: 0 });
+    // Announced again (a replay), it stays read.
+    expect(read.runs.task_1!.followUps).toEqual({ msg_f: 2 });
+  });
+
   it("ignores events it has already seen, so a replay after reconnecting changes nothing", () => {
     const list = events({ type: "task.started", task: task() }, { type: "progress.append", step: step(1) });
     const once = reduce(list);

@@ -28,6 +28,8 @@ export interface RunState {
   first?: { frame: FrameRef; url: string | null };
   /** Until the next step, a question to the person or the task's end; absent when none was said. */
   activity?: RunActivity | null;
+  /** The person's follow-ups to the task, by message id: the step whose request read it, null until then. */
+  followUps?: Readonly<Record<string, number | null>>;
 }
 
 /** One answer of the chat assistant, as it streams. */
@@ -68,9 +70,9 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
   return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(endsActivity(event) ? { ...run, activity: null } : run, event) } };
 }
 
-/** What a task was doing is over once anything but the screen's own news comes: a step, a question, its end. */
+/** What a task was doing is over once anything but the screen's own news or the person's follow-up comes: a step, a question, its end. */
 function endsActivity(event: SessionEvent): boolean {
-  return event.type !== "task.activity" && event.type !== "screen.live" && event.type !== "snapshotSync";
+  return !["task.activity", "screen.live", "snapshotSync", "task.follow_up", "task.follow_up_read"].includes(event.type);
 }
 
 type TaskSessionEvent = Extract<SessionEvent, { task_id: string }>;
@@ -107,6 +109,10 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, liveUrl: event.tab.url };
     case "task.takeover":
       return { ...run, task: task({ status: "takeover" }) };
+    case "task.follow_up":
+      return { ...run, followUps: { [event.message.id]: null, ...run.followUps } };
+    case "task.follow_up_read":
+      return { ...run, followUps: { ...run.followUps, [event.message_id]: event.step } };
     case "approval.resolved":
     case "task.resumed":
       return { ...run, task: task({ status: "running", answer: null, approval: null }) };
