@@ -1,6 +1,7 @@
 // Backbone benchmark: the time from POST /api/chat/send to `task.started` and to the first
 // `screen.live` on the SSE stream (cold: the first task, which launches Chromium; warm: the tasks
-// after it, sent a moment after the one before ended, and back to back), to `task.started` through the chat assistant's tool call, to the assistant's first
+// after it, sent a moment after the one before ended, back to back, and the moment a task that
+// worked for a second ended), to `task.started` through the chat assistant's tool call, to the assistant's first
 // streamed words, and the harness time per step (everything between the model's answer and the
 // next model request: parsing, acting through the checked hands, settling, capturing, storing,
 // emitting) for both drivers, the planner loop and the tool agent, with the median of each phase
@@ -19,6 +20,7 @@ import { actionType, stepScript } from "./step-script.ts";
 const SENDS = 20;
 const STEPS = Number(process.env.BENCH_STEPS ?? 20);
 const PAUSE_MS = 500;
+const AFTER_WORK_SENDS = 10;
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
@@ -56,6 +58,17 @@ try {
   }
   const backToBack: number[] = [];
   for (let i = 0; i < SENDS; i++) backToBack.push((await firstScreen(`bench-next-${i}`, `next ${i}`)).live);
+  // Sent the moment a task that worked for a second ends: the context opened while it ran is ready.
+  const afterWork: number[] = [];
+  for (let i = 0; i < AFTER_WORK_SENDS; i++) {
+    model.route((r) => planningText(r).includes(`Task: work ${i}\n`), act("wait", { ms: 1000 }), act("done", { answer: "ok" }));
+    await app.system.store.ensureSession(`bench-work-${i}`, "bench");
+    const stream = await openStream(app.url, `bench-work-${i}`, 0);
+    const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: `bench-work-${i}`, text: `work ${i}` });
+    await stream.waitForEnd(sent.json.task_id);
+    stream.close();
+    afterWork.push((await firstScreen(`bench-after-${i}`, `after ${i}`)).live);
+  }
 
   const firstWords: number[] = [];
   const delegated: number[] = [];
@@ -130,6 +143,7 @@ try {
     startedMs: { median: median(startLatencies), p90: quantile(startLatencies, 0.9) },
     firstLiveMs: { median: median(liveLatencies), p90: quantile(liveLatencies, 0.9) },
     backToBackFirstLiveMs: { median: median(backToBack), p90: quantile(backToBack, 0.9) },
+    afterWorkFirstLiveMs: { median: median(afterWork), p90: quantile(afterWork, 0.9) },
     firstWordsMs: { median: median(firstWords), p90: quantile(firstWords, 0.9) },
     delegatedStartedMs: { median: median(delegated), p90: quantile(delegated, 0.9) },
     planner: { steps: harness.length, medianMs: median(harness), p90Ms: quantile(harness, 0.9), maxMs: Math.max(...harness), byAction: medians(byKind), phases: plannerPhases, taskMs: round(total) },
@@ -142,6 +156,7 @@ try {
   console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(figures.startedMs.median)} ms, p90 ${fmt(figures.startedMs.p90)} ms`);
   console.log(`  POST /send → first screen.live, warm, ${PAUSE_MS} ms after the task before (n=${SENDS}): median ${fmt(figures.firstLiveMs.median)} ms, p90 ${fmt(figures.firstLiveMs.p90)} ms`);
   console.log(`  POST /send → first screen.live, back to back (n=${SENDS}): median ${fmt(figures.backToBackFirstLiveMs.median)} ms, p90 ${fmt(figures.backToBackFirstLiveMs.p90)} ms`);
+  console.log(`  POST /send → first screen.live, the moment a task that worked for a second ended (n=${AFTER_WORK_SENDS}): median ${fmt(figures.afterWorkFirstLiveMs.median)} ms, p90 ${fmt(figures.afterWorkFirstLiveMs.p90)} ms`);
   console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(figures.firstWordsMs.median)} ms, p90 ${fmt(figures.firstWordsMs.p90)} ms`);
   console.log(`  POST /send → task.started through the assistant's tool call, instant model (n=${SENDS}): median ${fmt(figures.delegatedStartedMs.median)} ms, p90 ${fmt(figures.delegatedStartedMs.p90)} ms`);
   console.log(`  planner loop, harness time per step (n=${planner.steps}): median ${fmt(planner.medianMs)} ms, p90 ${fmt(planner.p90Ms)} ms, max ${fmt(planner.maxMs)} ms`);

@@ -7,8 +7,11 @@
 // Chromium, which says where a saturated machine's time goes. The scripted model and the fixture
 // pages run in the server's process, as in the tests, so their share is in its figures. A fresh app
 // for each N, with maxConcurrentTasks raised to the largest N (the default runs 4 and queues the
-// rest). BENCH_TASKS, BENCH_WINDOW_SECONDS and BENCH_LIVE_FPS (0: no live view) vary the run. Prints
-// the figures and writes bench/results/concurrency.json; asserts nothing.
+// rest). Every task has a viewer, its session's stream open, so every live view runs: the most a
+// machine is asked to do (with the UI, a person watches the one session they have open; the other
+// tasks send no live frames). BENCH_TASKS, BENCH_WINDOW_SECONDS, BENCH_LIVE_FPS (0: no live view)
+// and BENCH_WATCHED (how many of the tasks have a viewer) vary the run. Prints the figures and
+// writes bench/results/concurrency.json; asserts nothing.
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
@@ -26,6 +29,8 @@ const MB = 1024 * 1024;
 const CLOCK_TICKS = 100;
 /** The live view's frames a second (LIVE_FPS); 0 turns it off, to see what it costs. */
 const LIVE_FPS = Number(process.env.BENCH_LIVE_FPS ?? 10);
+/** How many of each round's tasks have a viewer; all when unset. */
+const WATCHED = Number(process.env.BENCH_WATCHED || Infinity);
 
 const pages = await startFixtureServer();
 const rounds: Record<string, unknown>[] = [];
@@ -35,7 +40,7 @@ try {
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: { browser: { liveFps: LIVE_FPS }, limits: { maxSteps: 100_000, maxConcurrentTasks: Math.max(...COUNTS) } } });
     try {
       const idle = await memory();
-      const tasks = await Promise.all(Array.from({ length: n }, (_, i) => startSteppingTask(app, model, pages, `tasks-${n}-${i + 1}`)));
+      const tasks = await Promise.all(Array.from({ length: n }, (_, i) => startSteppingTask(app, model, pages, `tasks-${n}-${i + 1}`, { watched: i < WATCHED })));
       const before = tasks.map((t) => t.steps());
       const cpuBefore = await cpu();
       const started = performance.now();
@@ -49,6 +54,7 @@ try {
       await Promise.all(tasks.map((t) => t.stop()));
       const round = {
         tasks: n,
+        watched: Math.min(n, WATCHED),
         slowestStepsPerS: tenth(Math.min(...rates)),
         medianStepsPerS: tenth(median(rates)),
         totalStepsPerS: tenth(rates.reduce((a, b) => a + b, 0)),
@@ -66,7 +72,7 @@ try {
       };
       rounds.push(round);
       console.log(
-        `${String(n).padStart(2)} tasks: ${round.slowestStepsPerS} steps/s the slowest, ${round.medianStepsPerS} the median (${round.totalStepsPerS} in all); ` +
+        `${String(n).padStart(2)} tasks (${round.watched} watched): ${round.slowestStepsPerS} steps/s the slowest, ${round.medianStepsPerS} the median (${round.totalStepsPerS} in all); ` +
           `${round.mbPerTaskPss} MB a task PSS (${round.mbPerTaskRss} RSS; ${round.mbPerTaskAboveIdlePss} above the idle server), ` +
           `${round.totalMbPss} MB in all of which the server ${round.serverMbPss}, ${round.processes} processes; ` +
           `CPU a step ${round.cpuMsPerStepServer} ms server + ${round.cpuMsPerStepChromium} ms Chromium; load ${round.load1m}`,
@@ -80,7 +86,7 @@ try {
   const first = rounds[0]!;
   for (const r of rounds.slice(1)) r.mbPerExtraTaskPss = Math.round(((r.totalMbPss as number) - (first.totalMbPss as number)) / ((r.tasks as number) - (first.tasks as number)));
   const sustained = rounds.filter((r) => (r.slowestStepsPerS as number) >= 1).map((r) => r.tasks as number);
-  const figures = { windowSeconds: WINDOW_S, liveFps: LIVE_FPS, rounds, mostTasksAtOneStepPerS: sustained.length ? Math.max(...sustained) : 0 };
+  const figures = { windowSeconds: WINDOW_S, liveFps: LIVE_FPS, watched: Number.isFinite(WATCHED) ? WATCHED : "all", rounds, mostTasksAtOneStepPerS: sustained.length ? Math.max(...sustained) : 0 };
   console.log(`one more task adds (PSS, MB): ${rounds.slice(1).map((r) => `${r.tasks} tasks ${r.mbPerExtraTaskPss}`).join(", ")}`);
   console.log(`most tasks with every one at ≥ 1 step/s: ${figures.mostTasksAtOneStepPerS} of those tried [target ≥ 10, ≤ 150 MB a task]; ${os.cpus().length} CPUs`);
   console.log(`written to ${await writeResult("concurrency", figures)}`);

@@ -1,10 +1,98 @@
-// Throttles the live view: at most `fps` frames a second reach `deliver`, always the newest one,
-// and never two deliveries at once (a slow disk drops intermediate frames instead of queueing).
-import type { Screenshot } from "../computers/computer.ts";
+// The task's live view: its screen as it changes, for whoever watches the session. While someone
+// has the session's stream open, the computer's frames go out as `screen.live`, at most `fps` a
+// second; while nobody does, the computer sends none, and the screens the task takes itself (its
+// first look, each step's) are only held in memory, the newest going out at once when a viewer
+// comes. The newest frame is stored now and then and at the end, for a restart to show.
+import type { Logger } from "pino";
+import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { FrameRef } from "../protocol/index.ts";
+import type { TaskRecord } from "./task-record.ts";
 
+/** A running task's live frame is written to disk at most this often: a server that dies loses no more. */
+const KEEP_EVERY_MS = 5000;
+
+export interface LiveViewOptions {
+  computer: Pick<Computer, "onLiveFrame">;
+  record: TaskRecord;
+  fps: number;
+  /** Sends a frame, already shown, to the session's viewers. */
+  publish(frame: FrameRef): Promise<void>;
+  log: Logger;
+}
+
+export class LiveView {
+  private readonly frames: ReturnType<typeof throttleFrames>;
+  private readonly stopWatching: () => void;
+  private watched = false;
+  private stopFrames: (() => void) | null = null;
+  private shown = false;
+  private keptAt = 0;
+  private keeping: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: LiveViewOptions) {
+    this.frames = throttleFrames(options.fps, (frame) => this.deliver(frame));
+    const { record } = options;
+    this.stopWatching = record.recorder.watchViewers(record.current.session_id, (watched) => this.watch(watched));
+  }
+
+  /**
+   * A screen the task took itself (its first look, a step's). A viewer gets the computer's own
+   * frames, smaller and as often as the screen changes; this one only when it is the first.
+   */
+  seen(shot: Screenshot): void {
+    if (!this.watched || !this.shown) this.frames.push(shot);
+  }
+
+  /** Ends the view and stores its last frame. */
+  async close(): Promise<void> {
+    this.stopWatching();
+    this.stopFrames?.();
+    this.frames.stop();
+    await this.keep(true);
+  }
+
+  private watch(watched: boolean): void {
+    this.watched = watched;
+    if (!watched) {
+      this.stopFrames?.();
+      this.stopFrames = null;
+    } else if (this.options.fps > 0) {
+      this.stopFrames ??= this.options.computer.onLiveFrame((frame) => this.frames.push(frame));
+      // The viewer sees the newest screen at once, not once the screen next changes.
+      this.frames.again();
+    }
+  }
+
+  private async deliver(frame: Screenshot): Promise<void> {
+    const { record } = this.options;
+    const ref = record.recorder.showLiveFrame(record.current, frame);
+    this.shown = true;
+    // In memory only: the task's row is written with its next change, not for every frame.
+    record.change({ live_frame: ref });
+    if (Date.now() - this.keptAt >= KEEP_EVERY_MS) void this.keep(false);
+    if (this.watched) await this.options.publish(ref);
+  }
+
+  /** One write at a time: an older frame's write never lands after a newer one's. */
+  private keep(done: boolean): Promise<void> {
+    const { record, log } = this.options;
+    this.keptAt = Date.now();
+    this.keeping = this.keeping
+      .then(() => record.recorder.keepLiveFrame(record.current, done))
+      .catch((error: unknown) => log.warn({ err: error }, "could not store the live frame"));
+    return this.keeping;
+  }
+}
+
+/**
+ * Throttles frames: at most `fps` a second reach `deliver`, always the newest one, and never two
+ * deliveries at once (a slow consumer drops intermediate frames instead of queueing them).
+ */
 export function throttleFrames(fps: number, deliver: (frame: Screenshot) => Promise<void>) {
   const interval = fps > 0 ? 1000 / fps : Infinity;
   let pending: Screenshot | null = null;
+  /** The frame last taken for delivery. */
+  let taken: Screenshot | null = null;
   let last = 0;
   let timer: NodeJS.Timeout | null = null;
   let busy = false;
@@ -14,6 +102,7 @@ export function throttleFrames(fps: number, deliver: (frame: Screenshot) => Prom
     timer = null;
     if (stopped || busy || !pending) return;
     const frame = pending;
+    taken = frame;
     pending = null;
     busy = true;
     last = Date.now();
@@ -28,11 +117,16 @@ export function throttleFrames(fps: number, deliver: (frame: Screenshot) => Prom
     if (timer || stopped || interval === Infinity) return;
     timer = setTimeout(() => void flush(), Math.max(0, last + interval - Date.now()));
   };
+  const push = (frame: Screenshot) => {
+    pending = frame;
+    if (!busy) schedule();
+  };
 
   return {
-    push(frame: Screenshot) {
-      pending = frame;
-      if (!busy) schedule();
+    push,
+    /** Delivers the newest frame once more, unless a newer one is already waiting. */
+    again() {
+      if (!pending && taken) push(taken);
     },
     stop() {
       stopped = true;

@@ -25,7 +25,15 @@ export interface RunRecorder {
   addMessage(message: ChatMessage): Promise<void>;
   /** Names a step's frame — its ref holds from now on — and stores it when `save` is called. */
   stepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): StepFrame;
-  saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef>;
+  /** Makes `shot` the task's live frame, in memory only: no disk or database write; its ref is good at once. */
+  showLiveFrame(task: Task, shot: Screenshot): FrameRef;
+  /**
+   * Stores the task's live frame as it is now, for a restart to show. `done`: the task shows no
+   * more frames, and the stored one answers for it from now on.
+   */
+  keepLiveFrame(task: Task, done?: boolean): Promise<void>;
+  /** Calls `listener` now, and whenever it changes, with whether anyone has the session's stream open. */
+  watchViewers(sessionId: string, listener: (watched: boolean) => void): () => void;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(task: Task, text: string): Promise<string>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */

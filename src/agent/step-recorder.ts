@@ -23,8 +23,8 @@ export class StepRecorder {
     private readonly secrets: Secrets,
     /** Times the step's phases; storing and sending a step run behind the loop, untimed. */
     readonly clock: PhaseClock,
-    /** Told as each step is made, before it is stored (what the task was doing is over). */
-    private readonly onStep?: () => void,
+    /** Told as each step is made, with its screenshot, before it is stored (what the task was doing is over). */
+    private readonly onStep?: (shot: Screenshot) => void,
   ) {
     this.made = record.current.current_step_index;
   }
@@ -56,7 +56,7 @@ export class StepRecorder {
     const timings = clock.take();
     const task = record.current;
     const index = ++this.made;
-    this.onStep?.();
+    this.onStep?.(shot);
     const frame = record.recorder.stepFrame(task, index, shot);
     const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame.ref, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url), timings };
     const store = async () => {
@@ -70,6 +70,11 @@ export class StepRecorder {
     };
     record.queue(store).catch((error: unknown) => (this.failure ??= { error }));
     return step;
+  }
+
+  /** Why a step could not be stored, as far as the writes have run; null while every one was. */
+  get lost(): unknown {
+    return this.failure?.error ?? null;
   }
 
   /** Resolves once every step made is stored and sent; throws why one could not be. */

@@ -3,7 +3,7 @@
 // to its driver, and records how the task ended. One AbortSignal is threaded through the driver,
 // the computer and every wait, so Stop takes effect at once.
 import type { Logger } from "pino";
-import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
@@ -14,12 +14,12 @@ import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
 import { watchRetries } from "../models/retry-watch.ts";
-import type { Attachment, PersonInput, Task } from "../protocol/index.ts";
+import type { Attachment, FrameRef, PersonInput, Task } from "../protocol/index.ts";
 import { ActivityReporter } from "./activity.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
 import { FollowUps } from "./follow-ups.ts";
-import { throttleFrames } from "./live-view.ts";
+import { LiveView } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import type { Resumption } from "./resumption.ts";
@@ -117,33 +117,34 @@ export class TaskRun {
   async run(): Promise<Task> {
     const signal = this.controller.signal;
     const { record } = this;
-    let live: ReturnType<typeof throttleFrames> | null = null;
-    let stopLive = () => {};
+    let live: LiveView | null = null;
     let outcome: Outcome;
+    let steps: StepRecorder | null = null;
     try {
       await this.begin();
       this.budget.startClock();
       const computer = await this.open(signal);
-      live = throttleFrames(this.config.browser.liveFps, (frame) => this.publishLive(frame));
-      const liveFrames = live;
-      stopLive = computer.onLiveFrame((frame) => liveFrames.push(frame));
+      const liveView = (live = new LiveView({ computer, record, fps: this.config.browser.liveFps, publish: (frame) => this.publishLive(frame), log: this.log }));
       const secrets = new Secrets(this.config.secrets);
       const activity = (this.activity = new ActivityReporter(record.current.id, (event) => {
         record.emit(event).catch((error: unknown) => this.log.warn({ err: error }, "could not send the task's activity"));
       }));
       const clock = new PhaseClock((phase) => activity.phase(phase));
-      const steps = new StepRecorder(record, secrets, clock, () => activity.stepMade());
+      const stepRecorder = (steps = new StepRecorder(record, secrets, clock, (shot) => {
+        activity.stepMade();
+        liveView.seen(shot);
+      }));
       const { text, start_url } = record.current;
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
         clock,
-        saveFrame: (shot, options) => steps.saveFrame(shot, options),
+        saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
         signal,
         trusted: namedOrigins(text, start_url),
-        ask: async (request) => this.gate.approveAction(request, await steps.saveFrame(request.shot, { approval: true })),
+        ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
-      liveFrames.push(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
+      liveView.seen(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
       const driven = await watchRetries((notice) => activity.retry(notice), () => this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
@@ -155,12 +156,12 @@ export class TaskRun {
         budget: this.budget,
         gate: this.gate,
         followUps: this.followUps,
-        steps,
+        steps: stepRecorder,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
       }));
       // Every step is stored before the task ends; one that could not be ends it failed.
-      await steps.flush();
+      await stepRecorder.flush();
       outcome = driven;
     } catch (error) {
       outcome = this.classify(error);
@@ -168,11 +169,15 @@ export class TaskRun {
     this.finishing = true;
     this.activity?.stop();
     this.budget.pauseClock();
-    stopLive();
-    live?.stop();
+    // Its last frame is stored before the task's row, which names it, is written for its end.
+    await live?.close();
     // Close before the terminal event: once a client sees it, nothing more happens on screen.
     await this.computer?.close().catch(() => undefined);
     await this.finish(outcome);
+    // A task stopped or failed for another reason may not have got to the step it could not store.
+    if (steps?.lost && !(outcome.status === "failed" && outcome.code === "STORAGE_FAILED")) {
+      this.log.error({ err: steps.lost }, "a step of the task could not be stored");
+    }
     return record.current;
   }
 
@@ -243,20 +248,16 @@ export class TaskRun {
     this.log.info({ status: outcome.status, steps: record.current.current_step_index }, "task finished");
   }
 
-  /** The live view is a side channel: a frame that cannot be saved is logged, not fatal. */
-  private async publishLive(frame: Screenshot): Promise<void> {
+  /** The live view is a side channel: a frame that cannot be sent is logged, not fatal. */
+  private async publishLive(frame: FrameRef): Promise<void> {
     if (this.finishing) return;
-    const { record } = this;
+    const { record, computer } = this;
     try {
-      const ref = await this.recorder.saveLiveFrame(record.current, frame);
-      const url = (await this.computer?.currentUrl()) ?? null;
-      const focused = (await this.computer?.activeWindow?.()) ?? null;
+      const [url, focused] = await Promise.all([computer?.currentUrl() ?? null, computer?.activeWindow?.() ?? null]);
       const window = focused ? `${focused.title} — ${focused.app}` : null;
       // The terminal event is the last one a task emits; a frame that arrives later is dropped.
       if (this.finishing) return;
-      const emitted = record.emit({ type: "screen.live", task_id: record.current.id, frame: ref, url, window });
-      await record.update({ live_frame: ref });
-      await emitted;
+      await record.emit({ type: "screen.live", task_id: record.current.id, frame, url, window });
     } catch (error) {
       this.log.warn({ err: error }, "could not publish a live frame");
     }

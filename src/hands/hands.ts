@@ -15,7 +15,7 @@ import { delay, raceAbort } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
-import { diffScreens } from "../perception/screen-diff.ts";
+import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
@@ -114,6 +114,8 @@ export class Hands {
   /** Whether an origin is EasyAgentCU's own server, as judged once. */
   private readonly ownServer = new Map<string, boolean>();
   private readonly secrets: Secrets;
+  /** Reads the captures the effect check compares, each once. */
+  private readonly screens = new ScreenReader();
 
   constructor(private readonly options: HandsOptions) {
     this.secrets = new Secrets(options.config.secrets);
@@ -197,7 +199,7 @@ export class Hands {
         // The DOM already shows an effect: comparing pixels would only cost time.
         if (structural) return { after, ratio: null, changed: true, structural };
         const cursor = await computer.cursorPosition();
-        const diff = await diffScreens(before, after, {
+        const diff = await this.screens.diff(before, after, {
           pixelThreshold: config.effect.pixelThreshold,
           changeRatio: config.effect.changeRatio,
           ignorePoints: target ? [target, cursor] : [cursor],

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { diffScreens } from "./screen-diff.ts";
+import { diffScreens, ScreenReader } from "./screen-diff.ts";
 import type { Screenshot } from "./screenshot.ts";
 
 const W = 200;
@@ -48,5 +48,39 @@ describe("diffScreens", () => {
   it("treats screens of different sizes as changed", async () => {
     const small = { ...(await image()), width: 100 };
     expect((await diffScreens(small, await image(), options)).changed).toBe(true);
+  });
+
+  it("does not decode two captures with the same bytes: nothing changed", async () => {
+    const read = (): Promise<Uint8Array> => Promise.reject(new Error("decoded"));
+    expect(await diffScreens(await image(), await image(), options, read)).toEqual({ changed: false, ratio: 0, changedPixels: 0, box: null });
+  });
+});
+
+describe("ScreenReader", () => {
+  /** A reader that counts the captures it decodes. */
+  function counting() {
+    const decoded: Screenshot[] = [];
+    const reader = new ScreenReader(async (shot) => {
+      decoded.push(shot);
+      const { data } = await sharp(shot.data).greyscale().raw().toBuffer({ resolveWithObject: true });
+      return new Uint8Array(data);
+    });
+    return { reader, decoded };
+  }
+
+  it("decodes the screen after one action once, though it is the screen before the next", async () => {
+    const { reader, decoded } = counting();
+    const [first, second, third] = [await image(), await image([{ x: 10, y: 10, w: 40, h: 20 }]), await image([{ x: 100, y: 50, w: 40, h: 20 }])];
+    expect((await reader.diff(first, second, options)).changedPixels).toBe(800);
+    expect((await reader.diff(second, third, options)).changedPixels).toBe(1600);
+    expect(decoded).toEqual([first, second, third]);
+  });
+
+  it("keeps the screen before while a click is tried again a few pixels off", async () => {
+    const { reader, decoded } = counting();
+    const before = await image();
+    const tries = [await image([{ x: 10, y: 10, w: 5, h: 5 }]), await image([{ x: 60, y: 10, w: 5, h: 5 }]), await image([{ x: 120, y: 10, w: 5, h: 5 }])];
+    for (const after of tries) expect((await reader.diff(before, after, options)).changedPixels).toBe(25);
+    expect(decoded).toEqual([before, ...tries]);
   });
 });

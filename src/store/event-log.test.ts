@@ -1,5 +1,6 @@
 // The session event log: events stored by an older version still replay (fields added since then
-// take their defaults), and a subscriber that comes before a session's first event misses nothing.
+// take their defaults), a subscriber that comes before a session's first event misses nothing, and
+// a session's viewers are counted.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +20,26 @@ describe("EventLog", () => {
       stop();
       await store.events.append("s-new", { type: "task.resumed", task_id: "task_1" });
       expect(seen).toEqual([[1, "task.resumed"], [2, "task.stopped"]]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("tells whether a session has a viewer: from the first that comes until the last leaves; other subscribers are none", async () => {
+    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    try {
+      const told: boolean[] = [];
+      const stopWatching = store.events.watchViewers("s-viewed", (watched) => told.push(watched));
+      const follower = await store.events.subscribe("s-viewed", 0, () => undefined);
+      const first = await store.events.subscribe("s-viewed", 0, () => undefined, { viewer: true });
+      const second = await store.events.subscribe("s-viewed", 0, () => undefined, { viewer: true });
+      first();
+      first();
+      second();
+      follower();
+      stopWatching();
+      await store.events.subscribe("s-viewed", 0, () => undefined, { viewer: true });
+      expect(told).toEqual([false, true, false]);
     } finally {
       await store.close();
     }

@@ -3,18 +3,23 @@
 // reconnects with the last id it saw gets exactly what it missed, then the live stream — except
 // what a later event has replaced: of live frames only each task's latest is kept, and a reply's
 // text deltas go once its completion (which holds the whole text) is written. A failed reply
-// keeps its deltas: they are all there is of what it had written.
+// keeps its deltas: they are all there is of what it had written. It also counts each session's
+// viewers, the subscribers that show the session to a person: a task streams its live view only
+// while there is one.
 import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
 import type { Database } from "./schema.ts";
 
 export type EventListener = (event: SessionEvent) => void;
+export type ViewerListener = (watched: boolean) => void;
 
 export class EventLog {
   private readonly nextSeq = new Map<string, number>();
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly viewers = new Map<string, number>();
+  private readonly viewerListeners = new Map<string, Set<ViewerListener>>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -27,9 +32,10 @@ export class EventLog {
 
   /**
    * Delivers every event after `afterId` (0 for all), then each new one as it is appended.
-   * Resolves with a function that ends the subscription.
+   * Resolves with a function that ends the subscription. A `viewer` shows the session to a person
+   * (an SSE client), so its tasks stream their live view while it stays.
    */
-  async subscribe(sessionId: string, afterId: number, listener: EventListener): Promise<() => void> {
+  async subscribe(sessionId: string, afterId: number, listener: EventListener, { viewer = false } = {}): Promise<() => void> {
     let lastDelivered = afterId;
     let buffered: SessionEvent[] | null = [];
     const deliver = (event: SessionEvent) => {
@@ -41,22 +47,49 @@ export class EventLog {
     const set = this.listeners.get(sessionId) ?? new Set();
     this.listeners.set(sessionId, set);
     set.add(live);
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      set.delete(live);
+      if (set.size === 0) this.listeners.delete(sessionId);
+      if (viewer) this.countViewer(sessionId, -1);
+    };
+    // Counted at once: the live frame a task sends for it then comes right after the replay.
+    if (viewer) this.countViewer(sessionId, 1);
     // Events are persisted before they are fanned out, so whatever the buffer did not catch is
     // already in the table.
     let missed: SessionEvent[];
     try {
       missed = await this.since(sessionId, afterId);
     } catch (error) {
-      set.delete(live);
+      leave();
       throw error;
     }
     for (const event of missed) deliver(event);
     for (const event of buffered) deliver(event);
     buffered = null;
+    return leave;
+  }
+
+  /** Calls `listener` now, and whenever it changes, with whether the session has a viewer. */
+  watchViewers(sessionId: string, listener: ViewerListener): () => void {
+    const set = this.viewerListeners.get(sessionId) ?? new Set();
+    this.viewerListeners.set(sessionId, set);
+    set.add(listener);
+    listener((this.viewers.get(sessionId) ?? 0) > 0);
     return () => {
-      set.delete(live);
-      if (set.size === 0) this.listeners.delete(sessionId);
+      set.delete(listener);
+      if (set.size === 0) this.viewerListeners.delete(sessionId);
     };
+  }
+
+  private countViewer(sessionId: string, change: 1 | -1): void {
+    const count = (this.viewers.get(sessionId) ?? 0) + change;
+    if (count > 0) this.viewers.set(sessionId, count);
+    else this.viewers.delete(sessionId);
+    // Only the first viewer's coming and the last one's going change anything.
+    if (count === (change > 0 ? 1 : 0)) for (const listener of this.viewerListeners.get(sessionId) ?? []) listener(count > 0);
   }
 
   async since(sessionId: string, afterId: number): Promise<SessionEvent[]> {

@@ -1,8 +1,9 @@
 // The files under the data directory, laid out as seed 000 §8: frame images in
 // sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them, plus live.jpg,
-// which each live frame replaces), long page texts in sessions/{session}/tasks/{task}/artifacts/,
-// and attachments in sessions/{session}/attachments/. The frames table knows where each frame is
-// and its size.
+// the task's live frame as it was last kept), long page texts in
+// sessions/{session}/tasks/{task}/artifacts/, and attachments in sessions/{session}/attachments/.
+// The frames table knows where each frame is and its size. A running task's live frame is served
+// from memory (live-frames.ts).
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,10 +14,11 @@ import { newId, nowIso } from "../core/ids.ts";
 import { decodeDataUrl } from "../core/data-url.ts";
 import { AppError } from "../core/errors.ts";
 import type { Attachment, ChatMessage, FrameRef, Task } from "../protocol/index.ts";
+import { LiveFrames, liveFrameId } from "./live-frames.ts";
 import type { Database, FramesTable } from "./schema.ts";
 
 export class DataFiles {
-  private readonly liveVersions = new Map<string, number>();
+  private readonly live = new LiveFrames();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -43,19 +45,33 @@ export class DataFiles {
     };
   }
 
-  async saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
-    const id = `live_${task.id}`;
-    const relative = path.join(this.framesDir(task), `live.${extension(shot)}`);
-    await this.write(relative, shot.data);
-    const version = (this.liveVersions.get(task.id) ?? 0) + 1;
-    this.liveVersions.set(task.id, version);
-    const row = { path: relative, width: shot.width, height: shot.height, version };
-    await this.db
-      .insertInto("frames")
-      .values({ id, task_id: task.id, step_id: null, kind: "live", created_at: nowIso(), ...row })
-      .onConflict((oc) => oc.column("id").doUpdateSet(row))
-      .execute();
-    return toRef({ id, width: shot.width, height: shot.height, kind: "live", version });
+  /** Makes `shot` the task's live frame, in memory only: its ref is good at once. */
+  showLiveFrame(task: Task, shot: Screenshot): FrameRef {
+    const version = this.live.show(task.id, shot);
+    return toRef({ id: liveFrameId(task.id), width: shot.width, height: shot.height, kind: "live", version });
+  }
+
+  /**
+   * Writes the task's live frame as it is now to live.jpg and the frames table, where a restart
+   * finds it. `done`: the task shows no more frames, and the stored one answers for it from now on.
+   */
+  async keepLiveFrame(task: Task, done = false): Promise<void> {
+    const id = liveFrameId(task.id);
+    const frame = this.live.get(id);
+    try {
+      if (!frame) return;
+      const { shot, version } = frame;
+      const relative = path.join(this.framesDir(task), `live.${extension(shot)}`);
+      await this.write(relative, shot.data);
+      const row = { path: relative, width: shot.width, height: shot.height, version };
+      await this.db
+        .insertInto("frames")
+        .values({ id, task_id: task.id, step_id: null, kind: "live", created_at: nowIso(), ...row })
+        .onConflict((oc) => oc.column("id").doUpdateSet(row))
+        .execute();
+    } finally {
+      if (done) this.live.forget(task.id);
+    }
   }
 
   /** A text too long to hand around (a page's article text): stored as artifacts/{id}.txt, named by its id. */
@@ -92,12 +108,16 @@ export class DataFiles {
 
   async ref(id: string | null): Promise<FrameRef | null> {
     if (!id) return null;
+    const live = this.live.get(id);
+    if (live) return toRef({ id, width: live.shot.width, height: live.shot.height, kind: "live", version: live.version });
     const row = await this.db.selectFrom("frames").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? toRef(row) : null;
   }
 
   /** The image bytes and type, or null when the frame is unknown or its file is gone. */
   async read(id: string): Promise<{ data: Buffer; mimeType: string } | null> {
+    const live = this.live.get(id);
+    if (live) return { data: live.shot.data, mimeType: live.shot.mimeType };
     const row = await this.db.selectFrom("frames").select(["path"]).where("id", "=", id).executeTakeFirst();
     if (!row) return null;
     try {
@@ -125,8 +145,12 @@ export class DataFiles {
     const absolute = path.join(this.dataDir, relative);
     const temporary = `${absolute}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      await mkdir(path.dirname(absolute), { recursive: true });
-      await writeFile(temporary, data);
+      // The directory is made only when missing: most writes go where one went before.
+      await writeFile(temporary, data).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        await mkdir(path.dirname(absolute), { recursive: true });
+        await writeFile(temporary, data);
+      });
       await rename(temporary, absolute);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);

@@ -152,8 +152,16 @@ export class Store implements RunRecorder, ChatRecorder {
     return this.files.stepFrame(task, index, shot, options);
   }
 
-  saveLiveFrame(task: Task, shot: Screenshot): Promise<FrameRef> {
-    return this.files.saveLiveFrame(task, shot);
+  showLiveFrame(task: Task, shot: Screenshot): FrameRef {
+    return this.files.showLiveFrame(task, shot);
+  }
+
+  keepLiveFrame(task: Task, done?: boolean): Promise<void> {
+    return this.files.keepLiveFrame(task, done);
+  }
+
+  watchViewers(sessionId: string, listener: (watched: boolean) => void): () => void {
+    return this.events.watchViewers(sessionId, listener);
   }
 
   saveArtifact(task: Task, text: string): Promise<string> {

@@ -97,6 +97,25 @@ describe("a new, empty tab", () => {
   });
 });
 
+describe("a field with the focus", () => {
+  it("shows its caret steadily: captures of a page where nothing happens are the same bytes", async () => {
+    const steady = await host.open({ width: 800, height: 600, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+    try {
+      await steady.navigate(pages.url("form.html"));
+      await steady.click(250, 240);
+      await steady.type("abc");
+      const first = await steady.screenshot();
+      // Chromium's caret blinks every 500 ms: a second and a half of captures sees it on and off.
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        expect((await steady.screenshot()).data.equals(first.data)).toBe(true);
+      }
+    } finally {
+      await steady.close();
+    }
+  });
+});
+
 describe("devicePixelRatio 2", () => {
   it("takes points in screenshot pixels and clicks the matching CSS pixel", async () => {
     const hiDpi = await host.open({ width: 640, height: 400, deviceScaleFactor: 2, jpegQuality: 80, navigationTimeoutMs: 10_000 });

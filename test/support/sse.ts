@@ -1,6 +1,8 @@
 // A real SSE client over fetch for tests: parses `id`, `event` and `data` fields, keeps every
-// event in order, and can wait for one.
+// event in order, and can wait for one. `followInProcess` gets the same events inside the server's
+// process, as the CLI does: no viewer, so the session's tasks keep their live view off.
 import type { SessionEvent } from "../../src/protocol/index.ts";
+import type { Store } from "../../src/store/store.ts";
 
 export interface EventStream {
   events: SessionEvent[];
@@ -17,8 +19,7 @@ export async function openStream(baseUrl: string, sessionId: string, lastEventId
     signal: controller.signal,
   });
   if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}: ${await response.text()}`);
-  const events: SessionEvent[] = [];
-  const waiters = new Set<() => void>();
+  const { events, add, ...waiting } = collect();
   void (async () => {
     const decoder = new TextDecoder();
     let buffer = "";
@@ -39,8 +40,7 @@ export async function openStream(baseUrl: string, sessionId: string, lastEventId
           const id = /^id: ?(.*)$/m.exec(block)?.[1];
           const type = /^event: ?(.*)$/m.exec(block)?.[1];
           if (String(event.id) !== id || event.type !== type) throw new Error(`SSE fields disagree with data: ${block}`);
-          events.push(event);
-          for (const wake of waiters) wake();
+          add(event);
         }
       }
     } catch {
@@ -48,6 +48,23 @@ export async function openStream(baseUrl: string, sessionId: string, lastEventId
     }
   })();
 
+  return { events, ...waiting, close: () => controller.abort() };
+}
+
+export async function followInProcess(store: Store, sessionId: string): Promise<EventStream> {
+  const { events, add, ...waiting } = collect();
+  const stop = await store.events.subscribe(sessionId, 0, add);
+  return { events, ...waiting, close: stop };
+}
+
+/** Events as they come, and waits for one. */
+function collect() {
+  const events: SessionEvent[] = [];
+  const waiters = new Set<() => void>();
+  const add = (event: SessionEvent) => {
+    events.push(event);
+    for (const wake of waiters) wake();
+  };
   const waitFor = (predicate: (event: SessionEvent) => boolean, timeoutMs = 30_000) =>
     new Promise<SessionEvent>((resolve, reject) => {
       const check = () => {
@@ -67,9 +84,9 @@ export async function openStream(baseUrl: string, sessionId: string, lastEventId
 
   return {
     events,
+    add,
     waitFor,
-    waitForEnd: (taskId, timeoutMs) =>
+    waitForEnd: (taskId: string, timeoutMs?: number) =>
       waitFor((e) => "task_id" in e && e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs),
-    close: () => controller.abort(),
   };
 }

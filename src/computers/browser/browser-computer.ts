@@ -16,6 +16,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { mergeWithDom } from "../../perception/pixels/with-dom.ts";
 import { domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
 
 export interface BrowserComputerOptions {
@@ -30,8 +31,6 @@ export interface BrowserComputerOptions {
   gate?: NetworkGate;
   /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
   som?: PixelSomOptions;
-  /** Runs once its context has closed. */
-  onClose?: () => void;
 }
 
 /** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
@@ -60,6 +59,7 @@ export class BrowserComputer implements Computer {
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
   private liveListeners = new Set<LiveFrameListener>();
+  private readonly afterScreenshot: (() => void)[] = [];
   private closed = false;
   private lastInputAt = 0;
   /** Popups being switched to: settling waits for them. */
@@ -95,7 +95,8 @@ export class BrowserComputer implements Computer {
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
     });
     try {
-      const activity = await PageActivity.install(context);
+      // Only in our own contexts: a browser attached to is left as it was.
+      const [activity] = await Promise.all([PageActivity.install(context), steadyCaret(context)]);
       const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
       await computer.attach(computer.page);
       context.on("page", (page) => void computer.follow(page));
@@ -156,7 +157,7 @@ export class BrowserComputer implements Computer {
   }
 
   async screenshot(): Promise<Screenshot> {
-    return this.guard(async () => {
+    const shot = await this.guard<Screenshot>(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
           const { data } = await withinCaptureTimeout(
@@ -178,6 +179,13 @@ export class BrowserComputer implements Computer {
         }
       }
     });
+    for (const then of this.afterScreenshot.splice(0)) then();
+    return shot;
+  }
+
+  /** Runs `then` once the next screenshot is taken: work that would slow a task's first screen waits for it. */
+  onNextScreenshot(then: () => void): void {
+    this.afterScreenshot.push(then);
   }
 
   private async nextFrame(): Promise<void> {
@@ -358,7 +366,6 @@ export class BrowserComputer implements Computer {
       await this.attached.onClose?.();
     } else {
       await this.context.close().catch(() => undefined);
-      this.options.onClose?.();
     }
   }
 

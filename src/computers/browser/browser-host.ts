@@ -1,6 +1,6 @@
 // Owns the one Chromium process that browser computers share, and the network fence it goes
-// through. Each task gets its own isolated browser context from it, opened as the task before
-// closed (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
+// through. Each task gets its own isolated browser context from it, opened while the task before
+// ran (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
 // instead connects a task to a browser that runs elsewhere, over CDP — someone else's browser,
 // which the fence does not cover.
 import type { Browser, Page } from "playwright-core";
@@ -67,7 +67,11 @@ export class BrowserHost {
   constructor(private readonly options: BrowserHostOptions) {}
 
   async open(options: BrowserComputerOptions): Promise<BrowserComputer> {
-    return (await this.takeSpare(options)) ?? (await this.openNew(options));
+    const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
+    // The next task's context opens while this one runs, so one sent as this one ends finds it
+    // ready; but only once this one's first screen is out, which it would otherwise slow.
+    computer.onNextScreenshot(() => this.prepareSpare(options));
+    return computer;
   }
 
   private async openNew(options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -80,9 +84,8 @@ export class BrowserHost {
     }
   }
 
-  /** The next task's context is opened as this one closes: never while a task starts, when it would slow its first screen. */
   private create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
-    return BrowserComputer.create(browser, { ...options, gate: this.gate, onClose: () => this.prepareSpare(options) });
+    return BrowserComputer.create(browser, { ...options, gate: this.gate });
   }
 
   /** A new context whose page has drawn its first frame: a new page's first capture waits for it. */
@@ -92,7 +95,7 @@ export class BrowserHost {
     return computer;
   }
 
-  /** The spare, when it was opened alike and its browser still runs; any other is closed. */
+  /** The spare, when it was opened alike and its browser still runs; any other is closed, and none opened for it. */
   private async takeSpare(options: BrowserComputerOptions): Promise<BrowserComputer | null> {
     const spare = this.spare;
     this.spare = null;
@@ -102,7 +105,7 @@ export class BrowserHost {
     return null;
   }
 
-  /** Opens the next task's context in the browser already running, unless one is ready or the host closes. */
+  /** Opens the next task's context in the browser already running, unless there is one or the host closes. */
   private prepareSpare(options: BrowserComputerOptions): void {
     const launching = this.launching;
     if (this.spare || this.closing || !launching) return;

@@ -1,7 +1,7 @@
 // The browser's BrowserPage (computers/computer.ts): the page's ARIA tree and reader text, and
 // actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
 // screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
-import type { ElementHandle, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { Secrets } from "../../core/secrets.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
@@ -11,6 +11,8 @@ import { locatorFromCode } from "./locator-code.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
+/** In the page: the focused element, inside open shadow roots too. */
+const FOCUSED = "(() => { let focused = document.activeElement; while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement; return focused; })()";
 /** Addresses that are files to save rather than pages to show. */
 const DOWNLOADS = /\.(pdf|zip|exe|dmg|msi|csv|xlsx?|docx?|pptx?|tar|gz|7z|rar|apk|iso)$/i;
 
@@ -177,28 +179,22 @@ export class WebPage implements BrowserPage {
       return locator ? locator.evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS }) : [];
     }
     const point = element === "focused" ? null : { x: element.x / this.scale, y: element.y / this.scale };
-    return (await this.onElement(point, (found) => found.evaluate(risksInPage, args))) ?? [];
+    return (await this.onElement(point, risksInPage, args)) ?? [];
   }
 
   /** Blurs the focused field: a secret was just typed into it. */
   async maskFocused(): Promise<void> {
-    await this.onElement(null, (found) => found.evaluate(maskSecret));
+    await this.onElement(null, maskSecret, undefined);
   }
 
-  /** Runs `work` on the element at a point (CSS pixels), or the focused one, inside open shadow roots too; null when there is none. */
-  private async onElement<T>(point: { x: number; y: number } | null, work: (element: ElementHandle) => Promise<T>): Promise<T | null> {
-    const handle = await this.page().evaluateHandle((p) => {
-      if (p) return document.elementFromPoint(p.x, p.y);
-      let focused = document.activeElement;
-      while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
-      return focused;
-    }, point);
-    try {
-      const found = handle.asElement();
-      return found ? await work(found) : null;
-    } finally {
-      await handle.dispose();
-    }
+  /**
+   * Runs `work`, a self-contained function of the page's, on the element at a point (CSS pixels),
+   * or the focused one, inside open shadow roots too; null when there is none. Found and worked on
+   * in one round trip: the policy asks this before every click and every typing.
+   */
+  private async onElement<A, T>(point: { x: number; y: number } | null, work: (element: Element, arg: A) => T, arg: A): Promise<T | null> {
+    const find = point ? `document.elementFromPoint(${point.x}, ${point.y})` : FOCUSED;
+    return (await this.page().evaluate(`(() => { const found = ${find}; return found ? (${work})(found, ${JSON.stringify(arg)}) : null; })()`)) as T | null;
   }
 
   async risksOfUrl(url: string): Promise<Risk[]> {

@@ -2,6 +2,7 @@
 // `id` is its per-session number; a client that reconnects with `Last-Event-ID` (or
 // `?last_event_id=`) first receives exactly what it missed. A client may subscribe before its
 // first send creates the session: the stream stays open and carries the events once they come.
+// Each client is a viewer of the session: while one is there, its tasks stream their live view.
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
@@ -20,10 +21,15 @@ export function streamRoutes(store: Store) {
     return streamSSE(c, async (stream) => {
       const queue: SessionEvent[] = [];
       let wake: (() => void) | null = null;
-      const unsubscribe = await store.events.subscribe(sessionId, lastId, (event) => {
-        queue.push(event);
-        wake?.();
-      });
+      const unsubscribe = await store.events.subscribe(
+        sessionId,
+        lastId,
+        (event) => {
+          queue.push(event);
+          wake?.();
+        },
+        { viewer: true },
+      );
       stream.onAbort(() => wake?.());
       try {
         while (!stream.aborted) {
