@@ -37,16 +37,15 @@ test("a failed task shows the reason", async ({ chat, model, pages }) => {
   await expect(card.root.getByTestId("error-details")).toContainText("MODEL_HTTP_ERROR");
 });
 
-test("a chat sends no second task while one runs, and says why", async ({ chat, model, pages, page }) => {
-  model.script({ ...act("done", { answer: "ok" }), delayMs: 30_000 });
+test("a chat sends nothing while the assistant is answering, and says why", async ({ chat, model, page }) => {
+  model.chat({ chat: { text: "Let me think." }, delayMs: 30_000 });
   await chat.open();
-  await chat.send("a long task", pages.url("form.html"));
-  await expect(chat.card().root).toHaveAttribute("data-status", "running");
-  await chat.send("another one");
-  await expect(page.getByRole("status").filter({ hasText: "still running" })).toBeVisible();
+  await chat.send("what is two and two?");
+  await expect(page.getByRole("button", { name: "Stop answering" })).toBeVisible();
+  await chat.send("and three and three?");
+  await expect(page.getByRole("status").filter({ hasText: "still answering" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
-  await expect(chat.prompt).toHaveValue("another one");
-  await chat.card().stop.click();
-  await expect(chat.card().root).toHaveAttribute("data-status", "stopped");
+  await expect(chat.prompt).toHaveValue("and three and three?");
+  await page.getByRole("button", { name: "Stop answering" }).click();
   await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
 });
