@@ -37,8 +37,8 @@ try {
       { timeout: 30_000, polling: "raf" },
     );
     times.push(Math.round((await shown.jsonValue())!));
-    await page.getByRole("button", { name: "Stop" }).first().click();
-    await page.getByTestId("run-card").getByText(/Stopped/).first().waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Stop the task" }).click();
+    await page.locator('[data-testid="run-card"][data-status="stopped"]').waitFor({ timeout: 30_000 });
     await page.close();
   }
 } finally {

@@ -75,7 +75,7 @@ async function answerStates(browser: Browser, app: TestApp, model: ScriptedModel
   await phone.getByRole("button", { name: "I've done it" }).waitFor();
   await shoot(phone, "answer-phone.png");
   await page.getByRole("button", { name: "Stop the task" }).click();
-  await page.locator("[data-status=stopped]").waitFor();
+  await page.getByTestId("run-card").last().and(page.locator("[data-status=stopped]")).waitFor();
 }
 
 async function runningState(browser: Browser, app: TestApp, model: ScriptedModel, invoices: string): Promise<void> {
