@@ -115,7 +115,7 @@ export class ChatAgent {
     const refused = (why: string) => new AppError("FOLLOW_UP_REFUSED", `Task ${taskId} is under way and ${why}`);
     if (submission.attachments.length > 0) throw refused("cannot take files; send them once it has ended.");
     const told = await this.runtime.tell(taskId, submission.text);
-    if (!told) throw refused("ending; send the message again once it has ended.");
+    if (!told) throw refused("starting or ending; send the message again in a moment.");
     return { session_id: submission.sessionId, message_id: told.messageId, task_id: taskId };
   }
 

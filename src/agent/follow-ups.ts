@@ -23,7 +23,13 @@ export class FollowUps {
     // Queued together, so that no read can be announced before the message is.
     const stored = record.saveMessage(message);
     const told = record.emit({ type: "task.follow_up", task_id: record.current.id, message });
-    await Promise.all([stored, told]);
+    try {
+      await Promise.all([stored, told]);
+    } catch (error) {
+      // The sender is told it failed and may send it again: the agent must not read it as well.
+      this.waiting = this.waiting.filter((waiting) => waiting !== message);
+      throw error;
+    }
   }
 
   /**

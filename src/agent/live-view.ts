@@ -47,7 +47,13 @@ export class LiveView {
   async close(): Promise<void> {
     this.stopWatching();
     this.stopFrames?.();
+    // A frame still waiting for its turn is the screen the task ended on: it is the one kept.
+    const last = this.frames.waiting();
     this.frames.stop();
+    if (last) {
+      const { record } = this.options;
+      record.change({ live_frame: record.recorder.showLiveFrame(record.current, last) });
+    }
     await this.keep(true);
   }
 
@@ -124,6 +130,10 @@ export function throttleFrames(fps: number, deliver: (frame: Screenshot) => Prom
 
   return {
     push,
+    /** The frame waiting for its turn, if any. */
+    waiting(): Screenshot | null {
+      return pending;
+    },
     /** Delivers the newest frame once more, unless a newer one is already waiting. */
     again() {
       if (!pending && taken) push(taken);

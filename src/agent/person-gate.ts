@@ -94,11 +94,13 @@ export class PersonGate {
   async askUser(answer: string): Promise<string> {
     const { record, budget } = this;
     budget.pauseClock();
+    // Waiting from the start: a message the person sends as the question goes out is its answer, not a follow-up.
+    const replied = new Promise<{ text: string; messageId: string }>((resolve) => (this.ackWaiter = resolve));
     await record.update({ status: "awaiting_user", answer });
     await record.addMessage("assistant", answer);
     await record.emit({ type: "task.awaiting_user", task_id: record.current.id, answer, show_ack_button: true });
     await this.handOver("person");
-    const reply = await raceAbort(new Promise<{ text: string; messageId: string }>((resolve) => (this.ackWaiter = resolve)), this.signal);
+    const reply = await raceAbort(replied, this.signal);
     await this.handOver("agent");
     await record.addMessage("user", reply.text, reply.messageId);
     await record.update({ status: "running", answer: null });

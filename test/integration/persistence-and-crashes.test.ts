@@ -202,6 +202,10 @@ describe("restart", () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
     try {
       const events = await openStream(app.url, "s-waiting-chat", waiting.events.at(-1)!.id);
+      const file = { name: "code.txt", mime_type: "text/plain", data_url: "data:text/plain;base64,MTIzNA==" };
+      const withFile = await app.api<{ error: { code: string } }>("POST", "/api/chat/send", { session_id: "s-waiting-chat", text: "here", attachments: [file] });
+      expect(withFile.status).toBe(409);
+      expect(withFile.json.error.code).toBe("FOLLOW_UP_REFUSED");
       const reply = await app.api<{ task_id: string; message_id: string }>("POST", "/api/chat/send", { session_id: "s-waiting-chat", text: "signed in as Ada" });
       expect(reply.status).toBe(202);
       expect(reply.json.task_id).toBe(task_id);
@@ -233,6 +237,11 @@ describe("restart", () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY } });
     try {
       const events = await openStream(app.url, "s-approving", 0);
+      // A message is no decision: it is refused, and starts no second task.
+      const message = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { session_id: "s-approving", text: "yes, go ahead" });
+      expect(message.status).toBe(409);
+      expect(message.json.error).toMatchObject({ code: "FOLLOW_UP_REFUSED", message: expect.stringContaining("allow or deny it") });
+      expect((await app.api<{ tasks: unknown[] }>("GET", "/api/sessions/s-approving/tasks")).json.tasks).toHaveLength(1);
       expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: asked.approval.id, approved: true })).status).toBe(202);
       const again = (await events.waitFor((e) => e.type === "approval.requested" && e.approval.id !== asked.approval.id)) as typeof asked;
       expect(pages.records).not.toContain("deleted");

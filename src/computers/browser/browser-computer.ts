@@ -183,7 +183,7 @@ export class BrowserComputer implements Computer {
     return shot;
   }
 
-  /** Runs `then` once the next screenshot is taken: work that would slow a task's first screen waits for it. */
+  /** Runs `then` once the next screenshot is taken (or the computer closes first): work that would slow a task's first screen waits for it. */
   onNextScreenshot(then: () => void): void {
     this.afterScreenshot.push(then);
   }
@@ -367,6 +367,8 @@ export class BrowserComputer implements Computer {
     } else {
       await this.context.close().catch(() => undefined);
     }
+    // Closed before any screenshot (a task that failed or was stopped while it started): its work is due now.
+    for (const then of this.afterScreenshot.splice(0)) then();
   }
 
   /** Makes `page` the screen: one CDP session at a time, the previous one detached. */

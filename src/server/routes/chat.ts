@@ -26,16 +26,22 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
 
-  /** The session's task that waits for the person's answer since an earlier server process, if any. */
+  /** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
   const waitingSinceRestart = async (sessionId: string): Promise<Task | undefined> => {
     if (runtime.activeTask(sessionId)) return undefined;
-    return (await store.listTasks(sessionId)).find((task) => task.status === "awaiting_user" && task.approval === null && !runtime.isActive(task.id));
+    return (await store.listTasks(sessionId)).find((task) => task.status === "awaiting_user" && !runtime.isActive(task.id));
   };
 
   return new Hono()
     .post("/send", async (c) => {
       const body = await parseBody(c, sendBodySchema);
       const waiting = await waitingSinceRestart(body.session_id);
+      if (waiting?.approval) {
+        throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: allow or deny it, or stop the task, first.`);
+      }
+      if (waiting && body.attachments.length > 0) {
+        throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for you and cannot take files; send them once it has ended.`);
+      }
       if (waiting) {
         const messageId = newId("msg");
         await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text: body.text, messageId });

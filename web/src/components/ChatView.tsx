@@ -34,6 +34,11 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
       () => undefined,
     );
   }, []);
+  // A message sent while a task is under way goes to it: the answer it waits for, or a follow-up it reads at its next step.
+  const active = Object.values(session.runs).find((run) => isActive(run.task.status))?.task;
+  const target = !active ? "new" : active.status === "awaiting_user" && !active.approval ? "reply" : "followUp";
+  // A replay runs its recording and takes no new instructions.
+  const blockedBy = active?.replay_of ? t.busy : !active && session.answering ? t.answering : null;
   // A session created for a first message whose send failed is reused by the next attempt.
   const draftSession = useRef<string | null>(null);
 
@@ -49,8 +54,10 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
     setError(null);
     try {
       const id = sessionId ?? draftSession.current ?? (draftSession.current = (await api.createSession()).id);
-      await api.send({ session_id: id, text, attachments, computer, ...(startUrl ? { start_url: startUrl } : {}), ...(extensionClient ? { extension_client_id: extensionClient } : {}) });
-      setAttachments([]);
+      // Files wait for the next new task: a running one takes none.
+      const files = target === "new" ? attachments : [];
+      await api.send({ session_id: id, text, attachments: files, computer, ...(startUrl ? { start_url: startUrl } : {}), ...(extensionClient ? { extension_client_id: extensionClient } : {}) });
+      if (files.length > 0) setAttachments([]);
       onSessionsChanged();
       if (sessionId) await session.refresh();
       else onCreated(id);
@@ -112,11 +119,6 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   };
 
   const empty = session.loaded && session.items.length === 0 && !sending;
-  // A message sent while a task is under way goes to it: the answer it waits for, or a follow-up it reads at its next step.
-  const active = Object.values(session.runs).find((run) => isActive(run.task.status))?.task;
-  const target = !active ? "new" : active.status === "awaiting_user" && !active.approval ? "reply" : "followUp";
-  // A replay runs its recording and takes no new instructions.
-  const blockedBy = active?.replay_of ? t.busy : !active && session.answering ? t.answering : null;
   return (
     <section
       aria-label={t.chat}
