@@ -4,6 +4,7 @@
 // and any text is cut at 10,000 characters — at a line break where there is one, and never a page
 // view, which has a budget of its own (perception/page-view). The full conversation is kept; each
 // request gets a compressed copy, so what stays is always the newest.
+import { keptWithin } from "../core/cut-text.ts";
 import type { ChatTurn } from "../models/chat/chat-model.ts";
 import { DELTA_MARK } from "../perception/page-view/delta.ts";
 
@@ -39,8 +40,6 @@ function isDelta(turn: ChatTurn): boolean {
 }
 
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const line = text.lastIndexOf("\n", max);
-  const end = line > max / 2 ? line : max;
-  return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
+  const kept = keptWithin(text, max);
+  return kept === text ? text : `${kept}… [${text.length - kept.length} more characters cut]`;
 }

@@ -14,8 +14,6 @@ import { chatEndpoint } from "./chat/index.ts";
 const PROBE_TIMEOUT_MS = 3_000;
 
 interface Endpoint {
-  /** Who uses it, for the log: the planner or the chat assistant. */
-  role: "planner" | "chat";
   anthropic: boolean;
   baseUrl: string;
   apiKey: string;
@@ -24,16 +22,15 @@ interface Endpoint {
 }
 
 /** The endpoints a task and a chat answer use: the chat assistant's always, the planner's when tasks act on the screen. */
-export function modelEndpoints(config: Config): Endpoint[] {
+function modelEndpoints(config: Config): Endpoint[] {
   const chat = chatEndpoint(config);
   const { model } = config;
   const plannerKey = model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : model.provider === "openai" ? "OPENAI_API_KEY" : "MODEL_API_KEY";
-  const planner: Endpoint = { role: "planner", anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
+  const planner: Endpoint = { anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
   // The chat assistant talks to the planner's endpoint, or to its provider's own (OPENAI_*, DASHSCOPE_*…), or to CHAT_*.
   const shared = config.chat.baseUrl === undefined && config.chat.apiKey === undefined && chat.baseUrl === model.baseUrl && chat.apiKey === model.apiKey;
   const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" }[chat.provider];
   const talker: Endpoint = {
-    role: "chat",
     anthropic: chat.provider === "anthropic",
     baseUrl: chat.baseUrl,
     apiKey: chat.apiKey,

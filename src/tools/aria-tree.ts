@@ -30,7 +30,7 @@ export const ariaTree = defineTool({
     const key = JSON.stringify([input.part ?? 1, input.section, input.query, input.urls ?? false]);
     const last = ctx.views.last;
     ctx.views.last = { key, text: view.text };
-    const delta = last?.key === key ? await viewDelta(last.text, view.text) : null;
+    const delta = last?.key === key ? await viewDelta(last.text, view.text, view.tokens) : null;
     const data = { pageUrl: view.url, elements: `${view.interactiveShown} of ${view.interactiveTotal} interactive`, more: view.more };
     return { ok: true, data: { ...data, tokens: delta?.tokens ?? view.tokens, ...(delta ? { changesOnly: true } : {}) }, text: delta?.text ?? view.text };
   },

@@ -2,6 +2,7 @@
 // §12.2). The schema is data, read with zod's JSON Schema reader — never code to evaluate — and
 // may not hold regular expressions, which would run on the server.
 import { z } from "zod";
+import { keptWithin } from "../core/cut-text.ts";
 import { askJson } from "./ask-model.ts";
 import { BOTH, defineTool, failed, labelled, pageOf } from "./tool.ts";
 
@@ -60,10 +61,8 @@ export const extract = defineTool({
   },
 });
 
-/** The text up to the last line break within `max` characters, saying how much was left. */
+/** The text cut to `max` characters at a line break, saying how much was left. */
 function cutAtLine(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = text.lastIndexOf("\n", max);
-  const kept = text.slice(0, end > max / 2 ? end : max);
-  return `${kept}\n[${text.length - kept.length} more characters of text not shown]`;
+  const kept = keptWithin(text, max);
+  return kept === text ? text : `${kept}\n[${text.length - kept.length} more characters of text not shown]`;
 }

@@ -7,6 +7,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { act } from "../support/scripted-model.ts";
 import { expect, test, type ChatPage } from "./fixtures.ts";
+import { gate } from "../support/gate.ts";
 
 const SIZES = [
   { name: "laptop", viewport: { width: 1280, height: 800 } },
@@ -18,13 +19,6 @@ async function expectAccessible(page: Page, state: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${state}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
-}
-
-/** A gate the test opens when it is ready for the held step to be answered. */
-function gate(): { held: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
-  const held = new Promise<void>((resolve) => (open = resolve));
-  return { held, open };
 }
 
 const polite = (chat: ChatPage) => chat.page.getByTestId("announce-polite");

@@ -7,13 +7,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 import { SIZES, snapshot } from "./ui-sizes.ts";
-
-/** A gate the test opens when it is ready for the held answer to be sent. */
-function gate(): { held: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
-  const held = new Promise<void>((resolve) => (open = resolve));
-  return { held, open };
-}
+import { gate } from "../support/gate.ts";
 
 for (const size of SIZES) {
   test.describe(`at ${size.name} size`, () => {

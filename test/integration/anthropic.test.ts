@@ -10,6 +10,7 @@ import { startApp } from "../support/app.ts";
 import type { RecordedRequest, Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
+import { gate } from "../support/gate.ts";
 
 const anthropic = { model: { provider: "anthropic" as const, name: "claude-test", apiKey: "sk-ant-test" } };
 const { model, pages, app } = useWorld({ config: anthropic });
@@ -112,8 +113,7 @@ describe("Anthropic computer use", () => {
 
   it("tells the model what the person added, and does not carry out the calls it made before it knew", async () => {
     const task = "type a name";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     const twoCalls: Reply = {
       message: {
         id: "msg_two",

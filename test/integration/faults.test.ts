@@ -11,6 +11,7 @@ import { childPids, commandLine, processesWith } from "../support/processes.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream, type EventStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
+import { gate } from "../support/gate.ts";
 
 const { model, pages, app } = useWorld();
 
@@ -29,17 +30,10 @@ function asked(task: string): number {
   return model.requests.filter((r) => planningText(r).includes(`Task: ${task}`)).length;
 }
 
-/** A promise the test settles when it chooses: a scripted reply held `until` it. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
 describe("a page's renderer killed under a running task", () => {
   it("fails the task with BROWSER_CRASHED saying the renderer crashed; the browser lives on and runs the next task", async () => {
     const killed = gate();
-    model.route((r) => planningText(r).includes("Task: lose the tab"), { ...act("click", { x: 200, y: 130 }, "Pressing"), until: killed.promise });
+    model.route((r) => planningText(r).includes("Task: lose the tab"), { ...act("click", { x: 200, y: 130 }, "Pressing"), until: killed.held });
     const taskId = await send("s-renderer", "lose the tab", pages.url("form.html"));
     const events = await openStream(app.url, "s-renderer", 0);
     await expect.poll(() => asked("lose the tab")).toBe(1);
@@ -78,7 +72,7 @@ describe("a frame the disk refuses", () => {
     model.route(
       (r) => planningText(r).includes("Task: record until the disk fails"),
       act("click", { x: 200, y: 130 }, "First step"),
-      { ...act("click", { x: 200, y: 200 }, "Second step"), until: broken.promise },
+      { ...act("click", { x: 200, y: 200 }, "Second step"), until: broken.held },
       act("done", { answer: "never" }),
     );
     const taskId = await send("s-disk", "record until the disk fails", pages.url("form.html"));
@@ -119,10 +113,10 @@ describe("100 SSE clients reconnecting in a storm", () => {
     const waves = [gate(), gate(), gate(), gate()];
     model.route(
       (r) => planningText(r).includes("Task: weather the storm"),
-      { ...act("click", { x: 200, y: 130 }, "one"), until: waves[0]!.promise },
-      { ...act("type", { text: "storm" }, "two"), until: waves[1]!.promise },
-      { ...act("keypress", { keys: ["Tab"] }, "three"), until: waves[2]!.promise },
-      { ...act("done", { answer: "weathered" }, "four"), until: waves[3]!.promise },
+      { ...act("click", { x: 200, y: 130 }, "one"), until: waves[0]!.held },
+      { ...act("type", { text: "storm" }, "two"), until: waves[1]!.held },
+      { ...act("keypress", { keys: ["Tab"] }, "three"), until: waves[2]!.held },
+      { ...act("done", { answer: "weathered" }, "four"), until: waves[3]!.held },
     );
     const steady = await openStream(app.url, "s-storm");
     const taskId = await send("s-storm", "weather the storm", pages.url("form.html"));
@@ -165,9 +159,9 @@ describe("100 SSE clients reconnecting in a storm", () => {
 describe("20 tasks sent at once", () => {
   it("runs them across 20 sessions at most 4 at a time, the rest queued, and every one completes", async () => {
     expect(app.system.config.limits.maxConcurrentTasks).toBe(4);
-    const held = gate();
+    const answers = gate();
     const names = Array.from({ length: 20 }, (_, i) => `crowd ${String(i + 1).padStart(2, "0")}`);
-    for (const name of names) model.route((r) => planningText(r).includes(`Task: ${name}`), { ...act("done", { answer: `${name} done` }), until: held.promise });
+    for (const name of names) model.route((r) => planningText(r).includes(`Task: ${name}`), { ...act("done", { answer: `${name} done` }), until: answers.held });
     const sessions = names.map((_, i) => `s-crowd-${i + 1}`);
     const streams = await Promise.all(sessions.map((session) => openStream(app.url, session)));
     const ids = await Promise.all(names.map((name, i) => send(sessions[i]!, name)));
@@ -177,7 +171,7 @@ describe("20 tasks sent at once", () => {
     const statuses = await Promise.all(ids.map(async (id) => (await app.api<TaskReply>("GET", `/api/tasks/${id}`)).json.task.status));
     expect(statuses.filter((s) => s === "running")).toHaveLength(4);
     expect(statuses.filter((s) => s === "queued")).toHaveLength(16);
-    held.open();
+    answers.open();
 
     const ends = await Promise.all(streams.map((stream, i) => stream.waitForEnd(ids[i]!)));
     for (const stream of streams) stream.close();

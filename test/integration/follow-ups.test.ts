@@ -8,6 +8,7 @@ import type { AgentEventOf, ChatMessage, SessionEvent, TaskReply } from "../../s
 import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
+import { gate } from "../support/gate.ts";
 
 const { model, pages, app } = useWorld();
 
@@ -23,19 +24,13 @@ async function asked(match: (r: RecordedRequest) => boolean, count = 1): Promise
   }
 }
 
-function held(): { promise: Promise<void>; release: () => void } {
-  let release = () => {};
-  const promise = new Promise<void>((resolve) => (release = resolve));
-  return { promise, release };
-}
-
 const ofType = <T extends SessionEvent["type"]>(events: SessionEvent[], type: T) => events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
 
 describe("a message to a running task", () => {
   it("reaches the planner at its next step, announced when sent and when read", async () => {
-    const step = held();
+    const step = gate();
     const isTask = (r: RecordedRequest) => planningText(r).includes("Task: pick a colour");
-    model.route(isTask, { ...act("click", { x: 200, y: 130 }, "Pressing the button"), until: step.promise }, act("done", { answer: "Picked blue." }, "Done"));
+    model.route(isTask, { ...act("click", { x: 200, y: 130 }, "Pressing the button"), until: step.held }, act("done", { answer: "Picked blue." }, "Done"));
     const { json } = await send("s-follow", "pick a colour", { start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-follow", 0);
     await asked(isTask);
@@ -45,7 +40,7 @@ describe("a message to a running task", () => {
     expect(follow.json).toMatchObject({ task_id: json.task_id, message_id: expect.any(String) });
     const told = (await events.waitFor((e) => e.type === "task.follow_up")) as AgentEventOf<"task.follow_up">;
     expect(told.message).toMatchObject({ id: follow.json.message_id, task_id: json.task_id, role: "user", kind: "user_text", text: "make it blue" });
-    step.release();
+    step.open();
 
     const end = await events.waitForEnd(json.task_id);
     events.close();
@@ -88,14 +83,14 @@ describe("a message to a running task", () => {
     const goal = "Read the form";
     const isAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
     const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
-    const step = held();
-    model.route(isAgent, { ...calls("ariaTree", {}), until: step.promise }, calls("close", { reasoning: "Read it.", taskComplete: true }));
+    const step = gate();
+    model.route(isAgent, { ...calls("ariaTree", {}), until: step.held }, calls("close", { reasoning: "Read it.", taskComplete: true }));
     const { json } = await send("s-follow-tools", goal, { agent_mode: "dom", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-follow-tools", 0);
     await asked(isAgent);
     expect((await send("s-follow-tools", "only the first field matters")).status).toBe(202);
     await events.waitFor((e) => e.type === "task.follow_up");
-    step.release();
+    step.open();
     const end = await events.waitForEnd(json.task_id, 45_000);
     events.close();
     expect(end).toMatchObject({ type: "task.completed" });
@@ -107,16 +102,16 @@ describe("a message to a running task", () => {
   });
 
   it("refuses files for a running task, and loses nothing", async () => {
-    const step = held();
+    const step = gate();
     const isTask = (r: RecordedRequest) => planningText(r).includes("Task: slow with files");
-    model.route(isTask, { ...act("done", { answer: "ok" }), until: step.promise });
+    model.route(isTask, { ...act("done", { answer: "ok" }), until: step.held });
     const { json } = await send("s-follow-files", "slow with files", { start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-follow-files", 0);
     const file = { name: "notes.txt", mime_type: "text/plain", data_url: "data:text/plain;base64,aGVsbG8=" };
     const refused = await send("s-follow-files", "and this file", { attachments: [file] });
     expect(refused.status).toBe(409);
     expect(refused.json.error).toMatchObject({ code: "FOLLOW_UP_REFUSED", message: expect.stringContaining("cannot take files") });
-    step.release();
+    step.open();
     await events.waitForEnd(json.task_id);
     events.close();
     const messages = (await app.api<{ messages: ChatMessage[] }>("GET", "/api/sessions/s-follow-files/messages")).json.messages;

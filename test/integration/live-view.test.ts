@@ -8,17 +8,11 @@ import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { followInProcess, openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
+import { gate } from "../support/gate.ts";
 
 const { model, pages, app } = useWorld();
 
 type Live = Extract<SessionEvent, { type: "screen.live" }>;
-
-/** A promise the test settles when it chooses: a scripted reply held `until` it. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
 
 async function send(sessionId: string, text: string, startUrl: string): Promise<string> {
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: sessionId, text, start_url: startUrl });
@@ -30,7 +24,7 @@ const logged = async (sessionId: string) => (await app.system.store.events.since
 describe("the live view", () => {
   it("sends nothing and writes no frame while nobody watches a moving page; a viewer gets frames until they leave", async () => {
     const watched = gate();
-    model.route((r) => planningText(r).includes("Task: watch the clock"), { ...act("done", { answer: "Seen." }), until: watched.promise });
+    model.route((r) => planningText(r).includes("Task: watch the clock"), { ...act("done", { answer: "Seen." }), until: watched.held });
     await app.system.store.ensureSession("s-unwatched", "live view");
     const follow = await followInProcess(app.system.store, "s-unwatched");
     const taskId = await send("s-unwatched", "watch the clock", pages.url("animated.html"));
@@ -76,7 +70,7 @@ describe("the live view", () => {
     model.route(
       (r) => planningText(r).includes("Task: press and wait"),
       act("click", { x: 200, y: 130 }, "Pressing"),
-      { ...act("done", { answer: "Pressed." }), until: held.promise },
+      { ...act("done", { answer: "Pressed." }), until: held.held },
     );
     await app.system.store.ensureSession("s-late", "live view");
     const follow = await followInProcess(app.system.store, "s-late");

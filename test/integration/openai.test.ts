@@ -10,6 +10,7 @@ import { startApp } from "../support/app.ts";
 import type { RecordedRequest, Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
+import { gate } from "../support/gate.ts";
 
 const preview = { model: { provider: "openai" as const, name: "computer-use-preview", apiKey: "sk-test" } };
 const { model, pages, app } = useWorld({ config: preview });
@@ -129,8 +130,7 @@ describe("OpenAI computer use", () => {
   });
 
   it("tells the model what the person added, and drops the rest of the batch it planned before", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     const start = model.requests.length;
     model.script({ ...call("Typing the name.", [{ type: "click", button: "left", x: 200, y: 130 }, { type: "type", text: "Ada" }]), until: held }, say("Typed nothing yet."));
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-follow", text: "type a name", start_url: pages.url("form.html") });

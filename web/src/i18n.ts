@@ -316,14 +316,15 @@ export function pickLocale(languages: readonly string[]): Locale {
 export const locale: Locale = pickLocale(typeof navigator === "undefined" ? [] : navigator.languages);
 export const t: Strings = locale === "zh" ? zh : en;
 
+const relative = new Intl.RelativeTimeFormat(locale === "zh" ? "zh-CN" : "en", { numeric: "auto", style: "short" });
+
 /** "5 min ago", "yesterday"; older than a week, the date. */
 export function relativeTime(iso: string, now: number): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale === "zh" ? "zh-CN" : "en", { numeric: "auto", style: "short" });
-  if (seconds > -60) return format.format(0, "second");
-  if (seconds > -3600) return format.format(Math.round(seconds / 60), "minute");
-  if (seconds > -86_400) return format.format(Math.round(seconds / 3600), "hour");
-  if (seconds > -7 * 86_400) return format.format(Math.round(seconds / 86_400), "day");
+  if (seconds > -60) return relative.format(0, "second");
+  if (seconds > -3600) return relative.format(Math.round(seconds / 60), "minute");
+  if (seconds > -86_400) return relative.format(Math.round(seconds / 3600), "hour");
+  if (seconds > -7 * 86_400) return relative.format(Math.round(seconds / 86_400), "day");
   return new Date(iso).toLocaleDateString(locale === "zh" ? "zh-CN" : "en-GB", { day: "numeric", month: "short" });
 }
 

@@ -179,13 +179,17 @@ export class BrowserComputer implements Computer {
         }
       }
     });
-    for (const then of this.afterScreenshot.splice(0)) then();
+    this.runAfterScreenshot();
     return shot;
   }
 
   /** Runs `then` once the next screenshot is taken (or the computer closes first): work that would slow a task's first screen waits for it. */
   onNextScreenshot(then: () => void): void {
     this.afterScreenshot.push(then);
+  }
+
+  private runAfterScreenshot(): void {
+    for (const then of this.afterScreenshot.splice(0)) then();
   }
 
   private async nextFrame(): Promise<void> {
@@ -368,7 +372,7 @@ export class BrowserComputer implements Computer {
       await this.context.close().catch(() => undefined);
     }
     // Closed before any screenshot (a task that failed or was stopped while it started): its work is due now.
-    for (const then of this.afterScreenshot.splice(0)) then();
+    this.runAfterScreenshot();
   }
 
   /** Makes `page` the screen: one CDP session at a time, the previous one detached. */

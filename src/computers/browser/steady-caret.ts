@@ -12,8 +12,7 @@ const STEADY_CARET = `(() => {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 })()`;
 
-/** Keeps the caret steady in every page the context opens from now on, and in those it has. */
+/** Keeps the caret steady in every page the context opens from now on: call it before its first page. */
 export async function steadyCaret(context: BrowserContext): Promise<void> {
   await context.addInitScript(STEADY_CARET);
-  await Promise.all(context.pages().map((page) => page.evaluate(STEADY_CARET).catch(() => undefined)));
 }

@@ -1,13 +1,9 @@
 // Reads the ARIA snapshot a browser gives in its "ai" mode (the text Playwright MCP's
 // browser_snapshot returns) into a tree: one node per line, with its role, name, states, ref,
 // box and inline text, and the `/url`-like properties folded into their element.
+import type { Box } from "../pixels/geometry.ts";
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Box };
 
 export interface AriaNode {
   role: string;

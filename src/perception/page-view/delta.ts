@@ -13,7 +13,7 @@ const MAX_LINES = 2_000;
  * smaller than `after` by half.
  * @example await viewDelta("Page — x\n- button \"A\" [ref=e1]", "Page — x\n- button \"B\" [ref=e2]")
  */
-export async function viewDelta(before: string, after: string): Promise<{ text: string; tokens: number } | null> {
+export async function viewDelta(before: string, after: string, afterTokens?: number): Promise<{ text: string; tokens: number } | null> {
   const [oldHeader, ...old] = before.split("\n");
   const [header, ...now] = after.split("\n");
   if (oldHeader !== header || old.length > MAX_LINES || now.length > MAX_LINES) return null;
@@ -23,7 +23,7 @@ export async function viewDelta(before: string, after: string): Promise<{ text: 
     : `${header}\n${DELTA_MARK}: nothing changed.`;
   const count = await tokenCounter();
   const tokens = count(text);
-  return tokens * 2 <= count(after) ? { text, tokens } : null;
+  return tokens * 2 <= (afterTokens ?? count(after)) ? { text, tokens } : null;
 }
 
 /** Hunks of "~", "-", "+" and " " lines, "…" where unchanged lines were left out. */

@@ -4,7 +4,7 @@
 // interactive, is it in the viewport, in a dialog, a form, a landmark.
 import type { AriaNode, Box } from "./aria-snapshot.ts";
 
-export const INTERACTIVE_ROLES = new Set([
+const INTERACTIVE_ROLES = new Set([
   "link", "button", "textbox", "searchbox", "combobox", "listbox", "option", "checkbox", "radio", "switch", "slider",
   "spinbutton", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "treeitem",
 ]);

@@ -10,7 +10,7 @@ import { useInputQueue } from "../hooks/useInputQueue.ts";
 import { t } from "../i18n.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
-import type { RunState } from "../state/session-state.ts";
+import { isActive, type RunState } from "../state/session-state.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
 import { ApprovalShot } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
@@ -86,7 +86,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     const focused = typeof document === "undefined" ? null : document.activeElement;
     const inPlayer = pressingInPlayer.current || Boolean(playerBox.current?.contains(focused));
     const looking = steps.length > 0 && (expanded || position !== "live" || inPlayer);
-    if (!isEnding(seenStatus) && isFinishedStatus(task.status) && looking) setKeepPlayer(true);
+    if (!isEnding(seenStatus) && !isActive(task.status) && looking) setKeepPlayer(true);
     // After Stop the chat is free for the next message; after I've done it the card runs again.
     refocus.current = pending === "stop" ? "prompt" : pending === "ack" ? "header" : card.current?.contains(focused) ? "card" : null;
   }
@@ -397,10 +397,6 @@ function Player({ box, onPressing, run, position, onPosition, showTimeline, time
 
 function isEnding(status: TaskStatus): boolean {
   return status !== "queued" && status !== "running" && status !== "takeover";
-}
-
-function isFinishedStatus(status: TaskStatus): boolean {
-  return status === "completed" || status === "failed" || status === "stopped";
 }
 
 function endingOf({ task, stopReason }: RunState, repliedBelow: boolean): Ending | null {

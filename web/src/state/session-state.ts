@@ -70,9 +70,12 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
   return { ...next, runs: { ...state.runs, [event.task_id]: applyToRun(endsActivity(event) ? { ...run, activity: null } : run, event) } };
 }
 
-/** What a task was doing is over once anything but the screen's own news or the person's follow-up comes: a step, a question, its end. */
+/** Events that leave what a task is doing as it was: the screen's own news and the person's follow-ups. */
+const KEEPS_ACTIVITY: ReadonlySet<string> = new Set(["task.activity", "screen.live", "snapshotSync", "task.follow_up", "task.follow_up_read"]);
+
+/** What a task was doing is over once anything else comes: a step, a question, its end. */
 function endsActivity(event: SessionEvent): boolean {
-  return !["task.activity", "screen.live", "snapshotSync", "task.follow_up", "task.follow_up_read"].includes(event.type);
+  return !KEEPS_ACTIVITY.has(event.type);
 }
 
 type TaskSessionEvent = Extract<SessionEvent, { task_id: string }>;
