@@ -15,6 +15,12 @@ import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
 
 // Without these, Chromium keeps trying to reach Google's services, which closed networks refuse.
+/**
+ * How long a task waits for a spare still being opened (it takes about a quarter of a second). One
+ * that takes longer — its renderer was killed as it started, say — is left to close when it comes.
+ */
+const SPARE_WAIT_MS = 5_000;
+
 const QUIET_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
@@ -99,7 +105,9 @@ export class BrowserHost {
   private async takeSpare(options: BrowserComputerOptions): Promise<BrowserComputer | null> {
     const spare = this.spare;
     this.spare = null;
-    const computer = spare ? await spare.ready : null;
+    const late = new Promise<null>((resolve) => setTimeout(resolve, SPARE_WAIT_MS, null).unref());
+    const computer = spare ? await Promise.race([spare.ready, late]) : null;
+    if (spare && !computer) void spare.ready.then((ready) => ready?.close());
     if (computer && computer.usable && sameOptions(spare!.options, options)) return computer;
     await computer?.close();
     return null;
