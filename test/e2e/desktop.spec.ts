@@ -1,25 +1,26 @@
 // A task on the desktop from the chat: the person picks Desktop, the card shows the live view of
 // the virtual desktop while the JSON planner works in a real terminal, then the timeline and the
 // answer; what the terminal ran is on disk.
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { act } from "../support/scripted-model.ts";
+import { fileText, TERMINAL } from "../support/terminal.ts";
 import { expect, test } from "./fixtures.ts";
 
-// The terminal opens where the scripted planner clicks.
-test.use({ appConfig: { desktop: { apps: ["xterm -geometry 100x24+0+0"] } } });
+test.use({ appConfig: { desktop: { apps: [TERMINAL] } } });
 
 test("a desktop task runs from the chat with its live view, timeline and answer", async ({ chat, model, page }) => {
   const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-e2e-desktop-")), "greeting.txt");
+  const written = fileText(file);
   // The planner's first answer waits until the live view's title bar shows the terminal focused.
   let terminalUp = () => {};
   const up = new Promise<void>((resolve) => (terminalUp = resolve));
   model.script(
     { ...act("click", { x: 200, y: 100 }, "Clicking into the terminal"), until: up },
     act("type", { text: `echo 'Hello, World! 你好' > ${file}\n` }, "Typing the command"),
-    // The desktop goes away with the task: the shell gets a moment to run the command first.
-    { ...act("done", { answer: "The greeting is in the file." }, "Finished"), delayMs: 1000 },
+    // The desktop goes away with the task: the planner is done once the shell has run the command.
+    { ...act("done", { answer: "The greeting is in the file." }, "Finished"), until: written },
   );
   await chat.open();
   await page.getByRole("combobox", { name: "What the task drives" }).selectOption("desktop");
@@ -33,7 +34,7 @@ test("a desktop task runs from the chat with its live view, timeline and answer"
   terminalUp();
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expect(card.answer).toHaveText("The greeting is in the file.");
-  expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! 你好");
+  expect((await written).trim()).toBe("Hello, World! 你好");
 
   const { task, steps } = await chat.task(await chat.onlyTaskId());
   expect(task.computer).toBe("desktop");

@@ -1,13 +1,14 @@
 // The desktop computer on a real X server (Xvfb) with a real window manager and a real program:
 // XTest input reaches the program, GetImage captures the screen, and any text types — shifted
 // symbols, accents and CJK included.
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import { imageSize } from "../../src/perception/image-size.ts";
+import { fileText } from "../support/terminal.ts";
 
 let display: VirtualDisplay;
 let desktop: DesktopComputer;
@@ -19,16 +20,6 @@ afterAll(async () => {
   await desktop?.close();
   await display?.close();
 });
-
-/** Waits for a file to hold what a program wrote, or fails saying what it holds. */
-async function contentOf(file: string, expected: string): Promise<string> {
-  let text = "";
-  for (let i = 0; i < 50 && text !== expected; i++) {
-    text = await readFile(file, "utf8").catch(() => "");
-    if (text !== expected) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return text;
-}
 
 describe("the desktop computer", () => {
   it("captures the whole screen as a JPEG of its size", async () => {
@@ -48,7 +39,7 @@ describe("the desktop computer", () => {
     await desktop.click(200, 100);
     await desktop.type(`${text}\n`);
     await desktop.keypress(["ctrl", "d"]);
-    expect(await contentOf(file, `${text}\n`)).toBe(`${text}\n`);
+    expect(await fileText(file, (typed) => typed === `${text}\n`)).toBe(`${text}\n`);
   });
 
   it("moves the pointer where it is told, and refuses a point off the screen", async () => {

@@ -2,18 +2,19 @@
 // screen_info, mouse_action, keyboard_action, screenshot — and drives a real terminal on a real
 // X server with them. computer_use is high risk, so the person is asked first; a point off the
 // screen is refused with the screen's bounds; every call is a recorded step.
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING } from "../support/app.ts";
+import { fileText, TERMINAL } from "../support/terminal.ts";
 import { systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
 // The policy as a person would have it for seed 003's risk levels; the page classes stay out of the way.
-const { model, app } = useWorld({ config: { computer: "desktop", desktop: { apps: ["xterm -geometry 100x24+0+0"] }, approvals: { ...ALLOW_EVERYTHING, high_risk: "ask" } } });
+const { model, app } = useWorld({ config: { computer: "desktop", desktop: { apps: [TERMINAL] }, approvals: { ...ALLOW_EVERYTHING, high_risk: "ask" } } });
 
 const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
 const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a desktop automation agent") && JSON.stringify(r.body.messages).includes(`Goal: ${goal}`);
@@ -25,6 +26,7 @@ describe("the desktop tools (seed 003)", () => {
   it("asks before computer_use, then types into a real terminal with mouse_action and keyboard_action", async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-tools-")), "out.txt");
     const goal = "write a greeting to a file from the terminal";
+    const written = fileText(file);
     let terminalUp = () => {};
     const up = new Promise<void>((resolve) => (terminalUp = resolve));
     model.route(
@@ -36,7 +38,8 @@ describe("the desktop tools (seed 003)", () => {
       calls(["keyboard_action", { action: "type", text: `echo 'Hello, World! @#$%^&*()' > ${file}` }]),
       calls(["keyboard_action", { action: "press", key: "enter" }]),
       calls(["wait", { timeMs: 300 }]),
-      calls(["close", { reasoning: "Written.", taskComplete: true }]),
+      // The desktop goes away with the task: it closes once the shell, which may start late on a busy machine, has run the command.
+      { ...calls(["close", { reasoning: "Written.", taskComplete: true }]), until: written },
     );
     const events = await openStream(app.url, "s-desktop-tools", 0);
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-desktop-tools", text: goal });
@@ -48,7 +51,7 @@ describe("the desktop tools (seed 003)", () => {
     expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: true })).status).toBe(202);
     expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Written." });
     events.close();
-    expect((await readFile(file, "utf8")).trim()).toBe("Hello, World! @#$%^&*()");
+    expect((await written).trim()).toBe("Hello, World! @#$%^&*()");
 
     const requests = model.requests.filter(agentOf(goal));
     const prompt = systemText(requests[0]!);

@@ -52,10 +52,16 @@ export async function settleScreen(capture: () => Promise<Buffer>): Promise<void
   }
 }
 
-/** Screenshots at a rate while anyone listens; none while nobody does, and none once stopped. */
+/**
+ * Screenshots at a rate while anyone listens; none while nobody does, and none once stopped. One
+ * capture at a time: the next is taken a frame's time after the last one began, or as soon as it
+ * ended when it took longer, so a slow screen (a busy machine) lowers the rate instead of piling
+ * captures onto the X server.
+ */
 export class LiveFrames {
   private readonly listeners = new Set<LiveFrameListener>();
   private timer: NodeJS.Timeout | null = null;
+  private capturing = false;
   private stopped = false;
 
   constructor(
@@ -66,7 +72,7 @@ export class LiveFrames {
   /** Starts delivering frames to the listener; returns a function that stops them. */
   add(listener: LiveFrameListener): () => void {
     this.listeners.add(listener);
-    this.timer ??= setInterval(() => void this.publish(), 1000 / Math.max(this.fps, 0.1));
+    if (!this.timer && !this.capturing) this.schedule(this.frameMs);
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.clear();
@@ -78,15 +84,29 @@ export class LiveFrames {
     this.clear();
   }
 
+  private get frameMs(): number {
+    return 1000 / Math.max(this.fps, 0.1);
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => void this.publish(), ms);
+  }
+
   private clear(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
   private async publish(): Promise<void> {
-    if (this.stopped) return;
+    this.timer = null;
+    if (this.stopped || this.listeners.size === 0) return;
+    const began = performance.now();
+    this.capturing = true;
     const frame = await this.capture().catch(() => null);
-    if (frame && !this.stopped) for (const listener of this.listeners) listener(frame);
+    this.capturing = false;
+    if (this.stopped || this.listeners.size === 0) return;
+    if (frame) for (const listener of this.listeners) listener(frame);
+    if (!this.timer) this.schedule(Math.max(0, this.frameMs - (performance.now() - began)));
   }
 }
 
