@@ -41,10 +41,9 @@ describe("the live view", () => {
 
     // A viewer comes: the frames flow, each one's image served.
     const viewer = await openStream(app.url, "s-unwatched", follow.events.at(-1)!.id);
-    await viewer.waitFor((e) => e.type === "screen.live" && e.task_id === taskId, 5000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const frames = viewer.events.filter((e): e is Live => e.type === "screen.live");
-    expect(frames.length).toBeGreaterThan(3);
+    const liveFrames = () => viewer.events.filter((e): e is Live => e.type === "screen.live" && e.task_id === taskId);
+    await expect.poll(() => liveFrames().length).toBeGreaterThan(3);
+    const frames = liveFrames();
     expect(frames.at(-1)).toMatchObject({ url: pages.url("animated.html"), frame: { width: 1280, height: 800 } });
     const image = await fetch(`${app.url}${frames.at(-1)!.frame.url}`);
     expect(image.status).toBe(200);
