@@ -2,10 +2,11 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // A poll waits for a real browser or server, which a busy 2-core machine can make slow.
-    expect: { poll: { timeout: 10_000 } },
+    // A test waits on a real browser, X server and HTTP server, which a busy 2-core machine can make
+    // several times slower: the waits are long for that, and a test that passes ends long before them.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: 20_000 } },
     // Each integration file starts its own Chromium; two at a time suit a 2-core machine.
     maxWorkers: 2,
     projects: [

@@ -81,7 +81,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     setVariant: (next) => {
       variant = next;
     },
-    waitForRecord: (text, timeoutMs = 10_000) =>
+    waitForRecord: (text, timeoutMs = 30_000) =>
       records.includes(text)
         ? Promise.resolve()
         : new Promise<void>((resolve, reject) => {

@@ -65,7 +65,7 @@ function collect() {
     events.push(event);
     for (const wake of waiters) wake();
   };
-  const waitFor = (predicate: (event: SessionEvent) => boolean, timeoutMs = 30_000) =>
+  const waitFor = (predicate: (event: SessionEvent) => boolean, timeoutMs = 60_000) =>
     new Promise<SessionEvent>((resolve, reject) => {
       const check = () => {
         const found = events.find(predicate);
