@@ -1,10 +1,14 @@
 // What a screen costs (issue 15; targets in brackets): the browser computer's screenshot as a step
 // takes it (BrowserHost → BrowserComputer.screenshot, JPEG quality 80) of a text-heavy page at
-// 1280×800 [p50 ≤ 30 ms] and 1920×1080, and the live view while a task steps continuously: the
+// 1280×800 [p50 ≤ 30 ms] and 1920×1080, each beside a bare playwright-core `page.screenshot` of the
+// same page in a browser of its own (the floor: Chromium's own capture), taken in turn with ours so
+// both see the machine as it is; and the live view while a task steps continuously: the
 // `screen.live` events a viewer receives a second and the bytes it downloads a second to show them
 // (each frame fetched once, as the UI does). The desktop's captures are in desktop.ts. Prints the
 // figures and writes bench/results/screens.json; asserts nothing.
 import os from "node:os";
+import { chromium } from "playwright-core";
+import { findChromium } from "../src/computers/browser/find-chromium.ts";
 import { BrowserHost } from "../src/computers/browser/browser-host.ts";
 import { INSTALL_TOKEN_HEADER } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
@@ -21,20 +25,34 @@ const figures: Record<string, unknown> = { loadBefore: os.loadavg()[0] };
 try {
   const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
   try {
-    for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
-      const computer = await host.open({ width, height, jpegQuality: 80, navigationTimeoutMs: 10_000 });
-      try {
-        await computer.navigate(pages.url("article.html"));
-        for (let i = 0; i < 3; i++) await computer.screenshot();
-        const times: number[] = [];
-        let bytes = 0;
-        for (let i = 0; i < SHOTS; i++) times.push(await timed(async () => (bytes += (await computer.screenshot()).data.length)));
-        const shot = { p50Ms: median(times), p90Ms: quantile(times, 0.9), kb: Math.round(bytes / SHOTS / 1024) };
-        figures[`browserScreenshot${width}x${height}`] = shot;
-        console.log(`browser screenshot ${width}×${height} (n=${SHOTS}): p50 ${shot.p50Ms} ms, p90 ${shot.p90Ms} ms, ${shot.kb} KB${width === 1280 ? " [target p50 ≤ 30 ms]" : ""}`);
-      } finally {
-        await computer.close();
+    const bare = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true });
+    try {
+      for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+        const computer = await host.open({ width, height, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+        const page = await bare.newPage({ viewport: { width, height } });
+        try {
+          await computer.navigate(pages.url("article.html"));
+          await page.goto(pages.url("article.html"));
+          const ours = () => computer.screenshot().then((shot) => shot.data.length);
+          const theirs = () => page.screenshot({ type: "jpeg", quality: 80 }).then((shot) => shot.length);
+          for (let i = 0; i < 3; i++) await ours().then(theirs);
+          const times = { ours: [] as number[], bare: [] as number[] };
+          let bytes = 0;
+          for (let i = 0; i < SHOTS; i++) {
+            times.ours.push(await timed(async () => (bytes += await ours())));
+            times.bare.push(await timed(theirs));
+          }
+          const shot = { p50Ms: median(times.ours), p90Ms: quantile(times.ours, 0.9), kb: Math.round(bytes / SHOTS / 1024), bare: { p50Ms: median(times.bare), p90Ms: quantile(times.bare, 0.9) } };
+          figures[`browserScreenshot${width}x${height}`] = shot;
+          console.log(
+            `browser screenshot ${width}×${height} (n=${SHOTS}): p50 ${shot.p50Ms} ms, p90 ${shot.p90Ms} ms, ${shot.kb} KB${width === 1280 ? " [target p50 ≤ 30 ms]" : ""}; bare playwright-core page.screenshot: p50 ${shot.bare.p50Ms} ms, p90 ${shot.bare.p90Ms} ms`,
+          );
+        } finally {
+          await Promise.all([computer.close(), page.close()]);
+        }
       }
+    } finally {
+      await bare.close();
     }
   } finally {
     await host.close();
