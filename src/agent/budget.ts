@@ -1,6 +1,13 @@
 // A task's limits (seed 000 §9): a step cap, and a time limit that runs only while the agent
 // works — time spent waiting for the person does not count.
+import type { Config } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
+import type { AgentMode } from "../protocol/index.ts";
+
+/** A task's step cap unless it is given one: the tool agent's own cap, within MAX_STEPS for every mode. */
+export function defaultStepCap(mode: AgentMode, config: Pick<Config, "agent" | "limits">): number {
+  return Math.min(mode === "actions" ? Infinity : config.agent.maxSteps, config.limits.maxSteps);
+}
 
 export class Budget {
   private leftMs: number;

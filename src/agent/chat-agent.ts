@@ -15,6 +15,7 @@ import { redact, secretsOf } from "../core/redact.ts";
 import type { ChatModel, ChatTurn } from "../models/chat/chat-model.ts";
 import { RepairBudget, streamReply } from "../models/chat/conversation.ts";
 import { isFinished, type ChatMessage, type ProgressStep, type SendReply, type Task } from "../protocol/index.ts";
+import { defaultStepCap } from "./budget.ts";
 import { computerTask, historyText, systemPrompt, userText } from "./chat-prompt.ts";
 import type { ChatRecorder } from "./ports.ts";
 import type { Runtime, Submission } from "./runtime.ts";
@@ -159,12 +160,12 @@ export class ChatAgent {
   async continueTask(task: Task, steps: ProgressStep[], extraSteps?: number): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
     assertEnded(task);
     if (task.status === "completed") throw new AppError("NOT_CONTINUABLE", `Task ${task.id} completed; there is nothing to continue. Retry it to run it again.`);
-    const { agent, limits } = this.config;
+    const { limits } = this.config;
     if (extraSteps !== undefined && extraSteps > limits.maxSteps) {
       throw new AppError("INVALID_BODY", `Invalid body: extra_steps: must be at most ${limits.maxSteps} (MAX_STEPS)`);
     }
     this.assertIdle(task.session_id);
-    const earlierCap = task.error?.code === "STEP_LIMIT" && task.current_step_index > 0 ? task.current_step_index : task.mode === "actions" ? limits.maxSteps : agent.maxSteps;
+    const earlierCap = task.error?.code === "STEP_LIMIT" && task.current_step_index > 0 ? task.current_step_index : defaultStepCap(task.mode, this.config);
     const attachments = await this.runtime.attachmentsOf(task);
     return this.runtime.submit({
       sessionId: task.session_id,

@@ -9,6 +9,7 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
+import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
@@ -20,10 +21,10 @@ import { ACK_TEXT, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
-export const RUN_AGAIN_TEXT = "Run again";
+const RUN_AGAIN_TEXT = "Run again";
 /** The person's messages of Retry and Continue on an ended task's card. */
-export const RETRY_TEXT = "Retry";
-export const CONTINUE_TEXT = "Continue";
+const RETRY_TEXT = "Retry";
+const CONTINUE_TEXT = "Continue";
 
 export interface Submission {
   sessionId: string;
@@ -129,8 +130,8 @@ export class Runtime {
           attachments: submission.attachments.map(({ name, mime_type }) => ({ name, mime_type })),
           created_at: now,
         };
-    const cap = submission.maxSteps ?? (task.mode === "actions" ? Infinity : this.config.agent.maxSteps);
-    const { done } = await this.launch(task, driver, submission.attachments, Math.min(cap, this.config.limits.maxSteps), continuation, (release) =>
+    const cap = submission.maxSteps === undefined ? defaultStepCap(task.mode, this.config) : Math.min(submission.maxSteps, this.config.limits.maxSteps);
+    const { done } = await this.launch(task, driver, submission.attachments, cap, continuation, (release) =>
       // A message the chat already stored keeps its attachments; it is only linked to the task.
       this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
         release();
@@ -154,9 +155,8 @@ export class Runtime {
       task.mode === "actions"
         ? new PlannerDriver(this.resources.plannerFor(task, undefined), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
         : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
-    const cap = task.mode === "actions" ? Infinity : this.config.agent.maxSteps;
     const attachments = await this.recorder.taskAttachments(task);
-    await this.launch({ ...task, model: driver.label }, driver, attachments, Math.min(cap, this.config.limits.maxSteps), resumption, async () => undefined);
+    await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, async () => undefined);
   }
 
   /** Stops a task that waits for the person since an earlier server process died. */

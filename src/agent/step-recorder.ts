@@ -22,7 +22,7 @@ export class StepRecorder {
     /** A step's address is stored and shown without a secret's value in it. */
     private readonly secrets: Secrets,
     /** Times the step's phases; storing and sending a step run behind the loop, untimed. */
-    readonly clock: PhaseClock,
+    private readonly clock: PhaseClock,
     /** Told as each step is made, with its screenshot, before it is stored (what the task was doing is over). */
     private readonly onStep?: (shot: Screenshot) => void,
   ) {

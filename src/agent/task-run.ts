@@ -36,7 +36,6 @@ export class TaskRun {
   private readonly followUps: FollowUps;
   private computer: Computer | null = null;
   private hands: Hands | null = null;
-  private activity: ActivityReporter | null = null;
   private finishing = false;
 
   constructor(
@@ -120,13 +119,14 @@ export class TaskRun {
     let live: LiveView | null = null;
     let outcome: Outcome;
     let steps: StepRecorder | null = null;
+    let reporter: ActivityReporter | null = null;
     try {
       await this.begin();
       this.budget.startClock();
       const computer = await this.open(signal);
       const liveView = (live = new LiveView({ computer, record, fps: this.config.browser.liveFps, publish: (frame) => this.publishLive(frame), log: this.log }));
       const secrets = new Secrets(this.config.secrets);
-      const activity = (this.activity = new ActivityReporter(record.current.id, (event) => {
+      const activity = (reporter = new ActivityReporter(record.current.id, (event) => {
         record.emit(event).catch((error: unknown) => this.log.warn({ err: error }, "could not send the task's activity"));
       }));
       const clock = new PhaseClock((phase) => activity.phase(phase));
@@ -167,7 +167,7 @@ export class TaskRun {
       outcome = this.classify(error);
     }
     this.finishing = true;
-    this.activity?.stop();
+    reporter?.stop();
     this.budget.pauseClock();
     // Its last frame is stored before the task's row, which names it, is written for its end.
     await live?.close();

@@ -97,7 +97,7 @@ export function screenView(run: RunState, position: Position, shot?: Shot): Scre
  * The screen a step's action was done on: the step before's screenshot; for the first step the
  * pointer check's capture (taken just before the click) or the first live frame.
  */
-export function beforeOf(run: RunState, index: number): { frame: FrameRef; url: string | null } | null {
+function beforeOf(run: RunState, index: number): { frame: FrameRef; url: string | null } | null {
   const previous = run.steps[index - 1];
   if (previous) return previous.screenshot ? { frame: previous.screenshot, url: previous.url } : null;
   const url = run.first?.url ?? run.task.start_url;
