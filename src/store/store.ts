@@ -243,6 +243,12 @@ export class Store implements RunRecorder, ChatRecorder {
     return Promise.all(rows.map((row) => this.toTask(row)));
   }
 
+  /** The session's tasks that wait for the person (an answer, a decision), oldest first. */
+  async listTasksAwaitingUser(sessionId: string): Promise<Task[]> {
+    const rows = await this.db.selectFrom("tasks").selectAll().where("session_id", "=", sessionId).where("status", "=", "awaiting_user").orderBy("created_at").execute();
+    return Promise.all(rows.map((row) => this.toTask(row)));
+  }
+
   async getTask(id: string): Promise<Task | undefined> {
     const row = await this.db.selectFrom("tasks").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? this.toTask(row) : undefined;
