@@ -8,6 +8,7 @@ import { stopReasonText } from "../error-text.ts";
 import { t } from "../i18n.ts";
 import { ErrorReason } from "./ErrorNotice.tsx";
 import { Markdown } from "./Markdown.tsx";
+import { PRIMARY, SECONDARY } from "./buttons.ts";
 
 export type Ending =
   /** `repliedBelow`: the assistant's reply under the card answers from this result, so the card keeps it folded. */
@@ -34,11 +35,6 @@ export function AnswerCard({ ending, detail, actions }: AnswerCardProps) {
   );
 }
 
-const CONTINUE_CLASS =
-  "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
-const RETRY_CLASS =
-  "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
-
 export interface TakeUpActionsProps {
   onRetry: () => void;
   onContinue: () => void;
@@ -50,10 +46,10 @@ export interface TakeUpActionsProps {
 export function TakeUpActions({ onRetry, onContinue, pending }: TakeUpActionsProps) {
   return (
     <>
-      <button type="button" onClick={onContinue} disabled={pending !== null} title={t.continueHint} className={CONTINUE_CLASS}>
+      <button type="button" onClick={onContinue} disabled={pending !== null} title={t.continueHint} className={PRIMARY}>
         {pending === "continue" ? t.continuing : t.continueTask}
       </button>
-      <button type="button" onClick={onRetry} disabled={pending !== null} className={RETRY_CLASS}>
+      <button type="button" onClick={onRetry} disabled={pending !== null} className={SECONDARY}>
         {pending === "retry" ? t.retrying : t.retry}
       </button>
     </>

@@ -22,6 +22,7 @@ import { Scrubber } from "./Scrubber.tsx";
 import { StepChecks, StepCost } from "./StepChecks.tsx";
 import { ToolCall } from "./ToolCall.tsx";
 import { Timeline } from "./Timeline.tsx";
+import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY } from "./buttons.ts";
 
 export interface RunCardProps {
   run: RunState;
@@ -43,15 +44,6 @@ export interface RunCardProps {
 }
 
 type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
-
-const PRIMARY =
-  "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
-const SMALL_SECONDARY =
-  "shrink-0 rounded-md border border-zinc-300 bg-white px-2.5 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
-const SMALL_PRIMARY =
-  "shrink-0 rounded-md bg-indigo-600 px-3 py-1 text-sm font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
-const SECONDARY =
-  "rounded-lg border border-zinc-300 px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60";
 
 export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, repliedBelow = false }: RunCardProps) {
   const { task, steps } = run;
