@@ -4,6 +4,7 @@
 import { chromium } from "playwright-core";
 import { findChromium } from "../src/computers/browser/find-chromium.ts";
 import { ariaTree, domIndex, waitForLoaded } from "../src/computers/browser/page-understanding.ts";
+import { CHROMIUM_ARGS } from "../test/support/chromium.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 
 const PAGES = ["form", "iframe", "shadow", "long-form", "drag-list", "slow", "article", "effects", "input-lab"];
@@ -11,7 +12,7 @@ const PAGES = ["form", "iframe", "shadow", "long-form", "drag-list", "slow", "ar
 const pages = await startFixtureServer();
 const browser = await chromium.launch({
   executablePath: findChromium(process.env.CHROME_PATH),
-  args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-gpu"],
+  args: ["--no-sandbox", ...CHROMIUM_ARGS],
 });
 
 try {

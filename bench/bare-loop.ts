@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "../src/computers/browser/find-chromium.ts";
 import { SYSTEM_PROMPT } from "../src/models/json-planner/prompt.ts";
+import { CHROMIUM_ARGS } from "../test/support/chromium.ts";
 import { startFixtureServer, type FixtureServer } from "../test/support/fixture-server.ts";
 import { planningText, startScriptedModel, type ScriptedModel } from "../test/support/scripted-model.ts";
 import { median, quantile, writeResult } from "./measure.ts";
@@ -21,7 +22,7 @@ interface Action {
 export async function bareLoop(model: ScriptedModel, pages: FixtureServer, steps: number): Promise<number[]> {
   const task = "bare loop steps";
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...stepScript(steps));
-  const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true });
+  const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(pages.url("form.html"));

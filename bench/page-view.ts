@@ -10,6 +10,7 @@ import { findChromium } from "../src/computers/browser/find-chromium.ts";
 import { ariaTree } from "../src/computers/browser/page-understanding.ts";
 import { DEFAULT_VIEW_TOKENS, pageView } from "../src/perception/page-view/view.ts";
 import { loadTokenizer } from "../src/perception/page-view/tokens.ts";
+import { CHROMIUM_ARGS } from "../test/support/chromium.ts";
 import { median, quantile, timed, writeResult } from "./measure.ts";
 import { pageSet } from "./page-set.ts";
 
@@ -171,7 +172,7 @@ async function pageFacts(page: Page): Promise<{ elements: number; domInteractive
 const pages = await pageSet();
 const browser = await chromium.launch({
   executablePath: findChromium(process.env.CHROME_PATH),
-  args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-gpu"],
+  args: ["--no-sandbox", ...CHROMIUM_ARGS],
 });
 
 interface PageResult {

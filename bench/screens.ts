@@ -12,6 +12,7 @@ import { findChromium } from "../src/computers/browser/find-chromium.ts";
 import { BrowserHost } from "../src/computers/browser/browser-host.ts";
 import { INSTALL_TOKEN_HEADER } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
+import { CHROMIUM_ARGS } from "../test/support/chromium.ts";
 import { fixtureOrigins, startFixtureServer } from "../test/support/fixture-server.ts";
 import { startScriptedModel } from "../test/support/scripted-model.ts";
 import { median, quantile, timed, writeResult } from "./measure.ts";
@@ -25,7 +26,7 @@ const figures: Record<string, unknown> = { loadBefore: os.loadavg()[0] };
 try {
   const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
   try {
-    const bare = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true });
+    const bare = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true, args: CHROMIUM_ARGS });
     try {
       for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
         const computer = await host.open({ width, height, jpegQuality: 80, navigationTimeoutMs: 10_000 });

@@ -4,7 +4,7 @@
 // warm context. Prints figures and writes bench/results/ui-first-frame.json; asserts nothing.
 import { chromium } from "playwright-core";
 import { startApp } from "../test/support/app.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/e2e/chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/support/chromium.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { planningText, startScriptedModel } from "../test/support/scripted-model.ts";
 import { median, writeResult } from "./measure.ts";

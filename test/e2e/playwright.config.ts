@@ -1,7 +1,7 @@
 // End-to-end tests of the web UI in the system Chromium (never a downloaded browser), against
 // the real server started in-process by each test, with only the model scripted.
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium.ts";
 
 export default defineConfig({
   testDir: ".",

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startApp, type TestApp } from "../support/app.ts";
 import { act, startScriptedModel, systemText, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, "../../docs/screenshots");

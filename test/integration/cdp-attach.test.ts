@@ -11,6 +11,7 @@ import type { SessionEvent, TaskReply, TasksReply } from "../../src/protocol/ind
 import { act, planningText } from "../support/scripted-model.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
+import { CHROMIUM_ARGS } from "../support/chromium.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const profile = await mkdtemp(path.join(tmpdir(), "easyagentcu-their-chrome-"));
   chrome = spawn(
     findChromium(process.env.CHROME_PATH),
-    ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
+    ["--headless", "--no-sandbox", ...CHROMIUM_ARGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   const endpoint = await new Promise<string>((resolve, reject) => {

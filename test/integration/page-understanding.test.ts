@@ -15,6 +15,7 @@ import {
   waitForLoaded,
   xpathScan,
 } from "../../src/computers/browser/page-understanding.ts";
+import { CHROMIUM_ARGS } from "../support/chromium.ts";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 
 let pages: FixtureServer;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   pages = await startFixtureServer();
   browser = await chromium.launch({
     executablePath: findChromium(process.env.CHROME_PATH),
-    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-gpu"],
+    args: ["--no-sandbox", ...CHROMIUM_ARGS],
   });
 });
 beforeEach(async () => {

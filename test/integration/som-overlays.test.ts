@@ -9,6 +9,7 @@ import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import { CLICK_ID_ATTR, domIndex } from "../../src/computers/browser/page-understanding.ts";
 import { PAGE_GLOBAL } from "../../extension/src/shared/messages.ts";
+import { CHROMIUM_ARGS } from "../support/chromium.ts";
 import { buildExtensionIfStale, EXTENSION_DIST } from "../support/extension-browser.ts";
 import { fixtureOrigins, startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 
@@ -19,7 +20,7 @@ let page: Page;
 beforeAll(async () => {
   buildExtensionIfStale();
   pages = await startFixtureServer();
-  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), args: ["--no-sandbox", "--disable-gpu"] });
+  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), args: ["--no-sandbox", ...CHROMIUM_ARGS] });
 }, 180_000);
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

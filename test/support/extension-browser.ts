@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Worker } from "playwright-core";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
+import { CHROMIUM_ARGS } from "./chromium.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EXTENSION = path.join(ROOT, "extension");
@@ -34,7 +35,7 @@ export async function launchWithExtension(others: string[] = []): Promise<Browse
   return chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), "easyagentcu-extension-")), {
     executablePath: findChromium(process.env.CHROME_PATH),
     headless: true,
-    args: [`--disable-extensions-except=${all}`, `--load-extension=${all}`, "--no-sandbox"],
+    args: [`--disable-extensions-except=${all}`, `--load-extension=${all}`, "--no-sandbox", ...CHROMIUM_ARGS],
   });
 }
 
