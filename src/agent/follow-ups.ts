@@ -1,7 +1,8 @@
 // Follow-up messages (seed 001): what the person tells a task while it runs. Each is stored in
 // the chat and announced at once (task.follow_up); it waits here until the driver plans its next
 // step, which takes every waiting one, and is then announced as read at that step
-// (task.follow_up_read), so the chat can show that the agent has it.
+// (task.follow_up_read), so the chat can show that the agent has it. A run that goes on from the
+// task — resumed after a restart, or continued — is told them again, read or not.
 import type { Logger } from "pino";
 import type { ChatMessage } from "../protocol/index.ts";
 import type { TaskRecord } from "./task-record.ts";
@@ -46,6 +47,11 @@ export class FollowUps {
       this.read.push(message.text);
     }
     return taken.map((message) => message.text);
+  }
+
+  /** Follow-ups of the run this one goes on from (a restart, Continue): read already, told before any new one. */
+  recall(earlier: readonly string[]): void {
+    this.read.unshift(...earlier);
   }
 
   /** Every follow-up read so far, oldest first. */

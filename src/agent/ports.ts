@@ -40,6 +40,8 @@ export interface RunRecorder {
   emit(sessionId: string, event: AgentEvent): Promise<void>;
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */
   taskAttachments(task: Task): Promise<Attachment[]>;
+  /** What the person told the task while it ran (its follow-ups, read or not), oldest first. */
+  taskFollowUps(taskId: string): Promise<string[]>;
 }
 
 /** What the chat assistant records: the person's messages and its own, and the chat events. */

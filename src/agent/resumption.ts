@@ -16,6 +16,8 @@ export interface Resumption {
   url: string | null;
   /** What the driver is told happened while it was away. */
   note: string;
+  /** The task it goes on from: the same one when resumed, the earlier one when continued. Its follow-ups still hold. */
+  from: string;
 }
 
 export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer: PersonAnswer): Resumption {
@@ -25,7 +27,7 @@ export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer:
     : `the person: ${task.answer ?? ""}`;
   const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
   const reopened = url ? ` The page was opened again at ${url}.` : "";
-  return { answer, url, note: `The server restarted while the task waited for ${asked}; ${said}.${reopened}` };
+  return { answer, url, note: `The server restarted while the task waited for ${asked}; ${said}.${reopened}`, from: task.id };
 }
 
 /**
@@ -37,5 +39,5 @@ export function continuationOf(task: Task, steps: readonly ProgressStep[]): Resu
   const ended = task.status === "stopped" ? "was stopped" : `failed (${task.error?.code ?? "unknown"}: ${task.error?.message ?? "no reason given"})`;
   const reopened = url ? ` The page was opened again at ${url}; look at it before you act.` : " Look at the screen before you act.";
   const note = `This goes on from an earlier run of the same task, which ${ended} after ${steps.length} step${steps.length === 1 ? "" : "s"} (listed above). Continue from there: do not redo what is done.${reopened}`;
-  return { answer: null, url, note };
+  return { answer: null, url, note, from: task.id };
 }

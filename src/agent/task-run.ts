@@ -122,6 +122,7 @@ export class TaskRun {
     let reporter: ActivityReporter | null = null;
     try {
       await this.begin();
+      if (this.resumption) this.followUps.recall(await this.recorder.taskFollowUps(this.resumption.from));
       this.budget.startClock();
       const computer = await this.open(signal);
       const liveView = (live = new LiveView({ computer, record, fps: this.config.browser.liveFps, publish: (frame) => this.publishLive(frame), log: this.log }));

@@ -14,6 +14,7 @@ import {
   stepVerificationSchema,
   toolCallSchema,
   type AgentEvent,
+  type AgentEventOf,
   type AgentMode,
   type ComputerKind,
   type Attachment,
@@ -182,6 +183,11 @@ export class Store implements RunRecorder, ChatRecorder {
       .orderBy(sql`rowid`)
       .executeTakeFirst();
     return asking ? this.files.readAttachments(toMessage(asking)) : [];
+  }
+
+  async taskFollowUps(taskId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom("events").select("data").where("task_id", "=", taskId).where("type", "=", "task.follow_up").orderBy("seq").execute();
+    return rows.map((row) => (JSON.parse(row.data) as AgentEventOf<"task.follow_up">).message.text);
   }
 
   // ---- reads ----

@@ -2,7 +2,8 @@
 // not to a new one and not refused. It is stored and announced at once, and the agent reads it
 // when it plans its next step — the planner in its task text, the tool agent as a message of the
 // person — which is announced with the step. A task that waits for the person takes the message
-// as their answer. What a running task cannot take (files, a replay's new instructions) is refused.
+// as their answer. A run that goes on from the task (Continue) is told them, read or not. What a
+// running task cannot take (files, a replay's new instructions) is refused.
 import { describe, expect, it } from "vitest";
 import type { AgentEventOf, ChatMessage, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
@@ -60,6 +61,36 @@ describe("a message to a running task", () => {
     ]);
   });
 
+  it("still holds when the task goes on with Continue, read or not", async () => {
+    const step = gate();
+    const isTask = (r: RecordedRequest) => planningText(r).includes("Task: sort the fruit");
+    model.route(
+      isTask,
+      { ...act("click", { x: 200, y: 130 }, "Picking a fruit"), until: step.held },
+      { ...act("click", { x: 200, y: 130 }, "Picking another"), until: new Promise(() => {}) },
+      act("done", { answer: "Sorted." }, "Done"),
+    );
+    const { json } = await send("s-follow-continue", "sort the fruit", { start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-follow-continue", 0);
+    await asked(isTask);
+    await send("s-follow-continue", "only the red ones");
+    await events.waitFor((e) => e.type === "task.follow_up");
+    step.open();
+    await asked(isTask, 2);
+    // Sent as the task is stopped: never read by it.
+    const unread = await send("s-follow-continue", "and the green ones");
+    await events.waitFor((e) => e.type === "task.follow_up" && e.message.id === unread.json.message_id);
+    await app.api("POST", "/api/chat/stop", { task_id: json.task_id });
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.stopped" });
+
+    const next = await app.api<SendJson>("POST", "/api/chat/continue", { task_id: json.task_id });
+    expect(await events.waitForEnd(next.json.task_id)).toMatchObject({ type: "task.completed", answer: "Sorted." });
+    events.close();
+    const told = planningText(model.requests.filter(isTask)[2]!);
+    expect(told).toContain("The person added while you worked");
+    expect(told).toContain("- only the red ones\n- and the green ones");
+  });
+
   it("answers the question of a task that waits for the person", async () => {
     const isTask = (r: RecordedRequest) => planningText(r).includes("Task: sign me in");
     model.route(isTask, act("needs_user", { answer: "Please sign in, then tell me." }, "Waiting"), act("done", { answer: "Signed in." }, "Done"));
@@ -99,6 +130,27 @@ describe("a message to a running task", () => {
     const last = second.body.messages.at(-1)!;
     expect(last.role).toBe("user");
     expect(JSON.stringify(last.content)).toContain("- only the first field matters");
+  });
+
+  it("reaches the tool agent of the run that goes on with Continue", async () => {
+    const goal = "Read the long form";
+    const isAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+    const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
+    model.route(isAgent, { ...calls("ariaTree", {}), until: new Promise(() => {}) }, calls("close", { reasoning: "Read it.", taskComplete: true }));
+    const { json } = await send("s-follow-tools-continue", goal, { agent_mode: "dom", start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-follow-tools-continue", 0);
+    await asked(isAgent);
+    await send("s-follow-tools-continue", "only the last field matters");
+    await events.waitFor((e) => e.type === "task.follow_up");
+    await app.api("POST", "/api/chat/stop", { task_id: json.task_id });
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.stopped" });
+
+    const next = await app.api<SendJson>("POST", "/api/chat/continue", { task_id: json.task_id });
+    expect(await events.waitForEnd(next.json.task_id, 45_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    const last = model.requests.filter(isAgent)[1]!.body.messages.at(-1)!;
+    expect(last.role).toBe("user");
+    expect(JSON.stringify(last.content)).toContain("- only the last field matters");
   });
 
   it("refuses files for a running task, and loses nothing", async () => {

@@ -58,9 +58,11 @@ export class ToolDriver implements Driver {
     if (first.shot) runner.look(first.shot);
     const goal = goalText(task.text, task.start_url, run.attachments);
     const { earlier } = this;
-    // A resumed task's conversation is rebuilt from its recorded calls; the page it reads now is the one opened again.
+    // A resumed task's conversation is rebuilt from its recorded calls, with what the person added
+    // while it ran before; the page it reads now is the one opened again.
+    const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
     const turns: ChatTurn[] = earlier
-      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, first.text].join("\n\n") }]
+      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
       : [{ role: "user", text: [goal, first.text].join("\n\n") }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
