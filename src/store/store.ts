@@ -244,14 +244,11 @@ export class Store implements RunRecorder, ChatRecorder {
     return rows.map(toMessage);
   }
 
-  async listTasks(sessionId: string): Promise<Task[]> {
-    const rows = await this.db.selectFrom("tasks").selectAll().where("session_id", "=", sessionId).orderBy("created_at").execute();
-    return Promise.all(rows.map((row) => this.toTask(row)));
-  }
-
-  /** The session's tasks that wait for the person (an answer, a decision), oldest first. */
-  async listTasksAwaitingUser(sessionId: string): Promise<Task[]> {
-    const rows = await this.db.selectFrom("tasks").selectAll().where("session_id", "=", sessionId).where("status", "=", "awaiting_user").orderBy("created_at").execute();
+  /** The session's tasks, oldest first; only those in `status` when given. */
+  async listTasks(sessionId: string, status?: TaskStatus): Promise<Task[]> {
+    let query = this.db.selectFrom("tasks").selectAll().where("session_id", "=", sessionId);
+    if (status) query = query.where("status", "=", status);
+    const rows = await query.orderBy("created_at").execute();
     return Promise.all(rows.map((row) => this.toTask(row)));
   }
 

@@ -29,7 +29,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   /** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
   const waitingSinceRestart = async (sessionId: string): Promise<Task | undefined> => {
     if (runtime.activeTask(sessionId)) return undefined;
-    return (await store.listTasksAwaitingUser(sessionId)).find((task) => !runtime.isActive(task.id));
+    return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.isActive(task.id));
   };
 
   return new Hono()
