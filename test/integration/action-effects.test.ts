@@ -14,7 +14,7 @@ async function run(task: string, ...replies: Reply[]) {
   const session = `s-${task.replace(/\W+/g, "-")}`;
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("effects.html") });
   const events = await openStream(app.url, session, 0);
-  expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+  await events.completes(json.task_id);
   events.close();
   const requests = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
   const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
@@ -71,7 +71,7 @@ describe("an action that closes the page it acted on", () => {
     );
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-popup", text: "confirm in the popup", start_url: pages.url("opener.html") });
     const events = await openStream(app.url, "s-popup", 0);
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+    await events.completes(json.task_id);
     events.close();
     expect(pages.records.slice(before)).toContain("confirmed");
     const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);

@@ -139,7 +139,7 @@ describe("Anthropic computer use", () => {
     expect((await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-follow", text: "use Grace, not Ada" })).status).toBe(202);
     await events.waitFor((e) => e.type === "task.follow_up");
     release();
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+    await events.completes(json.task_id);
     events.close();
     await pages.waitForRecord("clicked");
     expect(pages.records.filter((r) => r === "typed:Ada")).toHaveLength(typedBefore);
@@ -157,7 +157,7 @@ describe("Anthropic computer use", () => {
       model.route(taskOf("press on a big screen"), toolUse("Pressing.", { action: "left_click", coordinate: [160, 104] }), endTurn("Pressed."));
       const { json } = await bigApp.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-big", text: "press on a big screen", start_url: pages.url("form.html") });
       const events = await openStream(bigApp.url, "s-claude-big", 0);
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      await events.completes(json.task_id);
       events.close();
       await pages.waitForRecord("clicked");
       const first = body(model.requests.filter(taskOf("press on a big screen"))[0]!);

@@ -98,7 +98,7 @@ describe("the chat assistant on Claude", () => {
     );
     const { json } = await app.api<SendReply>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-claude-tools", text: goal, start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-claude-tools", 0);
-    expect(await events.waitForEnd(json.task_id!)).toMatchObject({ type: "task.completed", answer: "It has a button." });
+    expect(await events.completes(json.task_id!)).toMatchObject({ answer: "It has a button." });
     events.close();
     const second = model.requests.filter(agent)[1]!;
     const [, call, result] = body(second).messages;

@@ -48,7 +48,7 @@ describe("the text editor on the desktop", () => {
       const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-editor", text: task });
       await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— Mousepad") === true, 30_000);
       editorUp();
-      expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Saved." });
+      expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Saved." });
       events.close();
       const saved = await eventually(() => readFile(file).catch(() => Buffer.alloc(0)), (bytes) => bytes.length > 0);
       expect(saved.toString("hex")).toBe(Buffer.from(LINE, "utf8").toString("hex"));

@@ -37,7 +37,7 @@ describe("a task on the desktop", () => {
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-desktop", text: task });
     await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm") === true, 30_000);
     terminalUp();
-    expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Written." });
+    expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Written." });
     events.close();
     expect((await written).trim()).toBe("Hello, World! 你好 @#$%^&*()");
     const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
@@ -107,7 +107,7 @@ describe("the focused window for the other planners", () => {
       const { json } = await own.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-window-claude", text: task });
       await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm") === true, 30_000);
       terminalUp();
-      expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed" });
+      await events.completes(json.task_id, 60_000);
       events.close();
       const last = model.requests.filter(asked).at(-1)!;
       expect(JSON.stringify(last.body)).toMatch(/"tool_result".*Active window: \\".*\\" \(XTerm\)/);

@@ -49,7 +49,7 @@ describe("the desktop tools (seed 003)", () => {
     expect(asked.approval.checks.map((c) => c.code)).toEqual(["high_risk"]);
     expect(asked.approval.intent).toBe(`computer_use "${goal}"`);
     expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: true })).status).toBe(202);
-    expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Written." });
+    expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Written." });
     events.close();
     expect((await written).trim()).toBe("Hello, World! @#$%^&*()");
 

@@ -87,7 +87,7 @@ describe("the person's Chrome through the extension", () => {
     model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 200, y: 130 }, "Pressing"), act("done", { answer: "Pressed it." }, "Done"));
     const events = await openStream(app.url, "s-ext-run", 0);
     const taskId = await send("s-ext-run", task, "form.html");
-    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it." });
+    expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed it." });
     events.close();
     await pages.waitForRecord("clicked");
 
@@ -146,7 +146,7 @@ describe("the person's Chrome through the extension", () => {
     expect((await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json.task.status).toBe("takeover");
 
     await page.getByRole("button", { name: "Resume" }).click();
-    expect(await events.waitForEnd(taskId, 30_000)).toMatchObject({ type: "task.completed" });
+    await events.completes(taskId, 30_000);
     events.close();
     const last = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`)).at(-1)!;
     expect(userText(last)).toContain("The person took over the screen and handed it back");
@@ -173,7 +173,7 @@ describe("the person's Chrome through the extension", () => {
       .toEqual(expect.arrayContaining(["browser_wait_for_loaded:error:TASK_TAB_CLOSED"]));
     await expect.poll(async () => (await actions(taskId)).filter((a) => a.name === "browser_debugger_attach" && a.phase === "success").length, { timeout: 15_000 }).toBe(2);
     release();
-    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it again." });
+    expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed it again." });
     events.close();
     await pages.waitForRecord("clicked");
   });
@@ -191,7 +191,7 @@ describe("the person's Chrome through the extension", () => {
     const before = pages.records.length;
     const events = await openStream(app.url, "s-ext-tools", 0);
     const taskId = await send("s-ext-tools", goal, "form.html?tools", { agent_mode: "dom" });
-    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed and typed." });
+    expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed and typed." });
     events.close();
     // The page in the person's Chrome was pressed and typed into by this task.
     await expect.poll(() => pages.records.slice(before)).toEqual(["clicked", "typed:Ada"]);
@@ -236,7 +236,7 @@ describe("the person's Chrome through the extension", () => {
     await worker.evaluate(() => chrome.storage.local.set({ savedAt: Date.now() }));
     await expect.poll(attaches, { timeout: 20_000 }).toBe(2);
     release();
-    expect(await events.waitForEnd(taskId, 60_000)).toMatchObject({ type: "task.completed", answer: "Pressed it after the reconnect." });
+    expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed it after the reconnect." });
     events.close();
     await expect.poll(() => pages.records.filter((r) => r === "clicked").length).toBe(before + 1);
   });

@@ -59,7 +59,7 @@ describe("a page's renderer killed under a running task", () => {
     model.route((r) => planningText(r).includes("Task: after the sad tab"), act("click", { x: 200, y: 130 }), act("done", { answer: "fine again" }));
     const next = await send("s-renderer", "after the sad tab", pages.url("form.html"));
     const again = await openStream(app.url, "s-renderer", end.id);
-    expect(await again.waitForEnd(next)).toMatchObject({ type: "task.completed", answer: "fine again" });
+    expect(await again.completes(next)).toMatchObject({ answer: "fine again" });
     again.close();
   });
 });
@@ -100,7 +100,7 @@ describe("a frame the disk refuses", () => {
     model.route((r) => planningText(r).includes("Task: after the disk"), act("done", { answer: "recorded" }));
     const next = await send("s-disk", "after the disk", pages.url("form.html"));
     const again = await openStream(app.url, "s-disk", end.id);
-    expect(await again.waitForEnd(next)).toMatchObject({ type: "task.completed", answer: "recorded" });
+    expect(await again.completes(next)).toMatchObject({ answer: "recorded" });
     again.close();
   });
 });

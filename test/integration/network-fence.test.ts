@@ -45,7 +45,7 @@ async function visit(session: string, url: string, answers: boolean[] = []): Pro
     expect(approval.checks.map((c) => c.code)).toEqual(["local_network"]);
     await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: approval.id, approved });
   }
-  expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+  await events.completes(json.task_id);
   expect(events.events.filter((e) => e.type === "approval.requested")).toHaveLength(answers.length);
   events.close();
   const stored = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;

@@ -139,7 +139,7 @@ describe("OpenAI computer use", () => {
     expect((await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-follow", text: "use Grace, not Ada" })).status).toBe(202);
     await events.waitFor((e) => e.type === "task.follow_up");
     release();
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed nothing yet." });
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Typed nothing yet." });
     events.close();
     const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
     expect(stored.steps.map((step) => step.action?.type)).toEqual(["click", "done"]);
@@ -167,7 +167,7 @@ describe("OpenAI computer use", () => {
     expect(wrong.json.error.code).toBe("NO_SUCH_APPROVAL");
     const approved = await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: true });
     expect(approved.status).toBe(202);
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Pressed." });
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Pressed." });
     events.close();
     expect(pages.records.filter((r) => r === "clicked")).toHaveLength(clicksBefore + 1);
     const next = body(model.requests.slice(start)[1]!);

@@ -19,7 +19,7 @@ describe("OpenCUA", () => {
     );
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-code", text: "fill in with code", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-cua-code", 0);
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed **Ada**." });
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Typed **Ada**." });
     events.close();
     await pages.waitForRecord("typed:Ada");
     const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);

@@ -25,7 +25,7 @@ describe("two servers on one data dir", () => {
       const events = await openStream(first.url, "s-two-servers", 0);
       await events.waitFor((e) => e.type === "task.started");
       await expect(startApp({ modelBaseUrl: model.baseUrl, dataDir: first.dataDir })).rejects.toMatchObject({ code: "DATA_DIR_LOCKED" });
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Held on." });
+      expect(await events.completes(json.task_id)).toMatchObject({ answer: "Held on." });
       events.close();
       expect(events.events.some((e) => e.type === "task.failed")).toBe(false);
     } finally {
@@ -142,7 +142,7 @@ describe("restart", () => {
       // The page that was open reconnects where it left off.
       const events = await openStream(app.url, "s-waiting", seen);
       expect((await app.api("POST", "/api/chat/ack-user-action", { task_id })).status).toBe(202);
-      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Pressed it." });
+      expect(await events.completes(task_id)).toMatchObject({ answer: "Pressed it." });
       events.close();
       await pages.waitForRecord("clicked");
       const after = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
@@ -209,7 +209,7 @@ describe("restart", () => {
       const reply = await app.api<{ task_id: string; message_id: string }>("POST", "/api/chat/send", { session_id: "s-waiting-chat", text: "signed in as Ada" });
       expect(reply.status).toBe(202);
       expect(reply.json.task_id).toBe(task_id);
-      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Signed in." });
+      expect(await events.completes(task_id)).toMatchObject({ answer: "Signed in." });
       events.close();
       expect(planningText(model.requests.filter((r) => planningText(r).includes(task))[1]!)).toContain("they answered: signed in as Ada");
       const { json } = await app.api<{ tasks: { id: string }[] }>("GET", "/api/sessions/s-waiting-chat/tasks");
@@ -246,7 +246,7 @@ describe("restart", () => {
       const again = (await events.waitFor((e) => e.type === "approval.requested" && e.approval.id !== asked.approval.id)) as typeof asked;
       expect(pages.records).not.toContain("deleted");
       expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: again.approval.id, approved: true })).status).toBe(202);
-      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "Deleted." });
+      expect(await events.completes(task_id)).toMatchObject({ answer: "Deleted." });
       events.close();
       await pages.waitForRecord("deleted");
       const resumed = model.requests.filter((r) => planningText(r).includes(task))[1]!;
@@ -291,7 +291,7 @@ describe("restart", () => {
       expect(again.approval.id).not.toBe(asked.approval.id);
       expect(deletions()).toBe(deletedBefore);
       expect((await app.api("POST", "/api/chat/approve", { task_id, approval_id: again.approval.id, approved: true })).status).toBe(202);
-      expect(await events.waitForEnd(task_id)).toMatchObject({ type: "task.completed", answer: "The account is deleted." });
+      expect(await events.completes(task_id)).toMatchObject({ answer: "The account is deleted." });
       events.close();
       await expect.poll(deletions).toBe(deletedBefore + 1);
       expect(events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual([
@@ -340,7 +340,7 @@ describe("a crashed browser", () => {
       model.route((r) => planningText(r).includes("Task: after the crash"), act("click", { x: 200, y: 130 }), act("done", { answer: "fine again" }));
       const next = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-crash", text: "after the crash", start_url: pages.url("form.html") });
       const again = await openStream(app.url, "s-crash", 0);
-      expect(await again.waitForEnd(next.json.task_id)).toMatchObject({ type: "task.completed", answer: "fine again" });
+      expect(await again.completes(next.json.task_id)).toMatchObject({ answer: "fine again" });
       again.close();
     } finally {
       await app.close();

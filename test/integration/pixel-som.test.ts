@@ -81,7 +81,7 @@ describe("Set-of-Mark from a desktop's pixels", () => {
       model.route((r) => planningText(r).includes(`Task: ${task}`), pick, { answer: { thought: "…", progress: "Done", action: "done", answer: "Searched." } });
       const events = await openStream(app.url, "s-pixel-som", 0);
       const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-pixel-som", text: task });
-      expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed", answer: "Searched." });
+      expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Searched." });
       events.close();
       await window.clicked("Search");
       expect(new Set(window.clicks)).toEqual(new Set(["Search"]));

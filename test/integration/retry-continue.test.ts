@@ -34,7 +34,7 @@ describe("continue", () => {
     expect(next.json.task_id).not.toBe(first.json.task_id);
     const started = await events.waitFor((e) => e.type === "task.started" && e.task_id === next.json.task_id);
     expect(started).toMatchObject({ task: { text: "fill the long form", mode: "actions" } });
-    expect(await events.waitForEnd(next.json.task_id!)).toMatchObject({ type: "task.completed", answer: "The form is sent." });
+    expect(await events.completes(next.json.task_id!)).toMatchObject({ answer: "The form is sent." });
     events.close();
 
     const told = planningText(of("fill the long form")[2]!);
@@ -57,7 +57,7 @@ describe("continue", () => {
     const one = await app.api<SendReply>("POST", "/api/chat/continue", { task_id: first.json.task_id, extra_steps: 1 });
     expect(await events.waitForEnd(one.json.task_id!)).toMatchObject({ type: "task.failed", error: { message: "The task reached its limit of 1 steps." } });
     const last = await app.api<SendReply>("POST", "/api/chat/continue", { task_id: one.json.task_id });
-    expect(await events.waitForEnd(last.json.task_id!)).toMatchObject({ type: "task.completed", answer: "Asleep." });
+    expect(await events.completes(last.json.task_id!)).toMatchObject({ answer: "Asleep." });
     events.close();
 
     const done = await app.api<Refusal>("POST", "/api/chat/continue", { task_id: last.json.task_id });
@@ -82,7 +82,7 @@ describe("retry", () => {
     expect(again.status).toBe(202);
     const started = await events.waitFor((e) => e.type === "task.started" && e.task_id === again.json.task_id);
     expect(started).toMatchObject({ task: { text: "flaky job", start_url: pages.url("form.html") } });
-    expect(await events.waitForEnd(again.json.task_id!)).toMatchObject({ type: "task.completed", answer: "Worked this time." });
+    expect(await events.completes(again.json.task_id!)).toMatchObject({ answer: "Worked this time." });
     events.close();
     // A fresh start: the model is not told of the failed run.
     expect(planningText(of("flaky job").at(-1)!)).not.toContain("earlier run");

@@ -32,7 +32,7 @@ describe.each([
         start_url: pages.url("input-lab.html"),
       });
       const events = await openStream(app.url, `s-dpr-${String(dpr).replace(".", "")}`, 0);
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      await events.completes(json.task_id);
       events.close();
 
       await pages.waitForRecord("down 0 200,130");

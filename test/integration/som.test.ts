@@ -26,7 +26,7 @@ describe("the Set-of-Mark planner", () => {
       const session = `s-som-${dpr}`;
       const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
       const events = await openStream(app.url, session, 0);
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed it." });
+      expect(await events.completes(json.task_id)).toMatchObject({ answer: "Typed it." });
       events.close();
       await pages.waitForRecord("clicked");
       await pages.waitForRecord("typed:Ada");
@@ -59,7 +59,7 @@ describe("the Set-of-Mark planner", () => {
       );
       const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-som-wrong", text: "wrong id", start_url: pages.url("form.html") });
       const events = await openStream(app.url, "s-som-wrong", 0);
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      await events.completes(json.task_id);
       events.close();
       const retry = model.requests.filter((r) => planningText(r).includes("Task: wrong id"))[1]!;
       expect(JSON.stringify(retry.body.messages.at(-1))).toContain("element_id 42 is not in the list (1–2)");

@@ -45,7 +45,7 @@ describe("takeover on the embedded browser", () => {
     expect((await post("/api/chat/input", { task_id, input: { kind: "jump" } })).status).toBe(400);
 
     expect((await post("/api/chat/resume", { task_id })).status).toBe(202);
-    expect(await events.waitForEnd(task_id, 30_000)).toMatchObject({ type: "task.completed" });
+    await events.completes(task_id, 30_000);
     events.close();
     const kinds = events.events.filter((e) => "task_id" in e && e.task_id === task_id).map((e) => e.type);
     expect(kinds.indexOf("task.takeover")).toBeLessThan(kinds.indexOf("task.resumed"));
@@ -73,7 +73,7 @@ describe("takeover on the embedded browser", () => {
     expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "Ada" } })).status).toBe(202);
     await pages.waitForRecord("typed:Ada");
     expect((await post("/api/chat/ack-user-action", { task_id })).status).toBe(202);
-    expect(await events.waitForEnd(task_id, 30_000)).toMatchObject({ type: "task.completed", answer: "Thanks." });
+    expect(await events.completes(task_id, 30_000)).toMatchObject({ answer: "Thanks." });
     events.close();
   });
 });

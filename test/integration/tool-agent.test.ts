@@ -251,7 +251,7 @@ describe("what the tool agent is offered", () => {
       model.route(agentOf(goal), calls(["search", { query: "night trains" }]), calls(["close", { reasoning: "Found timetables.", taskComplete: true }]));
       const { json } = await blind.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-tools-blind", text: goal, start_url: pages.url("form.html") });
       const events = await openStream(blind.url, "s-tools-blind", 0);
-      expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed" });
+      await events.completes(json.task_id);
       events.close();
       const { json: stored } = await blind.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
       expect(stored.task.mode).toBe("dom");

@@ -20,7 +20,7 @@ describe("UI-TARS", () => {
     );
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-tars", text: "fill the form", start_url: pages.url("form.html") });
     const events = await openStream(app.url, "s-tars", 0);
-    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Typed **Ada**." });
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Typed **Ada**." });
     events.close();
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");

@@ -30,7 +30,7 @@ describe("a click that asks for verification", () => {
     model.route((r) => planningText(r).includes("Task: press still"), verifiedClick(180, 625, "the Still button"), done);
     const checksBefore = model.requests.filter(isCheck).length;
     const { taskId, events } = await start("press still");
-    expect(await events.waitForEnd(taskId)).toMatchObject({ type: "task.completed" });
+    await events.completes(taskId);
     events.close();
     await pages.waitForRecord("still-clicked");
     expect(model.requests.filter(isCheck).length).toBe(checksBefore);
@@ -46,7 +46,7 @@ describe("a click that asks for verification", () => {
     model.route((r) => planningText(r).includes("Task: press once"), verifiedClick(180, 125, "the Jumps once button"), done);
     model.route(isCheck, { answer: { on_target: false, dx: 400, dy: 200 } });
     const { taskId, events } = await start("press once");
-    expect(await events.waitForEnd(taskId)).toMatchObject({ type: "task.completed" });
+    await events.completes(taskId);
     events.close();
     await pages.waitForRecord("once-clicked");
 
@@ -93,7 +93,7 @@ describe("a click that asks for verification", () => {
     expect(json.steps[0]?.text).toBe("Clicking the Runs away button (not clicked: the pointer could not be placed on it)");
 
     await app.api("POST", "/api/chat/ack-user-action", { task_id: taskId });
-    expect(await events.waitForEnd(taskId)).toMatchObject({ type: "task.completed" });
+    await events.completes(taskId);
     events.close();
     const next = model.requests.filter((r) => planningText(r).includes("Task: press runner"))[1]!;
     expect(planningText(next)).toContain(`→ not clicked: the pointer could not be placed on it`);

@@ -9,8 +9,12 @@ export interface EventStream {
   waitFor(predicate: (event: SessionEvent) => boolean, timeoutMs?: number): Promise<SessionEvent>;
   /** Resolves with the task's terminal event. */
   waitForEnd(taskId: string, timeoutMs?: number): Promise<SessionEvent>;
+  /** Resolves with `task.completed`; a task that failed or stopped rejects, saying why. */
+  completes(taskId: string, timeoutMs?: number): Promise<Completed>;
   close(): void;
 }
+
+type Completed = Extract<SessionEvent, { type: "task.completed" }>;
 
 export async function openStream(baseUrl: string, sessionId: string, lastEventId?: number): Promise<EventStream> {
   const controller = new AbortController();
@@ -82,11 +86,13 @@ function collect() {
       if (!check()) waiters.add(check);
     });
 
-  return {
-    events,
-    add,
-    waitFor,
-    waitForEnd: (taskId: string, timeoutMs?: number) =>
-      waitFor((e) => "task_id" in e && e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs),
+  const waitForEnd = (taskId: string, timeoutMs?: number) =>
+    waitFor((e) => "task_id" in e && e.task_id === taskId && ["task.completed", "task.failed", "task.stopped"].includes(e.type), timeoutMs);
+  const completes = async (taskId: string, timeoutMs?: number): Promise<Completed> => {
+    const end = await waitForEnd(taskId, timeoutMs);
+    if (end.type === "task.completed") return end;
+    const why = end.type === "task.failed" ? `${end.error.code}: ${end.error.message}` : end.type === "task.stopped" ? end.reason : "";
+    throw new Error(`task ${taskId} ended ${end.type} (${why}); saw ${events.map((e) => e.type).join(", ")}`);
   };
+  return { events, add, waitFor, waitForEnd, completes };
 }
