@@ -67,11 +67,12 @@ describe("the browser computer", () => {
     await pages.waitForRecord("scrollY 0");
   });
 
-  it("follows a page opened in a new tab, and streams live frames", async () => {
+  it("follows a page opened in a new tab as soon as the click has settled, and streams live frames", async () => {
     const frames: number[] = [];
     const stop = computer.onLiveFrame((frame) => frames.push(frame.width));
     await computer.click(750, 158);
-    await expect.poll(() => computer.currentUrl()).toBe(pages.url("form.html"));
+    await computer.settle();
+    expect(await computer.currentUrl()).toBe(pages.url("form.html"));
     await computer.click(200, 130);
     await pages.waitForRecord("clicked");
     await expect.poll(() => frames.length).toBeGreaterThan(0);

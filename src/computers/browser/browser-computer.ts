@@ -62,6 +62,8 @@ export class BrowserComputer implements Computer {
   private readonly afterScreenshot: (() => void)[] = [];
   private closed = false;
   private lastInputAt = 0;
+  /** Pages the screen asked to open (`Page.windowOpen`) that the context has not brought yet. */
+  private readonly opening = new Set<Promise<unknown>>();
   /** Popups being switched to: settling waits for them. */
   private readonly following = new Set<Promise<void>>();
   /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
@@ -308,7 +310,9 @@ export class BrowserComputer implements Computer {
       // started (a form's fetch), which the network wait would otherwise not know of yet.
       await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
-      // A popup the action opened becomes the screen before anything else looks at it.
+      // A popup the action opened becomes the screen before anything else looks at it. Chromium
+      // says a window opens before the page is ready to be followed; each wait is capped.
+      if (this.opening.size > 0) await Promise.all(this.opening);
       if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
     });
   }
@@ -386,6 +390,16 @@ export class BrowserComputer implements Computer {
     const cdp = await this.context.newCDPSession(page);
     this.cdp = cdp;
     if (previous) void previous.detach().catch(() => undefined);
+    cdp.on("Page.windowOpen", () => {
+      if (cdp !== this.cdp) return;
+      const arriving = this.context
+        .waitForEvent("page", { timeout: SETTLE_CAP_MS })
+        .catch(() => undefined)
+        .finally(() => this.opening.delete(arriving));
+      this.opening.add(arriving);
+    });
+    // Page events come only to a session that asks; later commands on it wait their turn behind this.
+    void cdp.send("Page.enable").catch(() => undefined);
     cdp.on("Page.screencastFrame", (frame) => {
       void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
       if (cdp !== this.cdp) return;
