@@ -1,7 +1,7 @@
 // The scrolling chat area: it sticks to the bottom while the person is there, so new steps and
 // replies stay in view; once they scroll up it leaves them where they are, and offers a way back —
 // a "New activity" pill when something arrived below them, else a plain button.
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { t } from "../i18n.ts";
 
 /** Closer than this to the end counts as being at the bottom. */
@@ -51,21 +51,38 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  /**
+   * The person asks to go up (the wheel, a key): the chat lets go of the bottom at once, before the
+   * browser's smooth scroll has moved it out of the slack, so content that grows meanwhile does not
+   * pull it back down.
+   */
+  const letGo = () => {
+    sticking.current = false;
+    setAway(true);
+  };
+
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     const top = element.scrollTop;
     const atBottom = element.scrollHeight - top - element.clientHeight < BOTTOM_SLACK_PX;
-    if (atBottom) {
+    const movedUp = top < lastTop.current - 1;
+    if (atBottom && !movedUp) {
       sticking.current = true;
       setAway(false);
       setUnseen(false);
-    } else if (top < lastTop.current - 1) {
+    } else if (!atBottom && movedUp) {
       // Only moving up lets go of the bottom: content growing below never does.
-      sticking.current = false;
-      setAway(true);
+      letGo();
     }
     lastTop.current = top;
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement;
+    // A list that moves its own focus with the arrows (the timeline) has handled the key.
+    if (event.defaultPrevented || target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+    if (["ArrowUp", "PageUp", "Home"].includes(event.key)) letGo();
   };
 
   const backToBottom = () => {
@@ -77,7 +94,14 @@ export function ChatContainer({ children }: { children: ReactNode }) {
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scroller} onScroll={onScroll} data-testid="chat-scroller" className="h-full overflow-y-auto">
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        onWheel={(event) => event.deltaY < 0 && letGo()}
+        onKeyDown={onKeyDown}
+        data-testid="chat-scroller"
+        className="h-full overflow-y-auto"
+      >
         <div ref={content}>{children}</div>
       </div>
       {away && unseen && (
