@@ -103,7 +103,7 @@ export function useSession(sessionId: string | null, onSessionChanged: () => voi
   }, [sessionId, refresh]);
 
   const runs = useMemo(() => selectRuns(events, tasks), [events, tasks]);
-  const items = useMemo(() => chatItems(messages, runs, events.replies), [messages, runs, events.replies]);
+  const items = useMemo(() => chatItems(messages, runs, events.replies, events.followUps), [messages, runs, events.replies, events.followUps]);
   return { loaded, items, runs, answering: isAnswering(events), connection, refresh };
 }
 

@@ -33,16 +33,12 @@ describe("chatItems", () => {
   it("shows a follow-up as a bubble the card continues below, and whether the agent has read it", () => {
     const followed = [...sent, message("user_text", "the blue one, please", "task_1", "f1")];
     const running = run("running");
-    running.task_1!.followUps = { f1: null };
-    const items = chatItems(followed, running);
+    const items = chatItems(followed, running, [], { f1: null });
     expect(shape(items)).toEqual(["user:log in for me", "user:the blue one, please", "run:task_1"]);
     expect(items[0]).not.toHaveProperty("followUp");
     expect(items[1]).toMatchObject({ followUp: { readAt: null, open: true } });
-    running.task_1!.followUps = { f1: 3 };
-    expect(chatItems(followed, running)[1]).toMatchObject({ followUp: { readAt: 3, open: true } });
-    const ended = run("completed");
-    ended.task_1!.followUps = { f1: null };
-    expect(chatItems(followed, ended)[1]).toMatchObject({ followUp: { readAt: null, open: false } });
+    expect(chatItems(followed, running, [], { f1: 3 })[1]).toMatchObject({ followUp: { readAt: 3, open: true } });
+    expect(chatItems(followed, run("completed"), [], { f1: null })[1]).toMatchObject({ followUp: { readAt: null, open: false } });
   });
 
   it("keeps a request that was stopped unanswered in view", () => {

@@ -6,7 +6,7 @@
 // running task are bubbles too (the card continues below them), each with whether the agent has
 // read it yet.
 import type { ChatMessage } from "../protocol.ts";
-import { isActive, type ReplyState, type RunState } from "./session-state.ts";
+import { isActive, type FollowUps, type ReplyState, type RunState } from "./session-state.ts";
 
 /** A follow-up's state: the step whose request read it (null until then), and whether the task can still read it. */
 export interface FollowUpState {
@@ -22,7 +22,12 @@ export type ChatItem =
   | { kind: "reply"; reply: ReplyState }
   | { kind: "failure"; reply: ReplyState };
 
-export function chatItems(messages: readonly ChatMessage[], runs: Readonly<Record<string, RunState>>, replies: readonly ReplyState[] = []): ChatItem[] {
+export function chatItems(
+  messages: readonly ChatMessage[],
+  runs: Readonly<Record<string, RunState>>,
+  replies: readonly ReplyState[] = [],
+  followUps: FollowUps = {},
+): ChatItem[] {
   const lastOfTask = new Map<string, number>();
   messages.forEach((message, index) => {
     if (message.task_id) lastOfTask.set(message.task_id, index);
@@ -33,7 +38,7 @@ export function chatItems(messages: readonly ChatMessage[], runs: Readonly<Recor
     const taskId = message.task_id;
     const isLast = taskId !== null && lastOfTask.get(taskId) === index;
     if (message.kind === "user_text") {
-      const followUp = taskId === null ? undefined : followUpOf(runs[taskId], message.id);
+      const followUp = taskId === null ? undefined : followUpOf(runs[taskId], followUps[message.id]);
       items.push(...takeFailures(failures, (endedAt) => endedAt < message.created_at), { kind: "user", message, ...(followUp ? { followUp } : {}) });
     }
     if (message.kind === "assistant_answer" && !(isLast && taskId !== null && showsAnswer(runs[taskId]))) {
@@ -75,8 +80,7 @@ function takeFailures(failures: ReplyState[], before: (endedAt: string) => boole
   return taken.map((reply) => ({ kind: "failure", reply }));
 }
 
-function followUpOf(run: RunState | undefined, messageId: string): FollowUpState | undefined {
-  const readAt = run?.followUps?.[messageId];
+function followUpOf(run: RunState | undefined, readAt: number | null | undefined): FollowUpState | undefined {
   return run && readAt !== undefined ? { readAt, open: isActive(run.task.status) } : undefined;
 }
 

@@ -55,11 +55,18 @@ describe("reduceEvent", () => {
         { type: "task.follow_up", message: followUp },
       ),
     );
-    expect(state.runs.task_1!.followUps).toEqual({ msg_f: null });
+    expect(state.followUps).toEqual({ msg_f: null });
     expect(state.runs.task_1!.activity).toMatchObject({ activity: "thinking" });
     const read = reduce(events({ type: "task.follow_up_read", message_id: "msg_f", step: 2 }, { type: "task.follow_up", message: followUp }), { ...state, lastEventId: 0 });
     // Announced again (a replay), it stays read.
-    expect(read.runs.task_1!.followUps).toEqual({ msg_f: 2 });
+    expect(read.followUps).toEqual({ msg_f: 2 });
+  });
+
+  it("knows a follow-up to a task still queued, told before the task starts", () => {
+    const followUp = message("user_text", "make it blue", "task_1", "msg_f");
+    const state = reduce(events({ type: "task.follow_up", message: followUp }, { type: "task.started", task: task() }));
+    expect(state.followUps).toEqual({ msg_f: null });
+    expect(state.runs.task_1).toBeDefined();
   });
 
   it("ignores events it has already seen, so a replay after reconnecting changes nothing", () => {
@@ -93,7 +100,7 @@ describe("reduceEvent", () => {
 
   it("skips events of a task it never saw start, but still advances", () => {
     const state = reduce(events({ type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
-    expect(state).toEqual({ lastEventId: 1, runs: {}, replies: [], openTurns: [] });
+    expect(state).toEqual({ ...emptyEventState, lastEventId: 1 });
   });
 });
 
@@ -145,7 +152,7 @@ describe("selectRun", () => {
   });
 
   it("covers tasks known from either side", () => {
-    const runs = selectRuns({ lastEventId: 2, runs: { task_1: fromEvents }, replies: [], openTurns: [] }, [task({ id: "task_0", status: "failed" })]);
+    const runs = selectRuns({ ...emptyEventState, lastEventId: 2, runs: { task_1: fromEvents } }, [task({ id: "task_0", status: "failed" })]);
     expect(Object.keys(runs).sort()).toEqual(["task_0", "task_1"]);
   });
 });

@@ -28,9 +28,10 @@ export interface RunState {
   first?: { frame: FrameRef; url: string | null };
   /** Until the next step, a question to the person or the task's end; absent when none was said. */
   activity?: RunActivity | null;
-  /** The person's follow-ups to the task, by message id: the step whose request read it, null until then. */
-  followUps?: Readonly<Record<string, number | null>>;
 }
+
+/** The person's follow-ups, by message id: the step whose request read it, null until then. */
+export type FollowUps = Readonly<Record<string, number | null>>;
 
 /** One answer of the chat assistant, as it streams. */
 export interface ReplyState {
@@ -54,14 +55,18 @@ export interface EventState {
   replies: ReplyState[];
   /** The person's messages the assistant has not said its last word on (a task may be between its replies). */
   openTurns: string[];
+  /** Kept apart from the runs: a task still queued is told before it starts. */
+  followUps: FollowUps;
 }
 
-export const emptyEventState: EventState = { lastEventId: 0, runs: {}, replies: [], openTurns: [] };
+export const emptyEventState: EventState = { lastEventId: 0, runs: {}, replies: [], openTurns: [], followUps: {} };
 
 export function reduceEvent(state: EventState, event: SessionEvent): EventState {
   if (event.id <= state.lastEventId) return state;
   const next: EventState = { ...state, lastEventId: event.id };
   if (!("task_id" in event)) return { ...next, replies: applyToReplies(state.replies, event), openTurns: applyToTurns(state.openTurns, event) };
+  if (event.type === "task.follow_up") return { ...next, followUps: { [event.message.id]: null, ...state.followUps } };
+  if (event.type === "task.follow_up_read") return { ...next, followUps: { ...state.followUps, [event.message_id]: event.step } };
   if (event.type === "task.started") {
     return { ...next, runs: { ...state.runs, [event.task_id]: { task: event.task, steps: [], liveUrl: null, liveWindow: null, stopReason: null } } };
   }
@@ -71,7 +76,7 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
 }
 
 /** Events that leave what a task is doing as it was: the screen's own news and the person's follow-ups. */
-const KEEPS_ACTIVITY: ReadonlySet<string> = new Set(["task.activity", "screen.live", "snapshotSync", "task.follow_up", "task.follow_up_read"]);
+const KEEPS_ACTIVITY: ReadonlySet<string> = new Set(["task.activity", "screen.live", "snapshotSync"]);
 
 /** What a task was doing is over once anything else comes: a step, a question, its end. */
 function endsActivity(event: SessionEvent): boolean {
@@ -81,7 +86,7 @@ function endsActivity(event: SessionEvent): boolean {
 type TaskSessionEvent = Extract<SessionEvent, { task_id: string }>;
 type ChatSessionEvent = Exclude<SessionEvent, TaskSessionEvent>;
 
-function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "task.started" }>): RunState {
+function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "task.started" | "task.follow_up" | "task.follow_up_read" }>): RunState {
   const task = (patch: Partial<Task>): Task => ({ ...run.task, ...patch, updated_at: event.at });
   switch (event.type) {
     case "screen.live": {
@@ -112,10 +117,6 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, liveUrl: event.tab.url };
     case "task.takeover":
       return { ...run, task: task({ status: "takeover" }) };
-    case "task.follow_up":
-      return { ...run, followUps: { [event.message.id]: null, ...run.followUps } };
-    case "task.follow_up_read":
-      return { ...run, followUps: { ...run.followUps, [event.message_id]: event.step } };
     case "approval.resolved":
     case "task.resumed":
       return { ...run, task: task({ status: "running", answer: null, approval: null }) };
