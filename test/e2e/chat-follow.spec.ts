@@ -4,6 +4,7 @@
 // the run that goes on after "I've done it"; reopening a chat lands on its latest reply.
 import type { Locator, Page } from "@playwright/test";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
+import { gate } from "../support/gate.ts";
 import { act } from "../support/scripted-model.ts";
 import { expect, test, type ChatPage } from "./fixtures.ts";
 import { SIZES, snapshot } from "./ui-sizes.ts";
@@ -47,9 +48,12 @@ for (const size of SIZES) {
 
     test("a request to act comes into view wherever the person was, and so does the run after I've done it", async ({ chat, model, pages, page }) => {
       await longChat(chat, model);
+      // The card comes once the person has scrolled away: on a busy machine the wheel alone can take
+      // seconds, and a card that came meanwhile would be scrolled off by the person's own wheel.
+      const scrolled = gate();
       model.script(
         { ...act("move", { x: 200, y: 130 }, "Looking at the login"), delayMs: 800 },
-        { ...act("needs_user", { answer: "Please **log in** in the browser, then press the button below." }, "Waiting for the login"), delayMs: 2500 },
+        { ...act("needs_user", { answer: "Please **log in** in the browser, then press the button below." }, "Waiting for the login"), until: scrolled.held, delayMs: 300 },
         { ...act("click", { x: 200, y: 130 }, "Pressing the button"), delayMs: 1500 },
         { ...act("done", { answer: "Logged in and pressed the button." }, "Finished"), delayMs: 30_000 },
       );
@@ -57,6 +61,7 @@ for (const size of SIZES) {
       const card = chat.card();
       await expect(card.latestProgress).toHaveText("Looking at the login");
       await scrollUp(page);
+      scrolled.open();
 
       await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
       const done = card.root.getByRole("button", { name: "I've done it" });
@@ -76,15 +81,18 @@ for (const size of SIZES) {
 
     test("an approval comes into view wherever the person was", async ({ chat, model, pages, page }) => {
       await longChat(chat, model);
+      // As above, the approval comes once the person has scrolled away.
+      const scrolled = gate();
       model.script(
         { ...act("move", { x: 180, y: 120 }, "Finding the button"), delayMs: 800 },
-        { ...act("click", { x: 180, y: 120 }, "Deleting the account"), delayMs: 2500 },
+        { ...act("click", { x: 180, y: 120 }, "Deleting the account"), until: scrolled.held, delayMs: 300 },
         act("done", { answer: "Done." }, "Finished"),
       );
       await chat.send("delete my account", pages.url("approvals.html"));
       const card = chat.card();
       await expect(card.latestProgress).toHaveText("Finding the button");
       await scrollUp(page);
+      scrolled.open();
       await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
       await expect.poll(() => inChat(page, card.root.getByRole("button", { name: "Deny" }))).toBe(true);
       await snapshot(page, `approval-${size.name}`);
