@@ -159,30 +159,25 @@ export class BrowserComputer implements Computer {
   }
 
   async screenshot(): Promise<Screenshot> {
-    const shot = await this.guard<Screenshot>(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { data } = await withinCaptureTimeout(
-            this.cdp.send("Page.captureScreenshot", {
-              format: "jpeg",
-              quality: this.options.jpegQuality,
-              optimizeForSpeed: true,
-              ...(await this.deviceClip()),
-            }),
-          );
-          const buffer = Buffer.from(data, "base64");
-          return { data: buffer, mimeType: "image/jpeg", ...imageSize(buffer) };
-        } catch (error) {
-          // A page that has not painted its first frame yet (a new tab, a new document) has
-          // nothing to capture; once it has loaded, the next animation frame has.
-          if (attempt >= CAPTURE_ATTEMPTS || !String(error).includes("Unable to capture screenshot")) throw error;
-          await this.page.waitForLoadState("load", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
-          await this.nextFrame();
-        }
-      }
-    });
+    const data = await this.guard(() => this.capture({ format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true }, CAPTURE_TIMEOUT_MS));
     this.runAfterScreenshot();
-    return shot;
+    return { data, mimeType: "image/jpeg", ...imageSize(data) };
+  }
+
+  /** The viewport in device pixels, tried again while the page has no frame to give. */
+  private async capture(format: { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean }, timeoutMs: number): Promise<Buffer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);
+        return Buffer.from(data, "base64");
+      } catch (error) {
+        // A page that has not painted its first frame yet (a new tab, a new document) has
+        // nothing to capture; once it has loaded, the next animation frame has.
+        if (attempt >= CAPTURE_ATTEMPTS || !String(error).includes("Unable to capture screenshot")) throw error;
+        await this.page.waitForLoadState("load", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
+        await this.nextFrame();
+      }
+    }
   }
 
   /** Runs `then` once the next screenshot is taken (or the computer closes first): work that would slow a task's first screen waits for it. */
@@ -348,8 +343,7 @@ export class BrowserComputer implements Computer {
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
   private async losslessCapture(): Promise<Raster> {
-    const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { format: "png", ...(await this.deviceClip()) }));
-    return rasterFromImage(Buffer.from(data, "base64"));
+    return rasterFromImage(await this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
@@ -490,11 +484,16 @@ function rendererCrashed(cause: unknown): AppError {
  * frame that never comes; after this long it is given up and tried again.
  */
 const CAPTURE_TIMEOUT_MS = 3_000;
+/**
+ * A PNG of the viewport in device pixels is slow to encode (at devicePixelRatio 2, four million
+ * pixels: half a second on a busy 2-core machine, more under a full test run): it gets longer.
+ */
+const LOSSLESS_CAPTURE_TIMEOUT_MS = 10_000;
 
-function withinCaptureTimeout<T>(capture: Promise<T>): Promise<T> {
+function withinCaptureTimeout<T>(capture: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Unable to capture screenshot: no frame within ${CAPTURE_TIMEOUT_MS / 1000} s`)), CAPTURE_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`Unable to capture screenshot: no frame within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   capture.catch(() => undefined);
   return Promise.race([capture, late]).finally(() => clearTimeout(timer));
