@@ -51,27 +51,34 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  /**
-   * The person asks to go up (the wheel, a key): the chat lets go of the bottom at once, before the
-   * browser's smooth scroll has moved it out of the slack, so content that grows meanwhile does not
-   * pull it back down.
-   */
   const letGo = () => {
     sticking.current = false;
     setAway(true);
+  };
+
+  /**
+   * The person asks to go up (the wheel, a key): the chat lets go of the bottom at once, before the
+   * browser's smooth scroll has moved it out of the slack, so content that grows meanwhile does not
+   * pull it back down. A chat that has no way up stays as it is.
+   */
+  const goingUp = () => {
+    if ((scroller.current?.scrollTop ?? 0) > 0) letGo();
   };
 
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     const top = element.scrollTop;
-    const atBottom = element.scrollHeight - top - element.clientHeight < BOTTOM_SLACK_PX;
+    const fromBottom = element.scrollHeight - top - element.clientHeight;
     const movedUp = top < lastTop.current - 1;
-    if (atBottom && !movedUp) {
+    const movedDown = top > lastTop.current + 1;
+    // Back at the bottom: at its very end, or moving down into the slack (a scroll event that
+    // moves nothing, as a smooth scroll's last ones, says nothing about where the person wants to be).
+    if (fromBottom < 1 || (movedDown && fromBottom < BOTTOM_SLACK_PX)) {
       sticking.current = true;
       setAway(false);
       setUnseen(false);
-    } else if (!atBottom && movedUp) {
+    } else if (movedUp && fromBottom >= BOTTOM_SLACK_PX) {
       // Only moving up lets go of the bottom: content growing below never does.
       letGo();
     }
@@ -82,7 +89,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     const target = event.target as HTMLElement;
     // A list that moves its own focus with the arrows (the timeline) has handled the key.
     if (event.defaultPrevented || target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-    if (["ArrowUp", "PageUp", "Home"].includes(event.key)) letGo();
+    if (["ArrowUp", "PageUp", "Home"].includes(event.key)) goingUp();
   };
 
   const backToBottom = () => {
@@ -97,7 +104,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
       <div
         ref={scroller}
         onScroll={onScroll}
-        onWheel={(event) => event.deltaY < 0 && letGo()}
+        onWheel={(event) => event.deltaY < 0 && goingUp()}
         onKeyDown={onKeyDown}
         data-testid="chat-scroller"
         className="h-full overflow-y-auto"
