@@ -1,7 +1,7 @@
 // The scrolling chat area: it sticks to the bottom while the person is there, so new steps and
 // replies stay in view; once they scroll up it leaves them where they are, and offers a way back —
 // a "New activity" pill when something arrived below them, else a plain button.
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { t } from "../i18n.ts";
 
 /** Closer than this to the end counts as being at the bottom. */
@@ -51,45 +51,21 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const letGo = () => {
-    sticking.current = false;
-    setAway(true);
-  };
-
-  /**
-   * The person asks to go up (the wheel, a key): the chat lets go of the bottom at once, before the
-   * browser's smooth scroll has moved it out of the slack, so content that grows meanwhile does not
-   * pull it back down. A chat that has no way up stays as it is.
-   */
-  const goingUp = () => {
-    if ((scroller.current?.scrollTop ?? 0) > 0) letGo();
-  };
-
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     const top = element.scrollTop;
-    const fromBottom = element.scrollHeight - top - element.clientHeight;
-    const movedUp = top < lastTop.current - 1;
-    const movedDown = top > lastTop.current + 1;
-    // Back at the bottom: at its very end, or moving down into the slack (a scroll event that
-    // moves nothing, as a smooth scroll's last ones, says nothing about where the person wants to be).
-    if (fromBottom < 1 || (movedDown && fromBottom < BOTTOM_SLACK_PX)) {
+    const atBottom = element.scrollHeight - top - element.clientHeight < BOTTOM_SLACK_PX;
+    if (atBottom) {
       sticking.current = true;
       setAway(false);
       setUnseen(false);
-    } else if (movedUp && fromBottom >= BOTTOM_SLACK_PX) {
+    } else if (top < lastTop.current - 1) {
       // Only moving up lets go of the bottom: content growing below never does.
-      letGo();
+      sticking.current = false;
+      setAway(true);
     }
     lastTop.current = top;
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    const target = event.target as HTMLElement;
-    // A list that moves its own focus with the arrows (the timeline) has handled the key.
-    if (event.defaultPrevented || target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-    if (["ArrowUp", "PageUp", "Home"].includes(event.key)) goingUp();
   };
 
   const backToBottom = () => {
@@ -101,14 +77,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div
-        ref={scroller}
-        onScroll={onScroll}
-        onWheel={(event) => event.deltaY < 0 && goingUp()}
-        onKeyDown={onKeyDown}
-        data-testid="chat-scroller"
-        className="h-full overflow-y-auto"
-      >
+      <div ref={scroller} onScroll={onScroll} data-testid="chat-scroller" className="h-full overflow-y-auto">
         <div ref={content}>{children}</div>
       </div>
       {away && unseen && (
