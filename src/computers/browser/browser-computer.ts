@@ -159,13 +159,13 @@ export class BrowserComputer implements Computer {
   }
 
   async screenshot(): Promise<Screenshot> {
-    const data = await this.guard(() => this.capture({ format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true }, CAPTURE_TIMEOUT_MS));
+    const data = await this.guard(() => this.capture({ format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true }, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS));
     this.runAfterScreenshot();
     return { data, mimeType: "image/jpeg", ...imageSize(data) };
   }
 
   /** The viewport in device pixels, tried again while the page has no frame to give. */
-  private async capture(format: { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean }, timeoutMs: number): Promise<Buffer> {
+  private async capture(format: { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean }, timeoutMs: number, attempts: number): Promise<Buffer> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);
@@ -173,7 +173,7 @@ export class BrowserComputer implements Computer {
       } catch (error) {
         // A page that has not painted its first frame yet (a new tab, a new document) has
         // nothing to capture; once it has loaded, the next animation frame has.
-        if (attempt >= CAPTURE_ATTEMPTS || !String(error).includes("Unable to capture screenshot")) throw error;
+        if (attempt >= attempts || !String(error).includes("Unable to capture screenshot")) throw error;
         await this.page.waitForLoadState("load", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
         await this.nextFrame();
       }
@@ -305,8 +305,7 @@ export class BrowserComputer implements Computer {
       // started (a form's fetch), which the network wait would otherwise not know of yet.
       await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
-      // A popup the action opened becomes the screen before anything else looks at it. Chromium
-      // says a window opens before the page is ready to be followed; each wait is capped.
+      // A popup the action opened becomes the screen before anything else looks at it; each wait is capped.
       if (this.opening.size > 0) await Promise.all(this.opening);
       if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
     });
@@ -343,7 +342,7 @@ export class BrowserComputer implements Computer {
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
   private async losslessCapture(): Promise<Raster> {
-    return rasterFromImage(await this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS));
+    return rasterFromImage(await this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS, LOSSLESS_CAPTURE_ATTEMPTS));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
@@ -384,16 +383,20 @@ export class BrowserComputer implements Computer {
     const cdp = await this.context.newCDPSession(page);
     this.cdp = cdp;
     if (previous) void previous.detach().catch(() => undefined);
-    cdp.on("Page.windowOpen", () => {
-      if (cdp !== this.cdp) return;
-      const arriving = this.context
-        .waitForEvent("page", { timeout: SETTLE_CAP_MS })
-        .catch(() => undefined)
-        .finally(() => this.opening.delete(arriving));
-      this.opening.add(arriving);
-    });
-    // Page events come only to a session that asks; later commands on it wait their turn behind this.
-    void cdp.send("Page.enable").catch(() => undefined);
+    // In our own context every new page is the task's and is followed, and Chromium says a window
+    // opens before its page can be; in a browser attached to (the person's Chrome, the extension's
+    // one tab) a window may never come as a page of ours. Page events come only to a session that asks.
+    if (!this.attached) {
+      cdp.on("Page.windowOpen", () => {
+        if (cdp !== this.cdp) return;
+        const arriving = this.context
+          .waitForEvent("page", { timeout: SETTLE_CAP_MS })
+          .catch(() => undefined)
+          .finally(() => this.opening.delete(arriving));
+        this.opening.add(arriving);
+      });
+      void cdp.send("Page.enable").catch(() => undefined);
+    }
     cdp.on("Page.screencastFrame", (frame) => {
       void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
       if (cdp !== this.cdp) return;
@@ -489,6 +492,8 @@ const CAPTURE_TIMEOUT_MS = 3_000;
  * pixels: half a second on a busy 2-core machine, more under a full test run): it gets longer.
  */
 const LOSSLESS_CAPTURE_TIMEOUT_MS = 10_000;
+/** A PNG that took 10 s is a stalled page more likely than a frame not painted yet: one more try. */
+const LOSSLESS_CAPTURE_ATTEMPTS = 2;
 
 function withinCaptureTimeout<T>(capture: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
