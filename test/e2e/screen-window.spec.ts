@@ -106,7 +106,7 @@ for (const size of SIZES) {
       await expect(card.root).toHaveAttribute("data-status", "stopped");
     });
 
-    test("the live view shows every frame the server sends while a page moves, without throttling", async ({ chat, model, pages, page }, info) => {
+    test("the live view keeps up with the frames the server sends while a page moves", async ({ chat, model, pages, page }, info) => {
       model.script({ ...act("done", { answer: "Watched it." }, "Finished"), delayMs: 30_000 });
       await chat.open();
       await chat.send("watch the page", pages.url("animated.html"));
@@ -137,11 +137,10 @@ for (const size of SIZES) {
       info.annotations.push({ type: "live fps", description: `server sent ${seen.sent.toFixed(1)}/s, UI showed ${seen.shown.toFixed(1)}/s, loaded ${seen.loaded.toFixed(1)}/s` });
       console.log(`live view at ${size.name} size: server sent ${seen.sent.toFixed(1)}/s, UI showed ${seen.shown.toFixed(1)}/s, loaded ${seen.loaded.toFixed(1)}/s`);
       // How many frames the server manages is the benchmark's figure (bench/screens.ts); here it
-      // must send some, and the UI must put up the frames it is sent, at 10 a second when the
-      // server sends that many. On a busy machine two that come within one render show as the
-      // last, hence the slack.
+      // must send some, and the UI must put up the frames it is sent, all but two a second (on a
+      // busy machine two that come within one render show as the last).
       expect(seen.sent).toBeGreaterThan(0);
-      expect(seen.shown).toBeGreaterThanOrEqual(Math.min(10, seen.sent * 0.5));
+      expect(seen.shown).toBeGreaterThanOrEqual(seen.sent - 2);
       await page.keyboard.press("Escape");
       await card.stop.click();
       await expect(card.root).toHaveAttribute("data-status", "stopped");
