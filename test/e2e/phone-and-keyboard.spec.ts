@@ -1,14 +1,17 @@
 // On a phone (390×844) and with the keyboard alone: the drawer, the prompt's Enter and
 // Shift+Enter, attachments dropped onto the chat, and a run card that fits the screen.
+import { gate } from "../support/gate.ts";
 import { act } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
 test("a phone-sized chat works by keyboard, takes dropped files and fits the screen", async ({ chat, model, pages, page }) => {
+  // The task finishes once the scrubber has been tried while it runs (a busy machine is slow to get there).
+  const scrubbed = gate();
   model.script(
     act("click", { x: 200, y: 130 }, "Pressing the button"),
-    { ...act("done", { answer: "Read your notes and pressed the button." }, "Finished"), delayMs: 3000 },
+    { ...act("done", { answer: "Read your notes and pressed the button." }, "Finished"), until: scrubbed.held, delayMs: 300 },
   );
   await chat.open();
   await expect(page.getByRole("navigation", { name: "Chats" })).toBeHidden();
@@ -54,8 +57,9 @@ test("a phone-sized chat works by keyboard, takes dropped files and fits the scr
   await page.keyboard.press("ArrowLeft");
   await expect(card.screenPosition).toHaveText("Step 1 of 1");
   await page.keyboard.press("End");
-  // The live node: its counter while the task runs, End once it has finished.
-  await expect(card.screenPosition).toHaveText(/^(Live · step 1|End)$/);
+  // The live node: its counter while the task runs.
+  await expect(card.screenPosition).toHaveText("Live · step 1");
+  scrubbed.open();
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expect(card.answer).toHaveText("Read your notes and pressed the button.");
 });
