@@ -80,6 +80,20 @@ describe("the browser computer", () => {
     expect(frames.every((w) => w === 1280)).toBe(true);
   });
 
+  it("streams live frames again once its captures are done (the stream pauses while it captures)", async () => {
+    let frames = 0;
+    const stop = computer.onLiveFrame(() => frames++);
+    try {
+      await expect.poll(() => frames).toBeGreaterThan(0);
+      await Promise.all([computer.screenshot(), computer.screenshot()]);
+      const after = frames;
+      // Nothing on the page changes: the frame that comes is the one the stream starts with.
+      await expect.poll(() => frames).toBeGreaterThan(after);
+    } finally {
+      stop();
+    }
+  });
+
   it("reports a page that cannot be opened as a failed action, not a crash", async () => {
     await expect(computer.navigate("http://127.0.0.1:9/unreachable")).rejects.toMatchObject({ code: "ACTION_FAILED" });
   });

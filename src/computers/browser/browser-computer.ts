@@ -16,6 +16,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { mergeWithDom } from "../../perception/pixels/with-dom.ts";
 import { domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { Screencast } from "./screencast.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
 
@@ -45,6 +46,8 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   lost?: () => AppError | null;
 }
 
+type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
+
 const SETTLE_CAP_MS = 5_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
 const DOM_QUIET_CAP_MS = 250;
@@ -58,7 +61,6 @@ export class BrowserComputer implements Computer {
   readonly handOver?: (to: "agent" | "person") => Promise<void>;
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
-  private liveListeners = new Set<LiveFrameListener>();
   private readonly afterScreenshot: (() => void)[] = [];
   private closed = false;
   private lastInputAt = 0;
@@ -73,6 +75,7 @@ export class BrowserComputer implements Computer {
   readonly gate: NetworkGate | undefined;
   private readonly secrets: Secrets;
   private readonly pixels: PixelElements;
+  private readonly live = new Screencast(() => this.screen);
 
   private constructor(
     private readonly browser: Browser,
@@ -159,13 +162,17 @@ export class BrowserComputer implements Computer {
   }
 
   async screenshot(): Promise<Screenshot> {
-    const data = await this.guard(() => this.capture({ format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true }, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS));
+    const format = { format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true } as const;
+    const data = await this.guard(() => this.live.pausedFor(() => this.capture(format, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS)));
+    const shot: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
+    // The newest screen, fresher than the stream's last frame: a viewer sees it at once.
+    this.live.show(shot);
     this.runAfterScreenshot();
-    return { data, mimeType: "image/jpeg", ...imageSize(data) };
+    return shot;
   }
 
   /** The viewport in device pixels, tried again while the page has no frame to give. */
-  private async capture(format: { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean }, timeoutMs: number, attempts: number): Promise<Buffer> {
+  private async capture(format: CaptureFormat, timeoutMs: number, attempts: number): Promise<Buffer> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);
@@ -342,26 +349,18 @@ export class BrowserComputer implements Computer {
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
   private async losslessCapture(): Promise<Raster> {
-    return rasterFromImage(await this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS, LOSSLESS_CAPTURE_ATTEMPTS));
+    return rasterFromImage(await this.live.pausedFor(() => this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS, LOSSLESS_CAPTURE_ATTEMPTS)));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {
-    this.liveListeners.add(listener);
-    if (this.liveListeners.size === 1) void this.startScreencast();
-    return () => {
-      this.liveListeners.delete(listener);
-      if (this.liveListeners.size === 0 && !this.closed) {
-        void this.cdp.send("Page.stopScreencast").catch(() => undefined);
-      }
-    };
+    return this.live.listen(listener);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.liveListeners.clear();
+    await this.live.close(this.attached !== null);
     if (this.attached) {
-      await this.cdp.send("Page.stopScreencast").catch(() => undefined);
       await this.cdp.detach().catch(() => undefined);
       await this.browser.close().catch(() => undefined);
       await this.attached.onClose?.();
@@ -397,14 +396,7 @@ export class BrowserComputer implements Computer {
       });
       void cdp.send("Page.enable").catch(() => undefined);
     }
-    cdp.on("Page.screencastFrame", (frame) => {
-      void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
-      if (cdp !== this.cdp) return;
-      const data = Buffer.from(frame.data, "base64");
-      const live: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
-      for (const listener of this.liveListeners) listener(live);
-    });
-    if (this.liveListeners.size > 0) await this.startScreencast();
+    await this.live.follow(cdp);
   }
 
   /**
@@ -431,13 +423,6 @@ export class BrowserComputer implements Computer {
       const previous = this.attached ? opener : this.context.pages().at(-1);
       if (!this.closed && this.page === page && previous && !previous.isClosed()) void this.attach(previous).catch(() => undefined);
     });
-  }
-
-  private async startScreencast(): Promise<void> {
-    const { width, height } = this.screen;
-    await this.cdp
-      .send("Page.startScreencast", { format: "jpeg", quality: 60, maxWidth: width, maxHeight: height })
-      .catch(() => undefined);
   }
 
   /** An operation that acts on the page: settling waits for what it started. */
