@@ -5,10 +5,11 @@
 // streamed words, and the harness time per step (everything between the model's answer and the
 // next model request: parsing, acting through the checked hands, settling, capturing, storing,
 // emitting) for both drivers, the planner loop and the tool agent, with the median of each phase
-// the steps recorded (their `timings`), beside the bare playwright-core loop (bare-loop.ts) on the
-// same steps. Prints figures and writes them to bench/results/backbone.json; asserts nothing.
+// the steps recorded (their `timings`); the planner loop's steps, watched and not, in turn with the
+// bare playwright-core loop (bare-loop.ts) on the same steps. Prints figures and writes them to
+// bench/results/backbone.json; asserts nothing.
 import { performance } from "node:perf_hooks";
-import type { ProgressStep, SessionEvent } from "../src/protocol/index.ts";
+import { isFinished, type ProgressStep, type SessionEvent } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { act, planningText, startScriptedModel, systemText, type RecordedRequest, type Reply } from "../test/support/scripted-model.ts";
@@ -19,6 +20,7 @@ import { actionType, stepScript } from "./step-script.ts";
 
 const SENDS = 20;
 const STEPS = Number(process.env.BENCH_STEPS ?? 20);
+const ROUNDS = 3;
 const PAUSE_MS = 500;
 const AFTER_WORK_SENDS = 10;
 
@@ -93,20 +95,24 @@ try {
     stream.close();
   }
 
+  // The planner loop's steps and the bare loop's, in turn, ROUNDS times: on a machine whose speed
+  // drifts, both see it alike. Ours once with someone watching (the live view streams) and once
+  // with nobody (the bare loop streams nothing).
   const actions = stepScript(STEPS);
-  model.route((r) => planningText(r).includes("Task: steps"), ...actions);
-  await app.system.store.ensureSession("bench-steps", "bench");
-  const stream = await openStream(app.url, "bench-steps", 0);
-  const t0 = performance.now();
-  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "bench-steps", text: "steps", start_url: pages.url("form.html") });
-  const end = await stream.waitForEnd(sent.json.task_id, 120_000);
-  const total = performance.now() - t0;
-  stream.close();
-  if (end.type !== "task.completed") throw new Error(`the step task ended ${end.type}`);
-  const planning = model.requests.filter((r) => planningText(r).includes("Task: steps"));
-  const harness = planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!);
-  const plannerPhases = phaseMedians(stream.events);
-  const bare = await bareLoop(model, pages, STEPS);
+  const harness: number[] = [];
+  const unwatched: number[] = [];
+  const bare: number[] = [];
+  const stepEvents: SessionEvent[][] = [];
+  let total = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const watched = await plannerSteps(`steps ${round}`, true);
+    harness.push(...watched.harness);
+    stepEvents.push(watched.events);
+    total += watched.ms / ROUNDS;
+    unwatched.push(...(await plannerSteps(`unwatched steps ${round}`, false)).harness);
+    bare.push(...(await bareLoop(model, pages, STEPS)));
+  }
+  const plannerPhases = phaseMedians(...stepEvents);
 
   const toolCalls: [string, unknown][] = [];
   // The tool agent's own step cap (AGENT_MAX_STEPS, 15) holds the calls and close.
@@ -134,7 +140,7 @@ try {
   const toolPhases = phaseMedians(toolStream.events);
 
   const byKind = new Map<string, number[]>();
-  harness.forEach((ms, i) => byKind.set(actionType(actions[i]!), [...(byKind.get(actionType(actions[i]!)) ?? []), ms]));
+  harness.forEach((ms, i) => byKind.set(actionType(actions[i % STEPS]!), [...(byKind.get(actionType(actions[i % STEPS]!)) ?? []), ms]));
   const toolByKind = new Map<string, number[]>();
   toolHarness.forEach((ms, i) => toolByKind.set(toolCalls[i]![0], [...(toolByKind.get(toolCalls[i]![0]) ?? []), ms]));
   const figures = {
@@ -147,6 +153,7 @@ try {
     firstWordsMs: { median: median(firstWords), p90: quantile(firstWords, 0.9) },
     delegatedStartedMs: { median: median(delegated), p90: quantile(delegated, 0.9) },
     planner: { steps: harness.length, medianMs: median(harness), p90Ms: quantile(harness, 0.9), maxMs: Math.max(...harness), byAction: medians(byKind), phases: plannerPhases, taskMs: round(total) },
+    plannerUnwatched: { steps: unwatched.length, medianMs: median(unwatched), p90Ms: quantile(unwatched, 0.9) },
     bareLoop: { steps: bare.length, medianMs: median(bare), p90Ms: quantile(bare, 0.9) },
     toolAgent: { steps: toolHarness.length, medianMs: median(toolHarness), p90Ms: quantile(toolHarness, 0.9), byTool: medians(toolByKind), phases: toolPhases },
   };
@@ -159,11 +166,12 @@ try {
   console.log(`  POST /send → first screen.live, the moment a task that worked for a second ended (n=${AFTER_WORK_SENDS}): median ${fmt(figures.afterWorkFirstLiveMs.median)} ms, p90 ${fmt(figures.afterWorkFirstLiveMs.p90)} ms`);
   console.log(`  POST /send → the assistant's first streamed words, instant model (n=${SENDS}): median ${fmt(figures.firstWordsMs.median)} ms, p90 ${fmt(figures.firstWordsMs.p90)} ms`);
   console.log(`  POST /send → task.started through the assistant's tool call, instant model (n=${SENDS}): median ${fmt(figures.delegatedStartedMs.median)} ms, p90 ${fmt(figures.delegatedStartedMs.p90)} ms`);
-  console.log(`  planner loop, harness time per step (n=${planner.steps}): median ${fmt(planner.medianMs)} ms, p90 ${fmt(planner.p90Ms)} ms, max ${fmt(planner.maxMs)} ms`);
+  console.log(`  planner loop, harness time per step, ${ROUNDS} rounds in turn with the others (n=${planner.steps}): median ${fmt(planner.medianMs)} ms, p90 ${fmt(planner.p90Ms)} ms, max ${fmt(planner.maxMs)} ms`);
+  console.log(`    the same with nobody watching (n=${figures.plannerUnwatched.steps}): median ${fmt(figures.plannerUnwatched.medianMs)} ms, p90 ${fmt(figures.plannerUnwatched.p90Ms)} ms`);
   console.log(`    bare playwright-core loop, same steps (n=${figures.bareLoop.steps}): median ${fmt(figures.bareLoop.medianMs)} ms, p90 ${fmt(figures.bareLoop.p90Ms)} ms`);
   console.log(`    by action: ${Object.entries(planner.byAction).map(([kind, ms]) => `${kind} ${fmt(ms)}`).join(", ")} (median ms)`);
   console.log(`    by phase: ${Object.entries(planner.phases).map(([phase, ms]) => `${phase} ${fmt(ms)}`).join(", ")} (median ms)`);
-  console.log(`    ${STEPS}-step task end to end with an instant model: ${fmt(planner.taskMs)} ms`);
+  console.log(`    ${STEPS}-step task end to end with an instant model, watched: ${fmt(planner.taskMs)} ms (mean of ${ROUNDS})`);
   console.log(`  tool agent (hybrid), harness time per step (n=${toolAgent.steps}): median ${fmt(toolAgent.medianMs)} ms, p90 ${fmt(toolAgent.p90Ms)} ms`);
   console.log(`    by tool: ${Object.entries(toolAgent.byTool).map(([name, ms]) => `${name} ${fmt(ms)}`).join(", ")} (median ms)`);
   console.log(`    by phase: ${Object.entries(toolAgent.phases).map(([phase, ms]) => `${phase} ${fmt(ms)}`).join(", ")} (median ms)`);
@@ -174,11 +182,39 @@ try {
 }
 
 /**
- * The median of each phase over a task's steps but the first (which opened the page), a phase a
- * step did not go through counting as 0; `other` is what no phase claimed.
+ * Runs a task of the scripted steps on form.html; `watched`: with the session's stream open, as
+ * in the chat, else its end is read from the store. Returns the harness time of each step.
  */
-function phaseMedians(events: SessionEvent[]): Record<string, number> {
-  const steps = events.flatMap((e): ProgressStep[] => (e.type === "progress.append" ? [e.step] : [])).slice(1);
+async function plannerSteps(task: string, watched: boolean): Promise<{ harness: number[]; events: SessionEvent[]; ms: number }> {
+  model.route((r) => planningText(r).includes(`Task: ${task}`), ...stepScript(STEPS));
+  const session = `bench-${task.replaceAll(" ", "-")}`;
+  await app.system.store.ensureSession(session, "bench");
+  const stream = watched ? await openStream(app.url, session, 0) : null;
+  const t0 = performance.now();
+  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
+  const status = stream ? (await stream.waitForEnd(sent.json.task_id, 120_000)).type.replace("task.", "") : await storedEnd(sent.json.task_id);
+  const ms = performance.now() - t0;
+  stream?.close();
+  if (status !== "completed") throw new Error(`the step task "${task}" ended ${status}`);
+  const planning = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+  return { harness: planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!), events: stream?.events ?? [], ms };
+}
+
+/** The status a task ended with, read from the store as it ends. */
+async function storedEnd(taskId: string): Promise<string> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const task = await app.system.store.getTask(taskId);
+    if (task && isFinished(task.status)) return task.status;
+  }
+  throw new Error(`task ${taskId} did not end in 120 s`);
+}
+
+/**
+ * The median of each phase over the tasks' steps but each task's first (which opened the page), a
+ * phase a step did not go through counting as 0; `other` is what no phase claimed.
+ */
+function phaseMedians(...tasks: SessionEvent[][]): Record<string, number> {
+  const steps = tasks.flatMap((events) => events.flatMap((e): ProgressStep[] => (e.type === "progress.append" ? [e.step] : [])).slice(1));
   const timings = steps.flatMap((s) => (s.timings ? [s.timings] : []));
   if (timings.length === 0) return {};
   const phases = [...new Set(timings.flatMap((t) => Object.keys(t)))].filter((p) => p !== "total");

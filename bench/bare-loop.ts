@@ -21,6 +21,8 @@ interface Action {
 /** Runs `steps` scripted steps and the final done; returns the harness time of each step. */
 export async function bareLoop(model: ScriptedModel, pages: FixtureServer, steps: number): Promise<number[]> {
   const task = "bare loop steps";
+  // Only this run's requests: an earlier run asked with the same task.
+  const from = model.requests.length;
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...stepScript(steps));
   const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true, args: CHROMIUM_ARGS });
   try {
@@ -62,7 +64,7 @@ export async function bareLoop(model: ScriptedModel, pages: FixtureServer, steps
           await page.keyboard.press(action.args.keys!.join("+"));
           break;
         case "done": {
-          const asked = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+          const asked = model.requests.slice(from).filter((r) => planningText(r).includes(`Task: ${task}`));
           return asked.slice(1).map((r, i) => r.at - asked[i]!.answeredAt!);
         }
         default:
