@@ -46,6 +46,54 @@ for (const size of SIZES) {
       await expect(card.root).toHaveAttribute("data-status", "stopped");
     });
 
+    test("a small turn of the wheel up is kept while the chat grows below", async ({ chat, model, page }) => {
+      await longChat(chat, model);
+      const scroller = page.getByTestId("chat-scroller");
+      // Something arrives below (a step, a reply): the chat grows, and follows while the person is at the bottom.
+      const arrive = (height: number) =>
+        scroller.evaluate((element, height) => {
+          const arrived = document.createElement("p");
+          arrived.style.height = `${height}px`;
+          arrived.textContent = "Something new";
+          element.firstElementChild!.appendChild(arrived);
+        }, height);
+      await arrive(1000);
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThan(1);
+      const box = (await scroller.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + 40);
+      // Less than the slack that counts as the bottom: the person still asked to go up.
+      await page.mouse.wheel(0, -30);
+      await expect.poll(() => distanceFromBottom(page)).toBeGreaterThan(20);
+      await arrive(200);
+      // The chat has seen it grow (its resize observer runs before the next frame is drawn).
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(await distanceFromBottom(page)).toBeGreaterThan(200);
+    });
+
+    test("a wheel over something inside the chat that scrolls itself (a step list) leaves the chat following", async ({ chat, model, page }) => {
+      await longChat(chat, model);
+      const scroller = page.getByTestId("chat-scroller");
+      await scroller.evaluate((element) => {
+        const list = document.createElement("div");
+        list.dataset.testid = "inner-list";
+        list.style.cssText = "height: 120px; overflow-y: auto";
+        list.innerHTML = `<div style="height: 1000px">A long list</div>`;
+        element.firstElementChild!.appendChild(list);
+        list.scrollTop = list.scrollHeight;
+      });
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThan(1);
+      const box = (await page.getByTestId("inner-list").boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, -300);
+      await expect.poll(() => page.getByTestId("inner-list").evaluate((list) => list.scrollHeight - list.scrollTop - list.clientHeight)).toBeGreaterThan(100);
+      await scroller.evaluate((element) => {
+        const arrived = document.createElement("p");
+        arrived.style.height = "200px";
+        element.firstElementChild!.appendChild(arrived);
+      });
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThan(1);
+    });
+
     test("a request to act comes into view wherever the person was, and so does the run after I've done it", async ({ chat, model, pages, page }) => {
       await longChat(chat, model);
       // The card comes once the person has scrolled away: on a busy machine the wheel alone can take

@@ -4,8 +4,10 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { t } from "../i18n.ts";
 
-/** Closer than this to the end counts as being at the bottom. */
+/** Scrolling down to closer than this to the end counts as being back at the bottom. */
 const BOTTOM_SLACK_PX = 48;
+/** The very end, give or take a zoomed pixel's rounding. */
+const END_PX = 2;
 
 export function ChatContainer({ children }: { children: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -51,17 +53,21 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  // Only the chat's own scroll counts: a list or a dialog inside it scrolls itself, and the
+  // screen under takeover keeps its wheel. Moving up lets go of the bottom, even by less than the
+  // slack (the chat would pull a small turn of the wheel back down as it grows); content growing
+  // below never moves the chat up, and content shrinking leaves it at the very end, which sticks.
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     const top = element.scrollTop;
-    const atBottom = element.scrollHeight - top - element.clientHeight < BOTTOM_SLACK_PX;
-    if (atBottom) {
+    const distance = element.scrollHeight - top - element.clientHeight;
+    const movedUp = top < lastTop.current - 1;
+    if (distance < END_PX || (!movedUp && distance < BOTTOM_SLACK_PX)) {
       sticking.current = true;
       setAway(false);
       setUnseen(false);
-    } else if (top < lastTop.current - 1) {
-      // Only moving up lets go of the bottom: content growing below never does.
+    } else if (movedUp) {
       sticking.current = false;
       setAway(true);
     }
