@@ -196,10 +196,10 @@ export class BrowserComputer implements Computer {
     for (const then of this.afterScreenshot.splice(0)) then();
   }
 
+  /** Two of the page's animation frames, or a second at most: a page that draws none (hidden) never calls back. */
   private async nextFrame(): Promise<void> {
-    await this.page
-      .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
-      .catch(() => undefined);
+    const frames = this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))).catch(() => undefined);
+    await Promise.race([frames, new Promise((resolve) => setTimeout(resolve, FRAME_WAIT_CAP_MS).unref())]);
   }
 
   /**
@@ -472,6 +472,7 @@ function rendererCrashed(cause: unknown): AppError {
  * frame that never comes; after this long it is given up and tried again.
  */
 const CAPTURE_TIMEOUT_MS = 3_000;
+const FRAME_WAIT_CAP_MS = 1_000;
 /**
  * A PNG of the viewport in device pixels is slow to encode (at devicePixelRatio 2, four million
  * pixels: half a second on a busy 2-core machine, more under a full test run): it gets longer.
