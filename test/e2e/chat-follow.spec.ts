@@ -127,6 +127,24 @@ for (const size of SIZES) {
       await card.stop.click();
     });
 
+    test("at the bottom, a card that asks and the run after I've done it keep the chat following", async ({ chat, model, pages, page }) => {
+      await longChat(chat, model);
+      model.script(
+        act("move", { x: 200, y: 130 }, "Looking at the login"),
+        act("needs_user", { answer: "Please log in in the browser, then press the button below." }, "Waiting for the login"),
+        { ...act("click", { x: 200, y: 130 }, "Pressing the button"), delayMs: 500 },
+        { ...act("done", { answer: "Logged in and pressed the button." }, "Finished"), delayMs: 1500 },
+      );
+      await chat.send("log in for me", pages.url("form.html"));
+      const card = chat.card();
+      await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
+      await card.root.getByRole("button", { name: "I've done it" }).click();
+      await expect(card.root).toHaveAttribute("data-status", "completed");
+      await expect(card.answer).toContainText("Logged in");
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThan(1);
+      await expect(page.getByRole("button", { name: "Scroll to the latest message" })).toHaveCount(0);
+    });
+
     test("an approval comes into view wherever the person was", async ({ chat, model, pages, page }) => {
       await longChat(chat, model);
       // As above, the approval comes once the person has scrolled away.

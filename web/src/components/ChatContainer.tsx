@@ -8,12 +8,18 @@ import { t } from "../i18n.ts";
 const BOTTOM_SLACK_PX = 48;
 /** The very end, give or take a zoomed pixel's rounding. */
 const END_PX = 2;
+/** A scroll this soon after the person's wheel, key, touch or drag is theirs (an eased scroll lasts a few hundred ms). */
+const PERSON_SCROLL_MS = 1000;
+/** The keys that scroll up; Space and Enter also press the focused button, whose card may come into view. */
+const UP_KEYS = new Set(["ArrowUp", "PageUp", "Home"]);
 
 export function ChatContainer({ children }: { children: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const sticking = useRef(true);
   const lastTop = useRef(0);
+  /** When the person last turned the wheel, pressed a key, touched or dragged in the chat. */
+  const personAt = useRef(-Infinity);
   const [away, setAway] = useState(false);
   const [unseen, setUnseen] = useState(false);
 
@@ -53,25 +59,29 @@ export function ChatContainer({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  // Only the chat's own scroll counts: a list or a dialog inside it scrolls itself, and the
-  // screen under takeover keeps its wheel. Moving up lets go of the bottom, even by less than the
-  // slack (the chat would pull a small turn of the wheel back down as it grows); content growing
-  // below never moves the chat up, and content shrinking leaves it at the very end, which sticks.
+  // Only the chat's own scroll counts: a list or a dialog inside it scrolls itself, and the screen
+  // under takeover keeps its wheel. Moving up lets go of the bottom when it goes beyond the slack,
+  // or when the person just turned the wheel, pressed a key up, touched or dragged the scrollbar:
+  // a small turn of the wheel up is theirs to keep as the chat grows. A card brought into view moves the chat too,
+  // by its margin, and keeps it following. The very end, or moving down into the slack, sticks.
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
     const top = element.scrollTop;
     const distance = element.scrollHeight - top - element.clientHeight;
-    const movedUp = top < lastTop.current - 1;
-    if (distance < END_PX || (!movedUp && distance < BOTTOM_SLACK_PX)) {
+    const theirs = performance.now() - personAt.current < PERSON_SCROLL_MS;
+    if (distance < END_PX || (top > lastTop.current && distance < BOTTOM_SLACK_PX)) {
       sticking.current = true;
       setAway(false);
       setUnseen(false);
-    } else if (movedUp) {
+    } else if (top < lastTop.current && (theirs || distance >= BOTTOM_SLACK_PX)) {
       sticking.current = false;
       setAway(true);
     }
     lastTop.current = top;
+  };
+  const personScrolls = () => {
+    personAt.current = performance.now();
   };
 
   const backToBottom = () => {
@@ -83,7 +93,19 @@ export function ChatContainer({ children }: { children: ReactNode }) {
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scroller} onScroll={onScroll} data-testid="chat-scroller" className="h-full overflow-y-auto">
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        onWheel={personScrolls}
+        onTouchMove={personScrolls}
+        onKeyDown={(event) => UP_KEYS.has(event.key) && personScrolls()}
+        // On the scroller itself, not on what it holds: its scrollbar. A click on a card's button
+        // (I've done it) brings the card into view, which is no move of the person's.
+        onPointerDown={(event) => event.target === event.currentTarget && personScrolls()}
+        onPointerMove={(event) => event.buttons !== 0 && event.target === event.currentTarget && personScrolls()}
+        data-testid="chat-scroller"
+        className="h-full overflow-y-auto"
+      >
         <div ref={content}>{children}</div>
       </div>
       {away && unseen && (
