@@ -37,7 +37,8 @@ export class LiveView {
 
   /**
    * A screen the task took itself (its first look, a step's). A viewer gets the computer's own
-   * frames, smaller and as often as the screen changes; this one only when it is the first.
+   * frames as the screen changes (a browser's include the screenshots it takes); this one only
+   * when it is the first.
    */
   seen(shot: Screenshot): void {
     if (!this.watched || !this.shown) this.frames.push(shot);

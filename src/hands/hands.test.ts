@@ -23,7 +23,7 @@ describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
 describe("Hands: the page's structure before an action", () => {
   const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
   /** A computer that only notes when its structure and its address are read, and when it acts. */
-  function noting(events: string[]): Computer {
+  function noting(events: string[], urlMs = 0): Computer {
     const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
     return {
       kind: "browser",
@@ -34,6 +34,7 @@ describe("Hands: the page's structure before an action", () => {
       cursorPosition: async () => ({ x: 0, y: 0 }),
       currentUrl: async () => {
         events.push("url");
+        if (urlMs > 0) await new Promise((resolve) => setTimeout(resolve, urlMs));
         return "https://example.com/";
       },
       watchStructure: async () => {
@@ -68,5 +69,11 @@ describe("Hands: the page's structure before an action", () => {
     const events: string[] = [];
     await handsOf(noting(events), events).perform(press(["Control", "w"]), { look: null, requested: false });
     expect(events).toEqual(["read", "url", "asked", "read", "press Control+w", "url"]);
+  });
+
+  it("is read again when the policy took long: what the page did meanwhile is not the action's", async () => {
+    const events: string[] = [];
+    await handsOf(noting(events, 120), events).perform(press(["a"]), { look: null, requested: false });
+    expect(events).toEqual(["read", "url", "read", "press a", "url"]);
   });
 });

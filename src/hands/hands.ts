@@ -99,6 +99,8 @@ const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "right_c
 const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
+/** The page's structure read before the policy is used when the policy took no longer (a few frames). */
+const EARLY_READ_MS = 50;
 
 /** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
 export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
@@ -155,11 +157,14 @@ export class Hands {
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
     // The page as it is before the action, read while the policy judges the action (both only
-    // read it); read again if anything comes between them (the person is asked, the pointer checked).
+    // read it); read again if anything comes between them (the person is asked, the pointer
+    // checked) or the policy took long (a name looked up): what the page did meanwhile is not
+    // the action's effect.
     const focusing = deed.kind === "action" && deed.focus === true;
     const early = focusing ? null : this.watchStructure(signal);
+    const judging = performance.now();
     const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
-    let watched = asked ? null : early;
+    let watched = asked || performance.now() - judging > EARLY_READ_MS ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;

@@ -9,7 +9,7 @@ import { imageSize } from "../../perception/image-size.ts";
 import type { LiveFrameListener, Screenshot } from "../computer.ts";
 
 /** A tenth of a second: the live view's default frame interval (LIVE_FPS 10). */
-export const RESUME_AFTER_MS = 100;
+const RESUME_AFTER_MS = 100;
 const QUALITY = 60;
 
 export class Screencast {
@@ -59,7 +59,7 @@ export class Screencast {
         this.resumeTimer = setTimeout(() => {
           this.resumeTimer = null;
           if (this.capturing === 0 && this.listeners.size > 0) void this.start();
-        }, RESUME_AFTER_MS);
+        }, RESUME_AFTER_MS).unref();
       }
     }
   }
