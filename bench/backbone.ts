@@ -104,14 +104,21 @@ try {
   const bare: number[] = [];
   const stepEvents: SessionEvent[][] = [];
   let total = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    const watched = await plannerSteps(`steps ${round}`, true);
-    harness.push(...watched.harness);
-    stepEvents.push(watched.events);
-    total += watched.ms / ROUNDS;
-    unwatched.push(...(await plannerSteps(`unwatched steps ${round}`, false)).harness);
-    bare.push(...(await bareLoop(model, pages, STEPS)));
-  }
+  const byKind = new Map<string, number[]>();
+  const runs: ((round: number) => Promise<void>)[] = [
+    async (round) => {
+      const watched = await plannerSteps(`steps ${round}`, true);
+      harness.push(...watched.harness);
+      // Each step's time under its action, counted within the task: a task's steps are its own.
+      watched.harness.forEach((ms, i) => byKind.set(actionType(actions[i]!), [...(byKind.get(actionType(actions[i]!)) ?? []), ms]));
+      stepEvents.push(watched.events);
+      total += watched.ms / ROUNDS;
+    },
+    async (round) => void unwatched.push(...(await plannerSteps(`unwatched steps ${round}`, false)).harness),
+    async () => void bare.push(...(await bareLoop(model, pages, STEPS))),
+  ];
+  // Each round in another order: whatever the machine does over a round falls on each alike.
+  for (let round = 0; round < ROUNDS; round++) for (let i = 0; i < runs.length; i++) await runs[(round + i) % runs.length]!(round);
   const plannerPhases = phaseMedians(...stepEvents);
 
   const toolCalls: [string, unknown][] = [];
@@ -139,8 +146,6 @@ try {
   const toolHarness = toolRequests.slice(1).map((r, i) => r.at - toolRequests[i]!.answeredAt!);
   const toolPhases = phaseMedians(toolStream.events);
 
-  const byKind = new Map<string, number[]>();
-  harness.forEach((ms, i) => byKind.set(actionType(actions[i % STEPS]!), [...(byKind.get(actionType(actions[i % STEPS]!)) ?? []), ms]));
   const toolByKind = new Map<string, number[]>();
   toolHarness.forEach((ms, i) => toolByKind.set(toolCalls[i]![0], [...(toolByKind.get(toolCalls[i]![0]) ?? []), ms]));
   const figures = {
