@@ -472,6 +472,7 @@ function rendererCrashed(cause: unknown): AppError {
  * frame that never comes; after this long it is given up and tried again.
  */
 const CAPTURE_TIMEOUT_MS = 3_000;
+/** A capture tried again waits this long at most for the page's next frames. */
 const FRAME_WAIT_CAP_MS = 1_000;
 /**
  * A PNG of the viewport in device pixels is slow to encode (at devicePixelRatio 2, four million

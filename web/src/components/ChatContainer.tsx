@@ -62,8 +62,9 @@ export function ChatContainer({ children }: { children: ReactNode }) {
   // Only the chat's own scroll counts: a list or a dialog inside it scrolls itself, and the screen
   // under takeover keeps its wheel. Moving up lets go of the bottom when it goes beyond the slack,
   // or when the person just turned the wheel, pressed a key up, touched or dragged the scrollbar:
-  // a small turn of the wheel up is theirs to keep as the chat grows. A card brought into view moves the chat too,
-  // by its margin, and keeps it following. The very end, or moving down into the slack, sticks.
+  // a small turn of the wheel up is theirs to keep as the chat grows. A card brought into view
+  // moves the chat too, by its margin, and keeps it following. The very end, or moving down into
+  // the slack, sticks.
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
