@@ -26,6 +26,7 @@ declare const chrome: {
     create(p: object): Promise<{ id: number }>;
   };
   tabGroups: { get(id: number): Promise<{ title?: string }> };
+  debugger: { sendCommand(...args: unknown[]): Promise<unknown> };
 };
 
 const { model, pages } = useWorld({ app: false });
@@ -48,6 +49,17 @@ afterAll(async () => {
 
 async function extensions(): Promise<{ clientId: string; name: string }[]> {
   return (await app.api<{ extensions: { clientId: string; name: string }[] }>("GET", "/api/extension/extension-list")).json.extensions;
+}
+
+/** Slows every command of the extension's debugger by `ms`, as a busy machine does; the answer undoes it. */
+async function slowDebugger(ms: number): Promise<() => Promise<void>> {
+  await worker.evaluate((ms) => {
+    const send = chrome.debugger.sendCommand;
+    const slow = (...args: unknown[]) => new Promise((resolve) => setTimeout(resolve, ms)).then(() => send.apply(chrome.debugger, args));
+    Object.assign(globalThis, { fastSendCommand: send });
+    chrome.debugger.sendCommand = slow;
+  }, ms);
+  return () => worker.evaluate(() => void (chrome.debugger.sendCommand = (globalThis as unknown as { fastSendCommand: typeof chrome.debugger.sendCommand }).fastSendCommand));
 }
 
 async function actions(taskId: string): Promise<ActionRecord[]> {
@@ -231,13 +243,19 @@ describe("the person's Chrome through the extension", () => {
     const before = pages.records.filter((r) => r === "clicked").length;
     const taskId = await send("s-ext-reconnect", task, "form.html?reconnect");
     await expect.poll(() => model.requests.some((r) => planningText(r).includes(`Task: ${task}`)), { timeout: 15_000 }).toBe(true);
-    // Saving the popup's settings makes the worker connect afresh, as a restart of it would.
-    const attaches = async () => (await actions(taskId)).filter((a) => a.name === "browser_debugger_attach" && a.phase === "success").length;
-    await worker.evaluate(() => chrome.storage.local.set({ savedAt: Date.now() }));
-    await expect.poll(attaches, { timeout: 20_000 }).toBe(2);
-    release();
-    expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed it after the reconnect." });
-    events.close();
+    // A slow debugger (a busy machine) draws the tab's return out: the click comes while it is shown afresh.
+    const undo = await slowDebugger(150);
+    try {
+      // Saving the popup's settings makes the worker connect afresh, as a restart of it would.
+      const attaches = async () => (await actions(taskId)).filter((a) => a.name === "browser_debugger_attach" && a.phase === "success").length;
+      await worker.evaluate(() => chrome.storage.local.set({ savedAt: Date.now() }));
+      await expect.poll(attaches, { timeout: 20_000 }).toBe(2);
+      release();
+      expect(await events.completes(taskId, 60_000)).toMatchObject({ answer: "Pressed it after the reconnect." });
+      events.close();
+    } finally {
+      await undo();
+    }
     await expect.poll(() => pages.records.filter((r) => r === "clicked").length).toBe(before + 1);
   });
 

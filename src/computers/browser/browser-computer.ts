@@ -44,6 +44,10 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   handOver?: (to: "agent" | "person") => Promise<void>;
   /** Why the connection to the browser was cut on purpose (the extension left), to report instead of a crash. */
   lost?: () => AppError | null;
+  /** Resolves once the browser can be driven: operations wait while the extension reconnects. */
+  ready?: () => Promise<void>;
+  /** How many times the extension showed its tab as a new page in place of the old one: the newest is driven. */
+  replacements?: () => number;
 }
 
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
@@ -68,6 +72,8 @@ export class BrowserComputer implements Computer {
   private readonly opening = new Set<Promise<unknown>>();
   /** Popups being switched to: settling waits for them. */
   private readonly following = new Set<Promise<void>>();
+  /** The extension's count of pages shown in place of others when the page driven now was taken up. */
+  private pageReplacements = 0;
   /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
   private readonly renderers = new WeakMap<Page, "alive" | "crashed">();
 
@@ -319,9 +325,8 @@ export class BrowserComputer implements Computer {
   }
 
   async watchStructure(): Promise<() => Promise<StructuralEffect>> {
-    const page = this.page;
-    const before = await this.activity.snapshot(page);
-    return async () => compare(before, await this.activity.snapshot(this.page));
+    const before = await this.guard(() => this.activity.snapshot(this.page));
+    return async () => compare(before, await this.guard(() => this.activity.snapshot(this.page)));
   }
 
   async holdTarget(x: number, y: number, element?: ElementTarget): Promise<() => Promise<HitTest>> {
@@ -375,6 +380,7 @@ export class BrowserComputer implements Computer {
   private async attach(page: Page): Promise<void> {
     const previous = this.page === page ? null : (this.cdp as CDPSession | undefined);
     this.page = page;
+    this.pageReplacements = this.attached?.replacements?.() ?? 0;
     if (!this.renderers.has(page)) {
       this.renderers.set(page, "alive");
       page.once("crash", () => this.renderers.set(page, "crashed"));
@@ -415,7 +421,7 @@ export class BrowserComputer implements Computer {
     // else, and the extra round trip would delay the switch to a popup.
     const opener = this.attached ? await page.opener().catch(() => null) : null;
     // Through the extension, a new page is also the task's tab opened again after the person closed it.
-    const reopened = this.kind === "extension" && this.page.isClosed();
+    const reopened = this.replaced();
     if (this.attached && opener !== this.page && !reopened) return;
     await page.waitForLoadState("domcontentloaded").catch(() => undefined);
     if (!page.isClosed()) await this.attach(page).catch(() => undefined);
@@ -436,8 +442,9 @@ export class BrowserComputer implements Computer {
    * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED.
    */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    // Through the extension, a closed task tab is opened again (computers/extension): wait for it.
-    if (this.kind === "extension" && this.page.isClosed() && this.following.size === 0) {
+    if (this.attached?.ready) await this.attached.ready();
+    // Through the extension, the task's tab comes back as a new page (computers/extension): wait for it.
+    if (this.replaced() && this.following.size === 0) {
       await this.context.waitForEvent("page", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
     }
     // A switch to a new page under way (a popup, the task tab opened again): the operation is for that page.
@@ -450,6 +457,14 @@ export class BrowserComputer implements Computer {
       if (error instanceof AppError) throw error;
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
+  }
+
+  /**
+   * Through the extension, whether the page driven is gone or about to be: the tab was opened again,
+   * or shown afresh after the extension came back (Playwright may not have closed the old page yet).
+   */
+  private replaced(): boolean {
+    return this.kind === "extension" && (this.page.isClosed() || (this.attached?.replacements?.() ?? 0) > this.pageReplacements);
   }
 
   private assertAlive(cause: unknown): void {

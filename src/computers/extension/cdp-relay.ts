@@ -39,6 +39,7 @@ export class CdpRelay {
   /** Sessions opened by Target.attachToBrowserTarget: they speak for the browser, as the root does. */
   private readonly browserSessions = new Set<string>();
   private sessionCount = 0;
+  private shownAfresh = 0;
   private readonly unanswered = new Set<Promise<unknown>>();
 
   private constructor(
@@ -67,6 +68,11 @@ export class CdpRelay {
       if (event.sessionId) return this.toClient({ method: event.method, params: event.params ?? {}, sessionId: event.sessionId });
       for (const sessionId of this.pageSessions.keys()) this.toClient({ method: event.method, params: event.params ?? {}, sessionId });
     });
+  }
+
+  /** How many times Playwright was shown the tab as a new page in place of the one it had. */
+  get replacements(): number {
+    return this.shownAfresh;
   }
 
   /** The error the tab was lost with, if it was: Playwright's connection is cut and this says why. */
@@ -104,7 +110,9 @@ export class CdpRelay {
     await this.connection.cdp(this.taskId, undefined, "Runtime.disable", {});
     this.detach();
     this.tab = { ...tab, targetId: frameId };
-    if (this.autoAttach) this.attachPage(undefined);
+    if (!this.autoAttach) return;
+    this.shownAfresh++;
+    this.attachPage(undefined);
   }
 
   async close(): Promise<void> {

@@ -36,6 +36,8 @@ interface TaskTab {
   relay: CdpRelay;
   /** The task is over: nothing is reopened or reattached for it any more. */
   closing: boolean;
+  /** Settles once the tab can be driven: after the extension came back and the tab was shown again. */
+  ready: Promise<void>;
   stopWatching: () => void;
 }
 
@@ -70,7 +72,7 @@ export class ExtensionHost {
    * Opens the task's tab in the chosen (or automatically picked) extension's browser. It opens
    * blank: the task's start URL is opened by the hands as in any browser, and loads once.
    */
-  async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver" | "lost">): Promise<BrowserComputer> {
+  async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver" | "lost" | "ready" | "replacements">): Promise<BrowserComputer> {
     const connection = this.registry.bind(taskId, clientId);
     let known: TaskTab | null = null;
     const close = async () => {
@@ -85,8 +87,9 @@ export class ExtensionHost {
     };
     try {
       const tab = await this.startTab(connection, taskId, "about:blank");
-      const relay = await CdpRelay.start(connection, taskId, (reason) => void this.detached(taskId, reason));
-      known = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, stopWatching: () => undefined };
+      const relay = await CdpRelay.start(connection, taskId, (reason) => this.restore(taskId, (known) => this.detached(taskId, known, reason)));
+      const mine: TaskTab = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, ready: Promise.resolve(), stopWatching: () => undefined };
+      known = mine;
       this.tabs.set(taskId, known);
       this.watch(taskId, known);
       await relay.show(tab);
@@ -97,6 +100,8 @@ export class ExtensionHost {
         onClose: close,
         handOver: async (to) => this.overlay(taskId, to === "person" ? "takeover" : "ongoing"),
         lost: () => relay.lost,
+        ready: () => mine.ready,
+        replacements: () => relay.replacements,
       });
       this.overlay(taskId, "ongoing");
       return computer;
@@ -126,11 +131,24 @@ export class ExtensionHost {
    * Playwright is shown the tab afresh. An extension that stays away ends the task: PLUGIN_OFFLINE.
    */
   private watch(taskId: string, known: TaskTab): void {
-    known.stopWatching = known.connection.onClose(() => void this.reconnect(taskId, known));
+    known.stopWatching = known.connection.onClose(() => this.restore(taskId, (mine) => this.reconnect(taskId, mine)));
+  }
+
+  /**
+   * Gives the task's tab back to Playwright (the extension came back, the tab was opened again);
+   * operations wait meanwhile: one sent while the tab is shown afresh would go to the page as
+   * Playwright knew it, and be lost with it. `work` never rejects: a tab that cannot be given back
+   * is abandoned, which the operations then report.
+   */
+  private restore(taskId: string, work: (known: TaskTab) => Promise<void>): void {
+    const known = this.tabs.get(taskId);
+    if (!known || known.closing) return;
+    const before = known.ready;
+    const giving = work(known);
+    known.ready = Promise.all([before, giving]).then(() => undefined);
   }
 
   private async reconnect(taskId: string, known: TaskTab): Promise<void> {
-    if (known.closing) return;
     const again = await this.registry.waitFor(known.connection.info.clientId, RECONNECT_WAIT_MS);
     if (known.closing) return;
     if (!again) {
@@ -155,9 +173,7 @@ export class ExtensionHost {
    * where it was; a tab still open had its debugger cancelled by the person, and the task cannot
    * go on there: CDP_UNAVAILABLE.
    */
-  private async detached(taskId: string, reason: string): Promise<void> {
-    const known = this.tabs.get(taskId);
-    if (!known || known.closing) return;
+  private async detached(taskId: string, known: TaskTab, reason: string): Promise<void> {
     try {
       await this.scheduler.run(known.connection, taskId, "browser_wait_for_loaded", { tabId: known.tab.id, timeoutMs: 1_000 });
     } catch (error) {
