@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { wantsPointerCheck } from "./hands.ts";
+import type { Computer, Screenshot, StructuralEffect } from "../computers/computer.ts";
+import { loadConfig } from "../core/config.ts";
+import { PhaseClock } from "../core/phase-clock.ts";
+import type { FrameRef } from "../protocol/index.ts";
+import { Hands, wantsPointerCheck, type Deed } from "./hands.ts";
 
 describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
   it("follows the action's request by default", () => {
@@ -13,5 +17,63 @@ describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
   it("applies to clicks only", () => {
     expect(wantsPointerCheck("type", true, "always")).toBe(false);
     expect(wantsPointerCheck("drag", true, "always")).toBe(false);
+  });
+});
+
+describe("Hands: the page's structure before an action", () => {
+  const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
+  /** A computer that only notes when its structure and its address are read, and when it acts. */
+  function noting(events: string[], urlMs = 0): Computer {
+    const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
+    return {
+      kind: "browser",
+      logicalSize: { width: 100, height: 100 },
+      screenshot: async () => shot,
+      keypress: async (keys: string[]) => void events.push(`press ${keys.join("+")}`),
+      settle: async () => undefined,
+      cursorPosition: async () => ({ x: 0, y: 0 }),
+      currentUrl: async () => {
+        events.push("url");
+        if (urlMs > 0) await new Promise((resolve) => setTimeout(resolve, urlMs));
+        return "https://example.com/";
+      },
+      watchStructure: async () => {
+        events.push("read");
+        return async () => nothing;
+      },
+    } as unknown as Computer;
+  }
+  function handsOf(computer: Computer, events: string[]): Hands {
+    return new Hands({
+      computer,
+      config: loadConfig({}),
+      clock: new PhaseClock(),
+      saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
+      signal: new AbortController().signal,
+      trusted: new Set(),
+      ask: async () => {
+        events.push("asked");
+        return true;
+      },
+    });
+  }
+  const press = (keys: string[]): Deed => ({ kind: "action", action: { type: "keypress", args: { keys }, intent: "press", requires_verification: false }, intent: "press" });
+
+  it("is read once, while the policy judges the action", async () => {
+    const events: string[] = [];
+    await handsOf(noting(events), events).perform(press(["a"]), { look: null, requested: false });
+    expect(events).toEqual(["read", "url", "press a", "url"]);
+  });
+
+  it("is read again after the person was asked: the page may have changed while they decided", async () => {
+    const events: string[] = [];
+    await handsOf(noting(events), events).perform(press(["Control", "w"]), { look: null, requested: false });
+    expect(events).toEqual(["read", "url", "asked", "read", "press Control+w", "url"]);
+  });
+
+  it("is read again when the policy took long: what the page did meanwhile is not the action's", async () => {
+    const events: string[] = [];
+    await handsOf(noting(events, 120), events).perform(press(["a"]), { look: null, requested: false });
+    expect(events).toEqual(["read", "url", "read", "press a", "url"]);
   });
 });

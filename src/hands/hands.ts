@@ -99,6 +99,8 @@ const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "right_c
 const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
+/** The page's structure read before the policy is used when the policy took no longer (a few frames). */
+const EARLY_READ_MS = 50;
 
 /** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
 export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
@@ -154,7 +156,15 @@ export class Hands {
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
-    await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
+    // The page as it is before the action, read while the policy judges the action (both only
+    // read it); read again if anything comes between them (the person is asked, the pointer
+    // checked) or the policy took long (a name looked up): what the page did meanwhile is not
+    // the action's effect.
+    const focusing = deed.kind === "action" && deed.focus === true;
+    const early = focusing ? null : this.watchStructure(signal);
+    const judging = performance.now();
+    const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
+    let watched = asked || performance.now() - judging > EARLY_READ_MS ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
@@ -172,20 +182,22 @@ export class Hands {
       );
       verification = checked.verification;
       usage = checked.usage;
+      watched = null;
       if (!checked.point) {
         this.log.add({ verification, usage });
         return { kind: "unverified", verification, usage };
       }
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
-    if (deed.kind === "action" && deed.focus) {
+    if (deed.kind === "action" && focusing) {
       await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
 
     const attempt = async (jitter: Point) => {
-      const watch = computer.watchStructure ? await clock.time("effect", () => raceAbort(computer.watchStructure!(), signal)) : null;
+      const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
+      watched = null;
       await clock.time("action", async () => {
         if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
         for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
@@ -231,11 +243,21 @@ export class Hands {
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
   }
 
+  /** Starts reading the page's structure before an action; null where the computer cannot tell. */
+  private watchStructure(signal: AbortSignal): Promise<(() => Promise<StructuralEffect>) | null> {
+    const { computer } = this.options;
+    if (!computer.watchStructure) return Promise.resolve(null);
+    const watching = raceAbort(computer.watchStructure(), signal);
+    // Read ahead of the action, it is not awaited when the action does not run.
+    watching.catch(() => undefined);
+    return watching;
+  }
+
   /**
-   * Classifies the deed and applies the policy: returns when it may run, after asking the person
-   * if the policy says so; throws DENIED when the policy or the person refuses it.
+   * Classifies the deed and applies the policy: returns once it may run, true when the person was
+   * asked first; throws DENIED when the policy or the person refuses it.
    */
-  private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<void> {
+  private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<boolean> {
     const { computer, config } = this.options;
     const action = deed.kind === "action" ? deed.action : null;
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
@@ -252,7 +274,7 @@ export class Hands {
     ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
     const box = deed.kind === "action" ? (deed.element?.box ?? null) : null;
-    await this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold);
+    return this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold);
   }
 
   /**
@@ -266,13 +288,13 @@ export class Hands {
   }
 
   /**
-   * Applies the policy to the risks: returns when the action may run, after asking the person if
-   * the policy says so, and opens the fence to the local origins it was allowed to reach; throws
-   * DENIED when the policy or the person refuses it.
+   * Applies the policy to the risks: returns when the action may run (true when the person was
+   * asked first), and opens the fence to the local origins it was allowed to reach; throws DENIED
+   * when the policy or the person refuses it.
    */
-  private async decide(risks: Risk[], request: Omit<ApprovalRequest, "risks">, signal: AbortSignal, hold: <T>(wait: () => Promise<T>) => Promise<T>): Promise<void> {
+  private async decide(risks: Risk[], request: Omit<ApprovalRequest, "risks">, signal: AbortSignal, hold: <T>(wait: () => Promise<T>) => Promise<T>): Promise<boolean> {
     const { computer, config, trusted, ask } = this.options;
-    if (risks.length === 0) return;
+    if (risks.length === 0) return false;
     const judged = judge(config.approvals, withNewOrigins(risks, this.visited), request.url ? originOf(request.url) : null, (origin) => trusted.has(origin));
     const what = judged.risks.map((r) => r.message).join(" and ");
     if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
@@ -280,6 +302,7 @@ export class Hands {
       throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
     }
     for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
+    return judged.verdict === "ask";
   }
 
   /**
