@@ -99,6 +99,32 @@ describe("the browser computer", () => {
   });
 });
 
+describe("its idle time", () => {
+  const options = { width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 };
+
+  it("runs work for later once its operations stop, never while they follow one another", async () => {
+    const busy = await host.open(options);
+    try {
+      await busy.navigate(pages.url("input-lab.html"));
+      let ran = false;
+      busy.whenIdle(() => (ran = true));
+      for (const until = Date.now() + 1_500; Date.now() < until; ) await busy.screenshot();
+      expect(ran).toBe(false);
+      await expect.poll(() => ran).toBe(true);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it("runs it as it closes when it was never idle", async () => {
+    const unused = await host.open(options);
+    let ran = false;
+    unused.whenIdle(() => (ran = true));
+    await unused.close();
+    expect(ran).toBe(true);
+  });
+});
+
 describe("a new, empty tab", () => {
   it("can be captured at once, before it has painted (it used to fail about 1 time in 4)", async () => {
     for (let i = 0; i < 12; i++) {

@@ -57,6 +57,8 @@ const NETWORK_QUIET_CAP_MS = 2_000;
 const DOM_QUIET_CAP_MS = 250;
 const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
+/** A browser with no operation for this long is idle: its task is waiting, most likely for the model. */
+const IDLE_AFTER_MS = 200;
 /** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
 const MAX_ELEMENTS = 150;
 
@@ -65,7 +67,10 @@ export class BrowserComputer implements Computer {
   readonly handOver?: (to: "agent" | "person") => Promise<void>;
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
-  private readonly afterScreenshot: (() => void)[] = [];
+  /** Work for when the browser is idle: operations in flight, and the timer that says it is. */
+  private readonly whenIdleThen: (() => void)[] = [];
+  private busy = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private lastInputAt = 0;
   /** Pages the screen asked to open (`Page.windowOpen`) that the context has not brought yet. */
@@ -173,7 +178,6 @@ export class BrowserComputer implements Computer {
     const shot: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
     // The newest screen, fresher than the stream's last frame: a viewer sees it at once.
     this.live.show(shot);
-    this.runAfterScreenshot();
     return shot;
   }
 
@@ -193,13 +197,18 @@ export class BrowserComputer implements Computer {
     }
   }
 
-  /** Runs `then` once the next screenshot is taken (or the computer closes first): work that would slow a task's first screen waits for it. */
-  onNextScreenshot(then: () => void): void {
-    this.afterScreenshot.push(then);
+  /**
+   * Runs `then` once the browser has been idle for IDLE_AFTER_MS after an operation (its task waits
+   * for the model), or when it closes: work that would slow the task's steps, done between them.
+   */
+  whenIdle(then: () => void): void {
+    this.whenIdleThen.push(then);
   }
 
-  private runAfterScreenshot(): void {
-    for (const then of this.afterScreenshot.splice(0)) then();
+  private runWhenIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    for (const then of this.whenIdleThen.splice(0)) then();
   }
 
   /** Two of the page's animation frames, or a second at most: a page that draws none (hidden) never calls back. */
@@ -372,8 +381,8 @@ export class BrowserComputer implements Computer {
     } else {
       await this.context.close().catch(() => undefined);
     }
-    // Closed before any screenshot (a task that failed or was stopped while it started): its work is due now.
-    this.runAfterScreenshot();
+    // Closed before it was ever idle (a task whose steps followed each other at once): its work is due now.
+    this.runWhenIdle();
   }
 
   /** Makes `page` the screen: one CDP session at a time, the previous one detached. */
@@ -439,9 +448,21 @@ export class BrowserComputer implements Computer {
 
   /**
    * Runs a browser operation, turning a dead browser — or a dead renderer of the screen's page,
-   * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED.
+   * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED. The
+   * browser is not idle while one runs.
    */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    this.busy++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    try {
+      return await this.guarded(operation);
+    } finally {
+      if (--this.busy === 0 && this.whenIdleThen.length > 0) this.idleTimer = setTimeout(() => this.runWhenIdle(), IDLE_AFTER_MS).unref();
+    }
+  }
+
+  private async guarded<T>(operation: () => Promise<T>): Promise<T> {
     if (this.attached?.ready) await this.attached.ready();
     // Through the extension, the task's tab comes back as a new page (computers/extension): wait for it.
     if (this.replaced() && this.following.size === 0) {
