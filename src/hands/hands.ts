@@ -92,6 +92,8 @@ export interface HandsOptions {
   trusted: ReadonlySet<string>;
   /** Asks the person about an action; true when they allow it. */
   ask(request: ApprovalRequest): Promise<boolean>;
+  /** How long the policy may take for the structure read beside it to stand: a few frames by default. */
+  earlyReadMs?: number;
 }
 
 const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "right_click"]);
@@ -99,7 +101,6 @@ const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "right_c
 const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
-/** The page's structure read before the policy is used when the policy took no longer (a few frames). */
 const EARLY_READ_MS = 50;
 
 /** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
@@ -164,7 +165,7 @@ export class Hands {
     const early = focusing ? null : this.watchStructure(signal);
     const judging = performance.now();
     const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
-    let watched = asked || performance.now() - judging > EARLY_READ_MS ? null : early;
+    let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
@@ -189,7 +190,7 @@ export class Hands {
       }
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
-    if (deed.kind === "action" && focusing) {
+    if (focusing) {
       await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };

@@ -57,7 +57,7 @@ const NETWORK_QUIET_CAP_MS = 2_000;
 const DOM_QUIET_CAP_MS = 250;
 const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
-/** A browser with no operation for this long is idle: its task is waiting, most likely for the model. */
+/** A browser with no operation for this long is idle: its task is waiting, most often for the model. */
 const IDLE_AFTER_MS = 200;
 /** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
 const MAX_ELEMENTS = 150;
@@ -67,9 +67,11 @@ export class BrowserComputer implements Computer {
   readonly handOver?: (to: "agent" | "person") => Promise<void>;
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
-  /** Work for when the browser is idle: operations in flight, and the timer that says it is. */
-  private readonly whenIdleThen: (() => void)[] = [];
+  /** Work for when the browser is idle (`whenIdle`). */
+  private readonly idleWork: (() => void)[] = [];
+  /** Operations in flight: while any runs, the browser is not idle. */
   private busy = 0;
+  /** Runs the idle work once no operation has run for IDLE_AFTER_MS. */
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private lastInputAt = 0;
@@ -198,17 +200,18 @@ export class BrowserComputer implements Computer {
   }
 
   /**
-   * Runs `then` once the browser has been idle for IDLE_AFTER_MS after an operation (its task waits
-   * for the model), or when it closes: work that would slow the task's steps, done between them.
+   * Runs `then` once no operation has run on the browser for IDLE_AFTER_MS after one (most often,
+   * its task waits for the model), or when it closes: work that would slow the task's steps, done
+   * between them.
    */
   whenIdle(then: () => void): void {
-    this.whenIdleThen.push(then);
+    this.idleWork.push(then);
   }
 
   private runWhenIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    for (const then of this.whenIdleThen.splice(0)) then();
+    for (const then of this.idleWork.splice(0)) then();
   }
 
   /** Two of the page's animation frames, or a second at most: a page that draws none (hidden) never calls back. */
@@ -373,16 +376,19 @@ export class BrowserComputer implements Computer {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.live.close(this.attached !== null);
-    if (this.attached) {
-      await this.cdp.detach().catch(() => undefined);
-      await this.browser.close().catch(() => undefined);
-      await this.attached.onClose?.();
-    } else {
-      await this.context.close().catch(() => undefined);
+    try {
+      await this.live.close(this.attached !== null);
+      if (this.attached) {
+        await this.cdp.detach().catch(() => undefined);
+        await this.browser.close().catch(() => undefined);
+        await this.attached.onClose?.();
+      } else {
+        await this.context.close().catch(() => undefined);
+      }
+    } finally {
+      // Closed before it was ever idle (a task whose steps followed each other at once): its work is due now.
+      this.runWhenIdle();
     }
-    // Closed before it was ever idle (a task whose steps followed each other at once): its work is due now.
-    this.runWhenIdle();
   }
 
   /** Makes `page` the screen: one CDP session at a time, the previous one detached. */
@@ -458,7 +464,7 @@ export class BrowserComputer implements Computer {
     try {
       return await this.guarded(operation);
     } finally {
-      if (--this.busy === 0 && this.whenIdleThen.length > 0) this.idleTimer = setTimeout(() => this.runWhenIdle(), IDLE_AFTER_MS).unref();
+      if (--this.busy === 0 && this.idleWork.length > 0 && !this.closed) this.idleTimer = setTimeout(() => this.runWhenIdle(), IDLE_AFTER_MS).unref();
     }
   }
 

@@ -36,7 +36,10 @@ interface TaskTab {
   relay: CdpRelay;
   /** The task is over: nothing is reopened or reattached for it any more. */
   closing: boolean;
-  /** Settles once the tab can be driven: after the extension came back and the tab was shown again. */
+  /**
+   * Settles once the tab has been given back to Playwright (the extension came back, the tab was
+   * opened again) or abandoned; Playwright's new page comes after it, which the computer waits for.
+   */
   ready: Promise<void>;
   stopWatching: () => void;
 }
@@ -87,7 +90,7 @@ export class ExtensionHost {
     };
     try {
       const tab = await this.startTab(connection, taskId, "about:blank");
-      const relay = await CdpRelay.start(connection, taskId, (reason) => this.restore(taskId, (known) => this.detached(taskId, known, reason)));
+      const relay = await CdpRelay.start(connection, taskId, (reason) => this.restore(taskId, (tab) => this.detached(taskId, tab, reason)));
       const mine: TaskTab = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, ready: Promise.resolve(), stopWatching: () => undefined };
       known = mine;
       this.tabs.set(taskId, known);
@@ -137,14 +140,14 @@ export class ExtensionHost {
   /**
    * Gives the task's tab back to Playwright (the extension came back, the tab was opened again);
    * operations wait meanwhile: one sent while the tab is shown afresh would go to the page as
-   * Playwright knew it, and be lost with it. `work` never rejects: a tab that cannot be given back
-   * is abandoned, which the operations then report.
+   * Playwright knew it, and be lost with it. A tab that cannot be given back is abandoned, which
+   * the operations then report.
    */
   private restore(taskId: string, work: (known: TaskTab) => Promise<void>): void {
     const known = this.tabs.get(taskId);
     if (!known || known.closing) return;
     const before = known.ready;
-    const giving = work(known);
+    const giving = work(known).catch((error: unknown) => known.relay.abandon(error instanceof AppError ? error : new AppError("CDP_UNAVAILABLE", firstLine(error))));
     known.ready = Promise.all([before, giving]).then(() => undefined);
   }
 
