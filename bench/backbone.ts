@@ -4,7 +4,8 @@
 // worked for a second ended), to `task.started` through the chat assistant's tool call, to the assistant's first
 // streamed words, and the harness time per step (everything between the model's answer and the
 // next model request: parsing, acting through the checked hands, settling, capturing, storing,
-// emitting) for both drivers, the planner loop and the tool agent, with the median of each phase
+// emitting) for both drivers, the planner loop and the tool agent (also on a generated page of 7k
+// elements, where reading what a click acts on costs most), with the median of each phase
 // the steps recorded (their `timings`); the planner loop's steps, watched and not, in turn with the
 // bare playwright-core loop (bare-loop.ts) on the same steps. Prints figures and writes them to
 // bench/results/backbone.json; asserts nothing.
@@ -16,6 +17,7 @@ import { act, planningText, startScriptedModel, systemText, type RecordedRequest
 import { openStream } from "../test/support/sse.ts";
 import { bareLoop } from "./bare-loop.ts";
 import { median, quantile, writeResult } from "./measure.ts";
+import { generatedPage } from "./page-set.ts";
 import { actionType, stepScript } from "./step-script.ts";
 
 const SENDS = 20;
@@ -25,7 +27,8 @@ const PAUSE_MS = 500;
 const AFTER_WORK_SENDS = 10;
 
 const model = await startScriptedModel();
-const pages = await startFixtureServer();
+const BIG_PAGE = "generated-7k.html";
+const pages = await startFixtureServer({ [BIG_PAGE]: generatedPage(7_000) });
 const app = await startApp({ modelBaseUrl: model.baseUrl });
 
 try {
@@ -121,33 +124,18 @@ try {
   for (let round = 0; round < ROUNDS; round++) for (let i = 0; i < runs.length; i++) await runs[(round + i) % runs.length]!(round);
   const plannerPhases = phaseMedians(...stepEvents);
 
-  const toolCalls: [string, unknown][] = [];
-  // The tool agent's own step cap (AGENT_MAX_STEPS, 15) holds the calls and close.
-  for (let i = 0; i < 14; i++) {
-    const kinds: [string, unknown][] = [
-      ["click", { describe: "the Press me button", coordinates: [200, 130] }],
-      ["type", { describe: "the Name field", text: "abc", coordinates: [250, 240] }],
-      ["keys", { method: "press", value: "Backspace" }],
-      ["scrollVision", { direction: "down", percentage: 20 }],
-      ["think", { reasoning: "next" }],
-    ];
-    toolCalls.push(kinds[i % kinds.length]!);
-  }
-  toolCalls.push(["close", { reasoning: "done", taskComplete: true }]);
-  const isToolAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes("Goal: tool steps");
-  model.route(isToolAgent, ...toolCalls.map(([name, args]): Reply => ({ chat: { calls: [{ name, arguments: args }] } })));
-  await app.system.store.ensureSession("bench-tools", "bench");
-  const toolStream = await openStream(app.url, "bench-tools", 0);
-  const toolSent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "bench-tools", text: "tool steps", start_url: pages.url("form.html") });
-  const toolEnd = await toolStream.waitForEnd(toolSent.json.task_id, 120_000);
-  toolStream.close();
-  if (toolEnd.type !== "task.completed") throw new Error(`the tool task ended ${JSON.stringify(toolEnd)}`);
-  const toolRequests = model.requests.filter(isToolAgent);
-  const toolHarness = toolRequests.slice(1).map((r, i) => r.at - toolRequests[i]!.answeredAt!);
-  const toolPhases = phaseMedians(toolStream.events);
-
-  const toolByKind = new Map<string, number[]>();
-  toolHarness.forEach((ms, i) => toolByKind.set(toolCalls[i]![0], [...(toolByKind.get(toolCalls[i]![0]) ?? []), ms]));
+  const formTools = await toolSteps("tool steps", "form.html", [
+    ["click", { describe: "the Press me button", coordinates: [200, 130] }],
+    ["type", { describe: "the Name field", text: "abc", coordinates: [250, 240] }],
+    ["keys", { method: "press", value: "Backspace" }],
+    ["scrollVision", { direction: "down", percentage: 20 }],
+    ["think", { reasoning: "next" }],
+  ]);
+  // Clicks and typing on a page of 7k elements: a row's checkbox and the Owner filter.
+  const bigTools = await toolSteps("big page tool steps", BIG_PAGE, [
+    ["click", { describe: "the first row's checkbox", coordinates: [254, 513] }],
+    ["type", { describe: "the Owner field", text: "abc", coordinates: [700, 357] }],
+  ]);
   const figures = {
     coldStartedMs: round(cold.started),
     coldFirstLiveMs: round(cold.live),
@@ -160,9 +148,10 @@ try {
     planner: { steps: harness.length, medianMs: median(harness), p90Ms: quantile(harness, 0.9), maxMs: Math.max(...harness), byAction: medians(byKind), phases: plannerPhases, taskMs: round(total) },
     plannerUnwatched: { steps: unwatched.length, medianMs: median(unwatched), p90Ms: quantile(unwatched, 0.9) },
     bareLoop: { steps: bare.length, medianMs: median(bare), p90Ms: quantile(bare, 0.9) },
-    toolAgent: { steps: toolHarness.length, medianMs: median(toolHarness), p90Ms: quantile(toolHarness, 0.9), byTool: medians(toolByKind), phases: toolPhases },
+    toolAgent: formTools,
+    toolAgentBigPage: bigTools,
   };
-  const { planner, toolAgent } = figures;
+  const { planner, toolAgent, toolAgentBigPage } = figures;
   console.log("EasyAgentCU backbone benchmark");
   console.log(`  POST /send → task.started, cold (the first task, Chromium launched): ${fmt(figures.coldStartedMs)} ms; → first screen.live: ${fmt(figures.coldFirstLiveMs)} ms`);
   console.log(`  POST /send → task.started (n=${SENDS}): median ${fmt(figures.startedMs.median)} ms, p90 ${fmt(figures.startedMs.p90)} ms`);
@@ -180,6 +169,7 @@ try {
   console.log(`  tool agent (hybrid), harness time per step (n=${toolAgent.steps}): median ${fmt(toolAgent.medianMs)} ms, p90 ${fmt(toolAgent.p90Ms)} ms`);
   console.log(`    by tool: ${Object.entries(toolAgent.byTool).map(([name, ms]) => `${name} ${fmt(ms)}`).join(", ")} (median ms)`);
   console.log(`    by phase: ${Object.entries(toolAgent.phases).map(([phase, ms]) => `${phase} ${fmt(ms)}`).join(", ")} (median ms)`);
+  console.log(`    on a generated page of 7k elements (n=${toolAgentBigPage.steps}): median ${fmt(toolAgentBigPage.medianMs)} ms; by tool: ${Object.entries(toolAgentBigPage.byTool).map(([name, ms]) => `${name} ${fmt(ms)}`).join(", ")} (median ms)`);
   console.log(`  written to ${await writeResult("backbone", figures)}`);
 } finally {
   await app.close();
@@ -203,6 +193,29 @@ async function plannerSteps(task: string, watched: boolean): Promise<{ harness: 
   if (status !== "completed") throw new Error(`the step task "${task}" ended ${status}`);
   const planning = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
   return { harness: planning.slice(1).map((r, i) => r.at - planning[i]!.answeredAt!), events: stream?.events ?? [], ms };
+}
+
+/**
+ * Runs a tool-agent task (hybrid) on `page` that makes the calls in turn, 14 in all, then closes
+ * (the agent's own step cap, AGENT_MAX_STEPS 15, holds them and close); returns the harness time
+ * of each call's step, by tool and by phase.
+ */
+async function toolSteps(goal: string, page: string, kinds: [string, unknown][]) {
+  const calls = Array.from({ length: 14 }, (_, i) => kinds[i % kinds.length]!);
+  const isToolAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}\\n`);
+  model.route(isToolAgent, ...[...calls, ["close", { reasoning: "done", taskComplete: true }] as [string, unknown]].map(([name, args]): Reply => ({ chat: { calls: [{ name, arguments: args }] } })));
+  const session = `bench-${goal.replaceAll(" ", "-")}`;
+  await app.system.store.ensureSession(session, "bench");
+  const stream = await openStream(app.url, session, 0);
+  const sent = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: session, text: goal, start_url: pages.url(page) });
+  const end = await stream.waitForEnd(sent.json.task_id, 120_000);
+  stream.close();
+  if (end.type !== "task.completed") throw new Error(`the tool task on ${page} ended ${JSON.stringify(end)}`);
+  const requests = model.requests.filter(isToolAgent);
+  const harness = requests.slice(1).map((r, i) => r.at - requests[i]!.answeredAt!);
+  const byKind = new Map<string, number[]>();
+  harness.forEach((ms, i) => byKind.set(calls[i]![0], [...(byKind.get(calls[i]![0]) ?? []), ms]));
+  return { steps: harness.length, medianMs: median(harness), p90Ms: quantile(harness, 0.9), byTool: medians(byKind), phases: phaseMedians(stream.events) };
 }
 
 /** The status a task ended with, read from the store as it ends. */

@@ -183,14 +183,32 @@ export function notPlaced(performed: Extract<Performed, { kind: "unverified" }>,
   return failed("NOT_CLICKED", `The pointer could not be placed on ${what} (${looks} ${looks === 1 ? "check" : "checks"}), so nothing was clicked; take a new look and try again.`);
 }
 
-/**
- * A click at a point through the hands, checked on the element meant when it is known.
- * `focus`: the click only puts the focus where typing follows; the typing shows its effect.
- * `fresh`: the page may have moved since the screen was last taken (scrolled into view).
- */
-export async function clickAt(ctx: ToolContext, at: Point, intent: string, element: ElementTarget | null = null, focus = false, fresh = false): Promise<Performed> {
+export interface ClickOptions {
+  /** The element meant, when known: the pointer is checked on it. */
+  element?: ElementTarget | null;
+  /** The click only puts the focus where typing follows; the typing shows its effect. */
+  focus?: boolean;
+  /** The page may have moved since the screen was last taken (scrolled into view). */
+  fresh?: boolean;
+  /** The element's record being read ({@link recordAt}): the click waits for it. */
+  reading?: Promise<unknown>;
+}
+
+/** A click at a point through the hands, checked on the element meant when it is known. */
+export async function clickAt(ctx: ToolContext, at: Point, intent: string, options: ClickOptions = {}): Promise<Performed> {
+  const { element = null, focus = false, fresh = false, reading } = options;
   const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
-  return ctx.perform({ kind: "action", action, intent, element, fresh, focus });
+  return ctx.perform({ kind: "action", action, intent, element, fresh, focus, ...(reading ? { reading } : {}) });
+}
+
+/**
+ * Starts reading the element at a point (screenshot pixels) for the recording, as replay finds it
+ * again. Its locator code takes long on a big page, so it is read while the action is judged and
+ * its pointer checked: give it to the action as `reading`, which waits for it, so that what is
+ * recorded is the element as it was before the action.
+ */
+export function recordAt(ctx: ToolContext, at: Point): Promise<ElementTarget | null> {
+  return pageOf(ctx).targetAt(at.x, at.y);
 }
 
 /**
@@ -211,7 +229,7 @@ export async function actOnElement(
     if (!at) return { ok: false, outcome: failed("INVALID_TARGET", `${intent}: the element has no box on the page.`) };
     if (located.coveredBy) return { ok: false, outcome: failed("NOT_CLICKED", `${intent}: ${located.coveredBy} covers it, so nothing was clicked; close or scroll away what covers it first.`) };
     // Finding the element may have scrolled the page: its effect is measured from the screen as it is now.
-    const performed = await clickAt(ctx, at, intent, target, false, true);
+    const performed = await clickAt(ctx, at, intent, { element: target, fresh: true });
     return performed.kind === "acted" ? { ok: true, target } : { ok: false, outcome: notPlaced(performed, intent) };
   }
   const run = "ref" in element ? () => pageOf(ctx).actOnRef(element.ref, action).then(() => undefined) : () => pageOf(ctx).actOnTarget(target, action);

@@ -168,6 +168,9 @@ describe("the tool agent in hybrid mode", () => {
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");
     expect(stored.steps[1]).toMatchObject({ action: { type: "click", args: { x: 200, y: 130 } }, cursor_x: 200, cursor_y: 130, tool: { name: "click" } });
+    // Each is recorded as replay finds it again.
+    expect(stored.steps[1]!.tool!.targets).toEqual([{ target: { locator: "getByRole('button', { name: 'Press me' })", xpath: '//*[@id="go"]', box: expect.any(Object) }, action: null }]);
+    expect(stored.steps[2]!.tool!.targets).toEqual([{ target: { locator: "getByRole('textbox', { name: 'Name' })", xpath: '//*[@id="name"]', box: expect.any(Object) }, action: null }]);
     const offered = (requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
     expect(offered).toEqual(["act", "ariaTree", "click", "clickAndHold", "close", "dragAndDrop", "extract", "fillFormVision", "goto", "keys", "navback", "screenshot", "scrollVision", "think", "type", "wait"]);
     // Chat Completions takes no image in a tool message: it follows as a user message.
@@ -181,9 +184,11 @@ describe("the tool agent in hybrid mode", () => {
     // Dates' row is centred at (140, 271) and Apples' at (140, 121) on the 1280×800 screenshot.
     const drag = { describe: "Dates above Apples", startCoordinates: [140, 271], endCoordinates: [140, 105] };
     model.route(agentOf(goal), calls(["screenshot", {}]), calls(["dragAndDrop", drag]), calls(["close", { reasoning: "Moved.", taskComplete: true }]));
-    const { end } = await run("s-tools-drag", goal, "drag-list.html", "hybrid");
+    const { end, stored } = await run("s-tools-drag", goal, "drag-list.html", "hybrid");
     expect(end).toMatchObject({ type: "task.completed" });
     await pages.waitForRecord("order:Dates,Apples,Bananas,Cherries");
+    // Recorded as they were before the drag, which moved Cherries to where Dates was.
+    expect(stored.steps[1]!.tool!.targets.map(({ target }) => target.locator)).toEqual(["getByText('Dates')", "getByText('Apples')"]);
   });
 });
 

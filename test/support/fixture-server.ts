@@ -29,7 +29,8 @@ export function fixtureOrigins(): string[] {
   return [...running].flatMap((origin) => [origin, origin.replace("127.0.0.1", "localhost")]);
 }
 
-export async function startFixtureServer(): Promise<FixtureServer> {
+/** `extra`: pages made by the caller, served beside the fixtures by name (a benchmark's generated page). */
+export async function startFixtureServer(extra: Record<string, string> = {}): Promise<FixtureServer> {
   const records: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   let variant = "1";
@@ -59,6 +60,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     if (url.pathname === "/slow-image") {
       // Holds back a page's load event for `ms`.
       setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(PIXEL), Number(url.searchParams.get("ms") ?? 1000));
+      return;
+    }
+    const name = url.pathname.slice(1);
+    if (Object.hasOwn(extra, name)) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(extra[name]);
       return;
     }
     const file = path.join(PAGES, path.normalize(url.pathname).replace(/^([/\\])+/, ""));
