@@ -2,9 +2,9 @@
 // browser_xpath_scan): each with a label, a box, an XPath, and its number written onto the element
 // so a later click can find it by attribute.
 import type { Page } from "playwright-core";
+import { CLICK_ID_ATTR } from "../../protocol/index.ts";
 
-/** Written on each indexed element, like Manus's `data-manus_click_id`. */
-export const CLICK_ID_ATTR = "data-easyagentcu_click_id";
+export { CLICK_ID_ATTR };
 
 /** "viewport": only elements on screen now; "document": the whole page. */
 export type Scope = "viewport" | "document";
