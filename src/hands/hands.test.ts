@@ -20,50 +20,46 @@ describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
   });
 });
 
-const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
-
-/** A computer that only notes when its structure and its address are read, and when it acts. */
-function noting(events: string[], urlMs = 0): Computer {
-  const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
-  return {
-    kind: "browser",
-    logicalSize: { width: 100, height: 100 },
-    screenshot: async () => shot,
-    keypress: async (keys: string[]) => void events.push(`press ${keys.join("+")}`),
-    settle: async () => undefined,
-    cursorPosition: async () => ({ x: 0, y: 0 }),
-    currentUrl: async () => {
-      events.push("url");
-      if (urlMs > 0) await new Promise((resolve) => setTimeout(resolve, urlMs));
-      return "https://example.com/";
-    },
-    watchStructure: async () => {
-      events.push("read");
-      return async () => nothing;
-    },
-  } as unknown as Computer;
-}
-
-/** Hands on the default policy, whose person answers `allow` when asked (Control+W asks). */
-function handsOf(computer: Computer, events: string[], earlyReadMs?: number, allow = true): Hands {
-  return new Hands({
-    ...(earlyReadMs === undefined ? {} : { earlyReadMs }),
-    computer,
-    config: loadConfig({}),
-    clock: new PhaseClock(),
-    saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
-    signal: new AbortController().signal,
-    trusted: new Set(),
-    ask: async () => {
-      events.push("asked");
-      return allow;
-    },
-  });
-}
-
-const press = (keys: string[]): Deed => ({ kind: "action", action: { type: "keypress", args: { keys }, intent: "press", requires_verification: false }, intent: "press" });
-
 describe("Hands: the page's structure before an action", () => {
+  const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
+  /** A computer that only notes when its structure and its address are read, and when it acts. */
+  function noting(events: string[], urlMs = 0): Computer {
+    const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
+    return {
+      kind: "browser",
+      logicalSize: { width: 100, height: 100 },
+      screenshot: async () => shot,
+      keypress: async (keys: string[]) => void events.push(`press ${keys.join("+")}`),
+      settle: async () => undefined,
+      cursorPosition: async () => ({ x: 0, y: 0 }),
+      currentUrl: async () => {
+        events.push("url");
+        if (urlMs > 0) await new Promise((resolve) => setTimeout(resolve, urlMs));
+        return "https://example.com/";
+      },
+      watchStructure: async () => {
+        events.push("read");
+        return async () => nothing;
+      },
+    } as unknown as Computer;
+  }
+  function handsOf(computer: Computer, events: string[], earlyReadMs?: number): Hands {
+    return new Hands({
+      ...(earlyReadMs === undefined ? {} : { earlyReadMs }),
+      computer,
+      config: loadConfig({}),
+      clock: new PhaseClock(),
+      saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
+      signal: new AbortController().signal,
+      trusted: new Set(),
+      ask: async () => {
+        events.push("asked");
+        return true;
+      },
+    });
+  }
+  const press = (keys: string[]): Deed => ({ kind: "action", action: { type: "keypress", args: { keys }, intent: "press", requires_verification: false }, intent: "press" });
+
   it("is read once, while the policy judges the action", async () => {
     const events: string[] = [];
     // However long a busy machine stalls the policy here, the early read stands.
@@ -81,42 +77,5 @@ describe("Hands: the page's structure before an action", () => {
     const events: string[] = [];
     await handsOf(noting(events, 120), events).perform(press(["a"]), { look: null, requested: false });
     expect(events).toEqual(["read", "url", "read", "press a", "url"]);
-  });
-});
-
-describe("Hands: a read that must come before the action (what a tool records of its element)", () => {
-  const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const failing = () =>
-    later(10).then(() => {
-      throw new Error("the element is gone");
-    });
-
-  it("runs beside the policy, and the action waits for it", async () => {
-    const events: string[] = [];
-    const reading = later(80).then(() => void events.push("recorded"));
-    await handsOf(noting(events), events, 60_000).perform({ ...press(["a"]), reading }, { look: null, requested: false });
-    expect(events).toEqual(["read", "url", "recorded", "press a", "url"]);
-  });
-
-  it("fails the deed with its error when it fails, and nothing is done", async () => {
-    const events: string[] = [];
-    await expect(handsOf(noting(events), events).perform({ ...press(["a"]), reading: failing() }, { look: null, requested: false })).rejects.toThrow("the element is gone");
-    expect(events).not.toContain("press a");
-  });
-
-  it("is left unread, its failure unreported, when the deed is refused", async () => {
-    const events: string[] = [];
-    const unhandled: unknown[] = [];
-    const note = (reason: unknown) => void unhandled.push(reason);
-    process.on("unhandledRejection", note);
-    try {
-      const refused = handsOf(noting(events), events, undefined, false).perform({ ...press(["Control", "w"]), reading: failing() }, { look: null, requested: false });
-      await expect(refused).rejects.toThrow(/did not allow/);
-      await later(50);
-      expect(unhandled).toEqual([]);
-      expect(events).toEqual(["read", "url", "asked"]);
-    } finally {
-      process.off("unhandledRejection", note);
-    }
   });
 });

@@ -27,7 +27,7 @@ import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-che
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
 
 /** What the hands are asked to do. */
-export type Deed = (
+export type Deed =
   /**
    * A computer action at screenshot pixels; `element`: the element a click is meant for, when
    * known; `repeat`: keys pressed several times, checked once; `focus`: a click that only puts
@@ -40,16 +40,7 @@ export type Deed = (
    * Anything else that changes the page (fill a field, go back): run, then settle, capture and
    * compare; `on`: the element it acts on and how, for the approval policy.
    */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget }
-) & {
-  /**
-   * A read of the page that must be done before the action reaches it (what a tool records of the
-   * element it acts on): it runs while the action is judged and its pointer checked, and the
-   * action waits for it. Should it fail, nothing is done and the deed fails with its error; a deed
-   * refused or not placed leaves it unread, its failure unreported.
-   */
-  reading?: Promise<unknown>;
-};
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget };
 
 export type Performed =
   | {
@@ -163,7 +154,6 @@ export class Hands {
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
     const { computer, config, clock } = this.options;
     const signal = options.signal ?? this.options.signal;
-    deed.reading?.catch(() => undefined);
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
@@ -175,6 +165,7 @@ export class Hands {
     const early = focusing ? null : this.watchStructure(signal);
     const judging = performance.now();
     const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
+    let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
@@ -192,14 +183,13 @@ export class Hands {
       );
       verification = checked.verification;
       usage = checked.usage;
+      watched = null;
       if (!checked.point) {
         this.log.add({ verification, usage });
         return { kind: "unverified", verification, usage };
       }
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
-    if (deed.reading) await raceAbort(deed.reading, signal);
-    let watched = asked || verification !== null || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     if (focusing) {
       await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
       this.log.add({ verification, usage });

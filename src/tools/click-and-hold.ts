@@ -3,7 +3,7 @@
 // element where it is now.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, defineTool, failed, labelled, pageOf, recordAt } from "./tool.ts";
+import { centerOf, defineTool, failed, labelled, pageOf } from "./tool.ts";
 
 export const clickAndHold = defineTool({
   name: "clickAndHold",
@@ -15,9 +15,8 @@ export const clickAndHold = defineTool({
   async run({ describe, duration, coordinates }, ctx) {
     const at = toScreen(ctx, coordinates);
     if (typeof at === "string") return failed("INVALID_TARGET", at);
-    const recording = recordAt(ctx, at);
-    await ctx.perform({ kind: "page", run: () => pageOf(ctx).holdAt(at.x, at.y, duration), intent: describe, on: { element: at, how: "click" }, reading: recording });
-    const target = await recording;
+    const target = await pageOf(ctx).targetAt(at.x, at.y);
+    await ctx.perform({ kind: "page", run: () => pageOf(ctx).holdAt(at.x, at.y, duration), intent: describe, on: { element: at, how: "click" } });
     return { ok: true, data: { success: true, describe }, at, targets: target ? [{ target, action: null }] : [] };
   },
   async replay({ duration }, [found], ctx) {

@@ -4,11 +4,11 @@
 import { z } from "zod";
 import type { Point } from "../perception/coordinates.ts";
 import { pointSchema, toScreen } from "./points.ts";
-import { centerOf, defineTool, failed, labelled, recordAt, type ToolContext } from "./tool.ts";
+import { centerOf, defineTool, failed, labelled, pageOf, type ToolContext } from "./tool.ts";
 
-function drag(ctx: ToolContext, from: Point, to: Point, describe: string, reading?: Promise<unknown>) {
+function drag(ctx: ToolContext, from: Point, to: Point, describe: string) {
   const action = { type: "drag" as const, args: { x: from.x, y: from.y, end_x: to.x, end_y: to.y }, intent: describe, requires_verification: false };
-  return ctx.perform({ kind: "action", action, intent: describe, ...(reading ? { reading } : {}) }).then(() => action);
+  return ctx.perform({ kind: "action", action, intent: describe }).then(() => action);
 }
 
 export const dragAndDrop = defineTool({
@@ -22,10 +22,9 @@ export const dragAndDrop = defineTool({
     const from = toScreen(ctx, startCoordinates);
     const to = toScreen(ctx, endCoordinates);
     if (typeof from === "string" || typeof to === "string") return failed("INVALID_TARGET", typeof from === "string" ? from : (to as string));
-    const recording = Promise.all([recordAt(ctx, from), recordAt(ctx, to)]);
-    const action = await drag(ctx, from, to, describe, recording);
-    const [start, end] = await recording;
+    const [start, end] = await Promise.all([pageOf(ctx).targetAt(from.x, from.y), pageOf(ctx).targetAt(to.x, to.y)]);
     const targets = start && end ? [{ target: start, action: null }, { target: end, action: null }] : [];
+    const action = await drag(ctx, from, to, describe);
     return { ok: true, data: { success: true, describe }, action, at: from, targets };
   },
   async replay({ describe }, found, ctx) {

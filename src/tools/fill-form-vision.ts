@@ -5,11 +5,11 @@ import { z } from "zod";
 import type { ElementTarget } from "../computers/computer.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { toScreen } from "./points.ts";
-import { centerOf, clickAt, defineTool, failed, notPlaced, recordAt, type ClickOptions, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { centerOf, clickAt, defineTool, failed, notPlaced, pageOf, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 /** Clicks the field, selects what is in it and types over it; an outcome when the click could not be aimed. */
-async function fill(ctx: ToolContext, at: Point, action: string, value: string, click: Pick<ClickOptions, "element" | "reading">): Promise<ToolOutcome | null> {
-  const performed = await clickAt(ctx, at, action, { ...click, focus: true });
+async function fill(ctx: ToolContext, at: Point, action: string, value: string, element: ElementTarget | null): Promise<ToolOutcome | null> {
+  const performed = await clickAt(ctx, at, action, { element, focus: true });
   if (performed.kind === "unverified") return notPlaced(performed, action);
   await ctx.perform({ kind: "action", action: { type: "keypress", args: { keys: ["Control", "a"] }, intent: action, requires_verification: false }, intent: action });
   await ctx.perform({ kind: "action", action: { type: "type", args: { text: value }, intent: action, requires_verification: false }, intent: action });
@@ -34,10 +34,9 @@ export const fillFormVision = defineTool({
       ctx.signal.throwIfAborted();
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
-      const recording = recordAt(ctx, at);
-      const missed = await fill(ctx, at, field.action, field.value, { reading: recording });
-      const target = await recording;
+      const target = await pageOf(ctx).targetAt(at.x, at.y);
       if (target) targets.push({ target, action: null });
+      const missed = await fill(ctx, at, field.action, field.value, null);
       if (missed) return { ...missed, targets };
     }
     // Replay pairs each field with its element: a call that lacks one is done again as written.
@@ -47,7 +46,7 @@ export const fillFormVision = defineTool({
     if (found.length !== fields.length) return failed("INVALID_TARGET", `The recording names ${found.length} elements for ${fields.length} fields.`);
     for (const [i, { target }] of found.entries()) {
       const field = fields[i]!;
-      const missed = await fill(ctx, centerOf(target)!, field.action, field.value, { element: target });
+      const missed = await fill(ctx, centerOf(target)!, field.action, field.value, target);
       if (missed) return missed;
     }
     return { ok: true, data: { success: true, replayed: true }, targets: found };

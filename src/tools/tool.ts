@@ -190,25 +190,13 @@ export interface ClickOptions {
   focus?: boolean;
   /** The page may have moved since the screen was last taken (scrolled into view). */
   fresh?: boolean;
-  /** The element's record being read ({@link recordAt}): the click waits for it. */
-  reading?: Promise<unknown>;
 }
 
 /** A click at a point through the hands, checked on the element meant when it is known. */
 export async function clickAt(ctx: ToolContext, at: Point, intent: string, options: ClickOptions = {}): Promise<Performed> {
-  const { element = null, focus = false, fresh = false, reading } = options;
+  const { element = null, focus = false, fresh = false } = options;
   const action = { type: "click" as const, args: { x: at.x, y: at.y, button: "left" as const }, intent, requires_verification: true };
-  return ctx.perform({ kind: "action", action, intent, element, fresh, focus, ...(reading ? { reading } : {}) });
-}
-
-/**
- * Starts reading the element at a point (screenshot pixels) for the recording, as replay finds it
- * again. Its locator code takes long on a big page, so it is read while the action is judged and
- * its pointer checked: give it to the action as `reading`, which waits for it, so that what is
- * recorded is the element as it was before the action.
- */
-export function recordAt(ctx: ToolContext, at: Point): Promise<ElementTarget | null> {
-  return pageOf(ctx).targetAt(at.x, at.y);
+  return ctx.perform({ kind: "action", action, intent, element, fresh, focus });
 }
 
 /**
