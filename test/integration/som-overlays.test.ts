@@ -6,6 +6,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
+import type { Computer } from "../../src/computers/computer.ts";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import { CLICK_ID_ATTR, domIndex } from "../../src/computers/browser/page-understanding.ts";
 import { PAGE_GLOBAL } from "../../extension/src/shared/messages.ts";
@@ -57,11 +58,9 @@ describe("Set-of-Mark under overlays", () => {
   });
 
   it("gives the browser computer's Set-of-Mark the links under a transparent full-screen layer", async () => {
-    const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
-    const computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
-    try {
+    await onComputer(async (computer) => {
       await computer.navigate(pages.url("overlay-clear.html"));
-      const elements = await computer.elements();
+      const elements = await computer.elements!();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
         [1, "link", "Home"],
         [2, "link", "Docs"],
@@ -69,9 +68,29 @@ describe("Set-of-Mark under overlays", () => {
         [4, "button", "Sign in"],
         [5, "button", "Dismiss"],
       ]);
-    } finally {
-      await computer.close();
-      await host.close();
-    }
+    });
+  }, 60_000);
+
+  it("gives the browser computer's Set-of-Mark only the dialog's buttons, not what its pixels see dimmed behind the backdrop", async () => {
+    await onComputer(async (computer) => {
+      await computer.navigate(pages.url("overlay-modal.html"));
+      const elements = await computer.elements!();
+      expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
+        [1, "button", "Cancel"],
+        [2, "button", "Delete"],
+      ]);
+    });
   }, 60_000);
 });
+
+/** Runs `work` on a browser computer of its own, closed after. */
+async function onComputer(work: (computer: Computer) => Promise<void>): Promise<void> {
+  const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
+  const computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+  try {
+    await work(computer);
+  } finally {
+    await computer.close();
+    await host.close();
+  }
+}

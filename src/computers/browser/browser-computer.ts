@@ -14,7 +14,7 @@ import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts";
 import { mergeWithDom } from "../../perception/pixels/with-dom.ts";
-import { domIndex } from "./dom-index.ts";
+import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
 import { steadyCaret } from "./steady-caret.ts";
@@ -351,7 +351,11 @@ export class BrowserComputer implements Computer {
     };
   }
 
-  /** The DOM's interactive elements, then the controls only the pixels show (drawn on a canvas, in an image). */
+  /**
+   * The DOM's interactive elements, then the controls only the pixels show (drawn on a canvas, in
+   * an image), but those that show through a layer which hides them, as the DOM's are left out
+   * (a modal's backdrop dims the page's buttons, and a click there lands on the backdrop).
+   */
   async elements(): Promise<UiElement[]> {
     const scale = this.options.deviceScaleFactor ?? 1;
     const found = await this.guard(() => domIndex(this.page, { scope: "viewport" }));
@@ -361,7 +365,11 @@ export class BrowserComputer implements Computer {
       label: e.text ?? "",
       box: { x: Math.round(e.bbox.x * scale), y: Math.round(e.bbox.y * scale), width: Math.round(e.bbox.w * scale), height: Math.round(e.bbox.h * scale) },
     }));
-    return mergeWithDom(dom, await this.pixels.find(await this.guard(() => this.losslessCapture())));
+    const pixelsOnly = mergeWithDom(dom, await this.pixels.find(await this.guard(() => this.losslessCapture()))).slice(dom.length);
+    if (pixelsOnly.length === 0) return dom;
+    const centres = pixelsOnly.map(({ box }) => ({ x: (box.x + box.width / 2) / scale, y: (box.y + box.height / 2) / scale }));
+    const behind = await this.guard(() => behindLayers(this.page, centres));
+    return mergeWithDom(dom, pixelsOnly.filter((_, i) => !behind[i]));
   }
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */

@@ -47,7 +47,7 @@ export interface ScannedElement {
  * @example const [first] = await domIndex(page); await page.click(`[${CLICK_ID_ATTR}="${first.clickId}"]`);
  */
 export async function domIndex(page: Page, options: { scope?: Scope; assignAttr?: string } = {}): Promise<DomElement[]> {
-  const found = await page.evaluate(scanDom, { mode: "index", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
+  const { found } = await page.evaluate(scanDom, { mode: "index", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
   return found.map(({ clickId, ...rest }) => ({ clickId: clickId!, ...rest }));
 }
 
@@ -56,7 +56,7 @@ export async function domIndex(page: Page, options: { scope?: Scope; assignAttr?
  * read from `assignAttr` where {@link domIndex} wrote one.
  */
 export async function xpathScan(page: Page, options: { scope?: Scope; assignAttr?: string } = {}): Promise<ScannedElement[]> {
-  const found = await page.evaluate(scanDom, { mode: "scan", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
+  const { found } = await page.evaluate(scanDom, { mode: "scan", scope: options.scope ?? "viewport", attr: options.assignAttr ?? CLICK_ID_ATTR } as const);
   return found.map(({ xpath, ...rest }) => ({ xpath: xpath!, ...rest }));
 }
 
@@ -71,16 +71,25 @@ interface Found {
 
 /** The element under a point (CSS pixels), with its XPath and box: what a click there acted on. */
 export async function elementAt(page: Page, x: number, y: number): Promise<Omit<ScannedElement, "xpath"> & { xpath: string | null } | null> {
-  const [found] = await page.evaluate(scanDom, { mode: "at", scope: "viewport", attr: CLICK_ID_ATTR, x, y } as const);
-  return found ?? null;
+  const { found } = await page.evaluate(scanDom, { mode: "at", scope: "viewport", attr: CLICK_ID_ATTR, points: [{ x, y }] } as const);
+  return found[0] ?? null;
 }
 
-type ScanArgs = { mode: "index" | "scan" | "at"; scope: Scope; attr: string; x?: number; y?: number };
+/**
+ * For each point (CSS pixels), whether what is drawn there shows through a layer that hides it by
+ * the Set-of-Mark's rule (a modal's backdrop): a control the pixels found there is out of reach.
+ */
+export async function behindLayers(page: Page, points: { x: number; y: number }[]): Promise<boolean[]> {
+  const { behind } = await page.evaluate(scanDom, { mode: "behind", scope: "viewport", attr: CLICK_ID_ATTR, points } as const);
+  return behind;
+}
+
+type ScanArgs = { mode: "index" | "scan" | "at" | "behind"; scope: Scope; attr: string; points?: readonly { x: number; y: number }[] };
 
 // Runs inside the page, so it must be self-contained. Helpers are object methods rather than
 // named functions or arrow constants: tsx (which runs the product) wraps those in `__name(…)`,
-// a helper that does not exist in the page.
-function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
+// a helper that does not exist in the page. `behind` mode answers in `behind`, the others in `found`.
+function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]; behind: boolean[] } {
   const INTERACTIVE = [
     "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
     ...["button", "link", "checkbox", "radio", "tab", "menuitem", "option", "switch", "textbox", "combobox"].map((r) => `[role=${r}]`),
@@ -144,12 +153,20 @@ function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
       const root = el.getRootNode() as Document | ShadowRoot;
       const top = root.elementFromPoint(cx, cy);
       if (!top || top === el || el.contains(top) || top.contains(el)) return false;
+      return h.covered(root, cx, cy, el);
+    },
+    // Whether the layers at a point above `el` (its own children are part of it, its ancestors
+    // behind it) paint over SEEN of it. Without an element — a control only the pixels show — what
+    // is drawn there is drawn by the first layer that paints all of its box there, or above it.
+    covered(root: Document | ShadowRoot, x: number, y: number, el: Element | null): boolean {
       let clear = 1;
-      // Top to bottom; the element's own children are part of it, its ancestors are behind it.
-      for (const layer of root.elementsFromPoint(cx, cy)) {
-        if (layer === el || el.contains(layer)) return false;
-        if (layer.contains(el)) continue;
-        clear *= 1 - h.paint(layer, cx, cy);
+      // Top to bottom.
+      for (const layer of root.elementsFromPoint(x, y)) {
+        if (el && (layer === el || el.contains(layer))) return false;
+        if (el && layer.contains(el)) continue;
+        const paint = h.paint(layer, x, y);
+        if (!el && paint >= 1) return false;
+        clear *= 1 - paint;
         if (1 - clear >= SEEN) return true;
       }
       return false;
@@ -245,15 +262,17 @@ function scanDom({ mode, scope, attr, x, y }: ScanArgs): Found[] {
     },
   };
 
+  if (mode === "behind") return { found: out, behind: points.map((p) => h.covered(document, p.x, p.y, null)) };
   if (mode === "at") {
-    const el = document.elementFromPoint(x ?? 0, y ?? 0);
+    const at = points[0];
+    const el = at ? document.elementFromPoint(at.x, at.y) : null;
     if (el) {
       const r = el.getBoundingClientRect();
       const text = h.label(el).replace(/\s+/g, " ").trim().slice(0, 80);
       out.push({ tag: el.localName, role: h.role(el), xpath: h.xpath(el), bbox: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) }, ...(text ? { text } : {}) });
     }
-    return out;
+    return { found: out, behind: [] };
   }
   h.walk(document);
-  return out;
+  return { found: out, behind: [] };
 }
