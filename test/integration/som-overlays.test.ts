@@ -1,12 +1,12 @@
 // Set-of-Mark under overlays, in a real Chromium: a link under a layer that paints nothing over it
 // (a transparent click catcher, a layer at opacity 0, a faint wash) is still numbered, and one under
 // a layer a person would see (an opaque toast, a modal's 50% backdrop) is not — in the server's DOM
-// index and in the extension's copy of the scan alike.
+// index and in the extension's copy of the scan alike, and for the controls only the pixels show.
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
-import type { Computer } from "../../src/computers/computer.ts";
+import type { BrowserComputer } from "../../src/computers/browser/browser-computer.ts";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import { CLICK_ID_ATTR, domIndex } from "../../src/computers/browser/page-understanding.ts";
 import { PAGE_GLOBAL } from "../../extension/src/shared/messages.ts";
@@ -60,7 +60,7 @@ describe("Set-of-Mark under overlays", () => {
   it("gives the browser computer's Set-of-Mark the links under a transparent full-screen layer", async () => {
     await onComputer(async (computer) => {
       await computer.navigate(pages.url("overlay-clear.html"));
-      const elements = await computer.elements!();
+      const elements = await computer.elements();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
         [1, "link", "Home"],
         [2, "link", "Docs"],
@@ -74,7 +74,7 @@ describe("Set-of-Mark under overlays", () => {
   it("gives the browser computer's Set-of-Mark only the dialog's buttons, not what its pixels see dimmed behind the backdrop", async () => {
     await onComputer(async (computer) => {
       await computer.navigate(pages.url("overlay-modal.html"));
-      const elements = await computer.elements!();
+      const elements = await computer.elements();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
         [1, "button", "Cancel"],
         [2, "button", "Delete"],
@@ -83,8 +83,26 @@ describe("Set-of-Mark under overlays", () => {
   }, 60_000);
 });
 
+describe("Set-of-Mark from the pixels under overlays", () => {
+  it("keeps a control drawn on a canvas under layers that paint nothing there or in its own faded card, and leaves it out behind a dimming backdrop", async () => {
+    await onComputer(async (computer) => {
+      // canvas-controls.html draws a "Play" button on a canvas that only the pixels show.
+      const layered = async (layer: string | null, card: string | null) => {
+        const asked = new URLSearchParams({ ...(layer ? { layer } : {}), ...(card ? { card } : {}) });
+        await computer.navigate(pages.url(`canvas-controls.html?${asked}`));
+        return (await computer.elements()).map((e) => e.label);
+      };
+      expect(await layered(null, null)).toContain("Play");
+      expect(await layered("background: transparent", null)).toContain("Play");
+      expect(await layered("background: rgba(0, 0, 0, 0.02)", "background: rgba(255, 255, 255, 0.9); opacity: 0.7")).toContain("Play");
+      expect(await layered("background: rgba(0, 0, 0, 0.5)", null)).not.toContain("Play");
+      expect(await layered("backdrop-filter: brightness(0.5)", null)).not.toContain("Play");
+    });
+  }, 120_000);
+});
+
 /** Runs `work` on a browser computer of its own, closed after. */
-async function onComputer(work: (computer: Computer) => Promise<void>): Promise<void> {
+async function onComputer(work: (computer: BrowserComputer) => Promise<void>): Promise<void> {
   const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
   const computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
   try {

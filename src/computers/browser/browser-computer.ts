@@ -13,7 +13,7 @@ import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts";
-import { mergeWithDom } from "../../perception/pixels/with-dom.ts";
+import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
@@ -353,8 +353,8 @@ export class BrowserComputer implements Computer {
 
   /**
    * The DOM's interactive elements, then the controls only the pixels show (drawn on a canvas, in
-   * an image), but those that show through a layer which hides them, as the DOM's are left out
-   * (a modal's backdrop dims the page's buttons, and a click there lands on the backdrop).
+   * an image). A pixel control that shows through a layer which hides it (a modal's backdrop) is
+   * left out, by the rule that leaves out the DOM's: a click there lands on the layer.
    */
   async elements(): Promise<UiElement[]> {
     const scale = this.options.deviceScaleFactor ?? 1;
@@ -365,11 +365,12 @@ export class BrowserComputer implements Computer {
       label: e.text ?? "",
       box: { x: Math.round(e.bbox.x * scale), y: Math.round(e.bbox.y * scale), width: Math.round(e.bbox.w * scale), height: Math.round(e.bbox.h * scale) },
     }));
-    const pixelsOnly = mergeWithDom(dom, await this.pixels.find(await this.guard(() => this.losslessCapture()))).slice(dom.length);
-    if (pixelsOnly.length === 0) return dom;
-    const centres = pixelsOnly.map(({ box }) => ({ x: (box.x + box.width / 2) / scale, y: (box.y + box.height / 2) / scale }));
-    const behind = await this.guard(() => behindLayers(this.page, centres));
-    return mergeWithDom(dom, pixelsOnly.filter((_, i) => !behind[i]));
+    const extra = pixelsOnly(dom, await this.pixels.find(await this.guard(() => this.losslessCapture())));
+    if (extra.length === 0) return dom;
+    const centres = extra.map(({ box }) => this.toCss(box.x + box.width / 2, box.y + box.height / 2));
+    // A page that went away meanwhile (it navigated) cannot say: its controls stay, as they were found.
+    const behind = await this.guard(() => behindLayers(this.page, centres)).catch(() => centres.map(() => false));
+    return numberAfter(dom, extra.filter((_, i) => !behind[i]));
   }
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */

@@ -153,20 +153,30 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
       const root = el.getRootNode() as Document | ShadowRoot;
       const top = root.elementFromPoint(cx, cy);
       if (!top || top === el || el.contains(top) || top.contains(el)) return false;
-      return h.covered(root, cx, cy, el);
-    },
-    // Whether the layers at a point above `el` (its own children are part of it, its ancestors
-    // behind it) paint over SEEN of it. Without an element — a control only the pixels show — what
-    // is drawn there is drawn by the first layer that paints all of its box there, or above it.
-    covered(root: Document | ShadowRoot, x: number, y: number, el: Element | null): boolean {
       let clear = 1;
-      // Top to bottom.
-      for (const layer of root.elementsFromPoint(x, y)) {
-        if (el && (layer === el || el.contains(layer))) return false;
-        if (el && layer.contains(el)) continue;
-        const paint = h.paint(layer, x, y);
-        if (!el && paint >= 1) return false;
-        clear *= 1 - paint;
+      // Top to bottom; the element's own children are part of it, its ancestors are behind it.
+      for (const layer of root.elementsFromPoint(cx, cy)) {
+        if (layer === el || el.contains(layer)) return false;
+        if (layer.contains(el)) continue;
+        clear *= 1 - h.paint(layer, cx, cy);
+        if (1 - clear >= SEEN) return true;
+      }
+      return false;
+    },
+    // hidden() for a control only the pixels show, which has no element: it is drawn by the first
+    // layer at the point that draws something of its own there (a canvas, an image, text). The
+    // top layer's own containers are behind it, as an element's ancestors are in hidden(); what
+    // the layers above the one that draws it cover adds up as there.
+    behind(x: number, y: number): boolean {
+      const layers = document.elementsFromPoint(x, y);
+      const top = layers[0];
+      let clear = 1;
+      for (const layer of layers) {
+        if (top && layer !== top && layer.contains(top)) continue;
+        const style = getComputedStyle(layer);
+        const opacity = h.opacity(layer);
+        if (opacity > 0 && h.draws(layer, style, x, y)) return false;
+        clear *= 1 - h.cover(style) * opacity;
         if (1 - clear >= SEEN) return true;
       }
       return false;
@@ -174,13 +184,16 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
     // How much of what is behind a layer its own box hides at a point, 0 to 1.
     paint(layer: Element, x: number, y: number): number {
       const style = getComputedStyle(layer);
-      const solid =
-        PAINTED.has(layer.localName) ||
-        (layer instanceof SVGElement && !(layer instanceof SVGSVGElement)) ||
-        style.backgroundImage !== "none" ||
-        style.backdropFilter !== "none" ||
-        h.textAt(layer, x, y);
-      return (solid ? 1 : h.alpha(style.backgroundColor)) * h.opacity(layer);
+      return (h.draws(layer, style, x, y) ? 1 : h.cover(style)) * h.opacity(layer);
+    },
+    // The layer draws something of its own at the point: it is a picture or a control, a shape,
+    // has an image for a background, or its own text is there.
+    draws(layer: Element, style: CSSStyleDeclaration, x: number, y: number): boolean {
+      return PAINTED.has(layer.localName) || (layer instanceof SVGElement && !(layer instanceof SVGSVGElement)) || style.backgroundImage.includes("url(") || h.textAt(layer, x, y);
+    },
+    // How much the layer's background hides: a colour by its alpha; a gradient or a backdrop filter all.
+    cover(style: CSSStyleDeclaration): number {
+      return style.backgroundImage !== "none" || style.backdropFilter !== "none" ? 1 : h.alpha(style.backgroundColor);
     },
     // The alpha of a computed colour: `rgba(0, 0, 0, 0.5)`, `color(srgb 0 0 0 / 0.5)`, or opaque.
     alpha(color: string): number {
@@ -262,7 +275,7 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
     },
   };
 
-  if (mode === "behind") return { found: out, behind: points.map((p) => h.covered(document, p.x, p.y, null)) };
+  if (mode === "behind") return { found: out, behind: points.map((p) => h.behind(p.x, p.y)) };
   if (mode === "at") {
     const at = points[0];
     const el = at ? document.elementFromPoint(at.x, at.y) : null;

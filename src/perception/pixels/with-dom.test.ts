@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiElement } from "../elements.ts";
-import { mergeWithDom } from "./with-dom.ts";
+import { numberAfter, pixelsOnly } from "./with-dom.ts";
 
 const el = (id: number, kind: string, label: string, x: number, y: number, width: number, height: number): UiElement => ({ id, kind, label, box: { x, y, width, height } });
 
@@ -14,6 +14,6 @@ describe("a web page's elements from its DOM and its pixels", () => {
       el(4, "button", "Play", 440, 340, 140, 50), // drawn on a canvas
       el(5, "icon", "", 700, 30, 24, 24), // an image-only control
     ];
-    expect(mergeWithDom(dom, pixels)).toEqual([...dom, el(3, "icon", "", 700, 30, 24, 24), el(4, "button", "Play", 440, 340, 140, 50)]);
+    expect(numberAfter(dom, pixelsOnly(dom, pixels))).toEqual([...dom, el(3, "icon", "", 700, 30, 24, 24), el(4, "button", "Play", 440, 340, 140, 50)]);
   });
 });

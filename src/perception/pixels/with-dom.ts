@@ -11,10 +11,15 @@ const SAME_ELEMENT_IOU = 0.3;
 /** A pixel element this much inside a DOM element is part of it (an icon in a link). */
 const INSIDE_SHARE = 0.7;
 
-export function mergeWithDom(dom: UiElement[], pixels: UiElement[]): UiElement[] {
-  const extra = pixels.filter(
+/** The pixel controls that are not the DOM's elements. */
+export function pixelsOnly(dom: UiElement[], pixels: UiElement[]): UiElement[] {
+  return pixels.filter(
     (p) => p.kind !== "text" && !dom.some((d) => iou(d.box, p.box) > SAME_ELEMENT_IOU || intersection(d.box, p.box) >= INSIDE_SHARE * area(p.box)),
   );
+}
+
+/** The DOM's elements, then `extra` numbered after them in reading order. */
+export function numberAfter(dom: UiElement[], extra: UiElement[]): UiElement[] {
   const next = Math.max(0, ...dom.map((d) => d.id)) + 1;
   return [...dom, ...readingOrder(extra).map((p, i) => ({ ...p, id: next + i }))];
 }
