@@ -209,9 +209,13 @@ export class BrowserComputer implements Computer {
   }
 
   private runWhenIdle(): void {
+    this.stopIdleTimer();
+    for (const then of this.idleWork.splice(0)) then();
+  }
+
+  private stopIdleTimer(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    for (const then of this.idleWork.splice(0)) then();
   }
 
   /** Two of the page's animation frames, or a second at most: a page that draws none (hidden) never calls back. */
@@ -468,8 +472,7 @@ export class BrowserComputer implements Computer {
    */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
     this.busy++;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+    this.stopIdleTimer();
     try {
       return await this.guarded(operation);
     } finally {
