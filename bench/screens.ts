@@ -9,11 +9,11 @@
 import os from "node:os";
 import { chromium } from "playwright-core";
 import { findChromium } from "../src/computers/browser/find-chromium.ts";
-import { BrowserHost } from "../src/computers/browser/browser-host.ts";
 import { INSTALL_TOKEN_HEADER } from "../src/protocol/index.ts";
 import { startApp } from "../test/support/app.ts";
 import { CHROMIUM_ARGS } from "../test/support/chromium.ts";
-import { fixtureOrigins, startFixtureServer } from "../test/support/fixture-server.ts";
+import { fixtureHost, openScreen } from "../test/support/fixture-browser.ts";
+import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { startScriptedModel } from "../test/support/scripted-model.ts";
 import { median, quantile, timed, writeResult } from "./measure.ts";
 import { startSteppingTask } from "./stepping-task.ts";
@@ -24,12 +24,12 @@ const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 10);
 const pages = await startFixtureServer();
 const figures: Record<string, unknown> = { loadBefore: os.loadavg()[0] };
 try {
-  const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
+  const host = fixtureHost();
   try {
     const bare = await chromium.launch({ executablePath: findChromium(process.env.CHROME_PATH), headless: true, args: CHROMIUM_ARGS });
     try {
       for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
-        const computer = await host.open({ width, height, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+        const computer = await openScreen(host, width, height);
         const page = await bare.newPage({ viewport: { width, height } });
         try {
           await computer.navigate(pages.url("article.html"));

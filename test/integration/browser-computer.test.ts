@@ -2,8 +2,9 @@
 // input it receives. (Each future computer — desktop, extension — runs the same stories.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Computer } from "../../src/computers/computer.ts";
-import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
-import { fixtureOrigins, startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import type { BrowserHost } from "../../src/computers/browser/browser-host.ts";
+import { fixtureHost, openScreen } from "../support/fixture-browser.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 
 let pages: FixtureServer;
 let host: BrowserHost;
@@ -11,8 +12,8 @@ let computer: Computer;
 
 beforeAll(async () => {
   pages = await startFixtureServer();
-  host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
-  computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
+  host = fixtureHost();
+  computer = await openScreen(host);
   await computer.navigate(pages.url("input-lab.html"));
 });
 afterAll(async () => {

@@ -8,7 +8,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import type { UiElement } from "../../src/perception/elements.ts";
@@ -17,7 +16,7 @@ import { iou, type Box } from "../../src/perception/pixels/geometry.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { openButtonsWindow, type ButtonsWindow } from "../fixtures/desktop/buttons-window.ts";
 import { startApp } from "../support/app.ts";
-import { fixtureOrigins } from "../support/fixture-server.ts";
+import { onFixtureScreen } from "../support/fixture-browser.ts";
 import { planningText, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -99,19 +98,14 @@ describe("Set-of-Mark from a desktop's pixels", () => {
 
 describe("Set-of-Mark on a web page", () => {
   it("adds the controls only the pixels show to the DOM's, without doubling the DOM's own", async () => {
-    const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
-    const page = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
-    try {
+    await onFixtureScreen(async (page) => {
       await page.navigate(pages.url("canvas-controls.html"));
       const elements = await page.elements();
       expect(elements.filter((e) => iou(e.box, { x: 100, y: 100, width: 120, height: 40 }) > 0.3)).toEqual([expect.objectContaining({ id: 1, kind: "button", label: "Confirm" })]);
       const drawn = bestMatch(elements, { x: 440, y: 340, width: 140, height: 50 });
       expect(iou(drawn.box, { x: 440, y: 340, width: 140, height: 50 })).toBeGreaterThanOrEqual(0.5);
       expect(drawn).toMatchObject({ id: 2, kind: "button", label: "Play" });
-    } finally {
-      await page.close();
-      await host.close();
-    }
+    });
   }, 30_000);
 });
 

@@ -5,14 +5,13 @@
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BrowserHost } from "../../src/computers/browser/browser-host.ts";
-import type { BrowserComputer } from "../../src/computers/browser/browser-computer.ts";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import { CLICK_ID_ATTR, domIndex } from "../../src/computers/browser/page-understanding.ts";
 import { PAGE_GLOBAL } from "../../extension/src/shared/messages.ts";
 import { CHROMIUM_ARGS } from "../support/chromium.ts";
 import { buildExtensionIfStale, EXTENSION_DIST } from "../support/extension-browser.ts";
-import { fixtureOrigins, startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
+import { onFixtureScreen } from "../support/fixture-browser.ts";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server.ts";
 
 let pages: FixtureServer;
 let browser: Browser;
@@ -58,7 +57,7 @@ describe("Set-of-Mark under overlays", () => {
   });
 
   it("gives the browser computer's Set-of-Mark the links under a transparent full-screen layer", async () => {
-    await onComputer(async (computer) => {
+    await onFixtureScreen(async (computer) => {
       await computer.navigate(pages.url("overlay-clear.html"));
       const elements = await computer.elements();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
@@ -72,7 +71,7 @@ describe("Set-of-Mark under overlays", () => {
   }, 60_000);
 
   it("gives the browser computer's Set-of-Mark only the dialog's buttons, not what its pixels see dimmed behind the backdrop", async () => {
-    await onComputer(async (computer) => {
+    await onFixtureScreen(async (computer) => {
       await computer.navigate(pages.url("overlay-modal.html"));
       const elements = await computer.elements();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
@@ -85,7 +84,7 @@ describe("Set-of-Mark under overlays", () => {
 
 describe("Set-of-Mark from the pixels under overlays", () => {
   it("keeps a control drawn on a canvas under layers that paint nothing there or in its own faded card, and leaves it out behind a dimming backdrop", async () => {
-    await onComputer(async (computer) => {
+    await onFixtureScreen(async (computer) => {
       // canvas-controls.html draws a "Play" button on a canvas that only the pixels show.
       const layered = async (layer: string | null, card: string | null) => {
         const asked = new URLSearchParams({ ...(layer ? { layer } : {}), ...(card ? { card } : {}) });
@@ -100,15 +99,3 @@ describe("Set-of-Mark from the pixels under overlays", () => {
     });
   }, 120_000);
 });
-
-/** Runs `work` on a browser computer of its own, closed after. */
-async function onComputer(work: (computer: BrowserComputer) => Promise<void>): Promise<void> {
-  const host = new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
-  const computer = await host.open({ width: 1280, height: 800, jpegQuality: 80, navigationTimeoutMs: 10_000 });
-  try {
-    await work(computer);
-  } finally {
-    await computer.close();
-    await host.close();
-  }
-}
