@@ -1,7 +1,8 @@
 // Set-of-Mark under overlays, in a real Chromium: a link under a layer that paints nothing over it
 // (a transparent click catcher, a layer at opacity 0, a faint wash) is still numbered, and one under
-// a layer a person would see (an opaque toast, a modal's 50% backdrop) is not — in the server's DOM
-// index and in the extension's copy of the scan alike, and for the controls only the pixels show.
+// a layer a person would see (an opaque toast, a modal's 50% backdrop, in the page or in a web
+// component's shadow root) is not — in the server's DOM index and in the extension's copy of the
+// scan alike, and for the controls only the pixels show.
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -50,8 +51,8 @@ describe("Set-of-Mark under overlays", () => {
     expect((await extensionIndex()).map((e) => e.text)).toEqual(listed);
   });
 
-  it("leaves out what shows through a modal's backdrop, and numbers the dialog's own buttons", async () => {
-    await page.goto(pages.url("overlay-modal.html"));
+  it.each(["overlay-modal.html", "overlay-shadow.html"])("leaves out what shows through a modal's backdrop, and numbers the dialog's own buttons (%s)", async (modal) => {
+    await page.goto(pages.url(modal));
     expect((await domIndex(page)).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
     expect((await extensionIndex()).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
   });
@@ -70,9 +71,9 @@ describe("Set-of-Mark under overlays", () => {
     });
   }, 60_000);
 
-  it("gives the browser computer's Set-of-Mark only the dialog's buttons, not what its pixels see dimmed behind the backdrop", async () => {
+  it.each(["overlay-modal.html", "overlay-shadow.html"])("gives the browser computer's Set-of-Mark only the dialog's buttons, not what its pixels see dimmed behind the backdrop (%s)", async (modal) => {
     await onFixtureScreen(async (computer) => {
-      await computer.navigate(pages.url("overlay-modal.html"));
+      await computer.navigate(pages.url(modal));
       const elements = await computer.elements();
       expect(elements.map((e) => [e.id, e.kind, e.label])).toEqual([
         [1, "button", "Cancel"],

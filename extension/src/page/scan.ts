@@ -98,14 +98,36 @@ export function hidden(el: Element, r: DOMRect): boolean {
   const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
   const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
   if (!covered(el, r)) return false;
-  const root = el.getRootNode() as Document | ShadowRoot;
   let clear = 1;
   // Top to bottom; the element's own children are part of it, its ancestors are behind it.
-  for (const layer of root.elementsFromPoint(cx, cy)) {
-    if (layer === el || el.contains(layer)) return false;
-    if (layer.contains(el)) continue;
+  for (const layer of layersAt(cx, cy)) {
+    if (within(el, layer)) return false;
+    if (within(layer, el)) continue;
     clear *= 1 - paintAt(layer, cx, cy);
     if (1 - clear >= SEEN) return true;
+  }
+  return false;
+}
+
+/**
+ * The layers at a point, top to bottom, with what an open shadow root draws in place of its host
+ * (above the host, which is its container): a web component's own backdrop is a layer too.
+ */
+function layersAt(x: number, y: number, root: Document | ShadowRoot = document): Element[] {
+  const layers: Element[] = [];
+  for (const layer of root.elementsFromPoint(x, y)) {
+    // A shadow root's answer goes on into the document around it, which its host's caller has.
+    if (root !== document && !root.contains(layer)) continue;
+    if (layer.shadowRoot) layers.push(...layersAt(x, y, layer.shadowRoot));
+    layers.push(layer);
+  }
+  return layers;
+}
+
+/** `inner` is `outer` or drawn inside it: its ancestors as the page is drawn, through slots and out of shadow roots. */
+function within(outer: Element, inner: Element): boolean {
+  for (let node: Node | null = inner; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node instanceof ShadowRoot ? node.host : null)) {
+    if (node === outer) return true;
   }
   return false;
 }

@@ -155,9 +155,9 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
       if (!top || top === el || el.contains(top) || top.contains(el)) return false;
       let clear = 1;
       // Top to bottom; the element's own children are part of it, its ancestors are behind it.
-      for (const layer of root.elementsFromPoint(cx, cy)) {
-        if (layer === el || el.contains(layer)) return false;
-        if (layer.contains(el)) continue;
+      for (const layer of h.layersAt(cx, cy)) {
+        if (h.within(el, layer)) return false;
+        if (h.within(layer, el)) continue;
         clear *= 1 - h.paint(layer, cx, cy);
         if (1 - clear >= SEEN) return true;
       }
@@ -168,16 +168,36 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
     // top layer's own containers are behind it, as an element's ancestors are in hidden(); what
     // the layers above the one that draws it cover adds up as there.
     behind(x: number, y: number): boolean {
-      const layers = document.elementsFromPoint(x, y);
+      const layers = h.layersAt(x, y);
       const top = layers[0];
       let clear = 1;
       for (const layer of layers) {
-        if (top && layer !== top && layer.contains(top)) continue;
+        if (top && layer !== top && h.within(layer, top)) continue;
         const style = getComputedStyle(layer);
         const opacity = h.opacity(layer);
         if (opacity > 0 && h.draws(layer, style, x, y)) return false;
         clear *= 1 - h.cover(style) * opacity;
         if (1 - clear >= SEEN) return true;
+      }
+      return false;
+    },
+    // The layers at a point, top to bottom, with what an open shadow root draws in place of its host
+    // (above the host, which is its container): a web component's own backdrop is a layer too.
+    layersAt(x: number, y: number, root: Document | ShadowRoot = document): Element[] {
+      const layers: Element[] = [];
+      for (const layer of root.elementsFromPoint(x, y)) {
+        // A shadow root's answer goes on into the document around it, which its host's caller has.
+        if (root !== document && !root.contains(layer)) continue;
+        if (layer.shadowRoot) layers.push(...h.layersAt(x, y, layer.shadowRoot));
+        layers.push(layer);
+      }
+      return layers;
+    },
+    // `inner` is `outer` or drawn inside it: its ancestors as the page is drawn, through slots and
+    // out of shadow roots.
+    within(outer: Element, inner: Element): boolean {
+      for (let node: Node | null = inner; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node instanceof ShadowRoot ? node.host : null)) {
+        if (node === outer) return true;
       }
       return false;
     },

@@ -1,7 +1,9 @@
 // A web page's elements from both sources: its DOM's, which know roles and names, and the pixel
 // detector's, which also see what the DOM cannot name — controls drawn on a canvas or in an
 // image. A pixel control that overlaps a DOM element, or lies mostly inside one, is that element
-// and is dropped; so is pixel text, which the DOM already has. The rest are numbered after the DOM's.
+// and is dropped; so is one that holds two or more DOM elements (a dialog's panel around its
+// buttons: a group, not a control), and pixel text, which the DOM already has. The rest are
+// numbered after the DOM's.
 import type { UiElement } from "../elements.ts";
 import { readingOrder } from "./assemble.ts";
 import { area, intersection, iou } from "./geometry.ts";
@@ -14,7 +16,10 @@ const INSIDE_SHARE = 0.7;
 /** The pixel controls that are not the DOM's elements. */
 export function pixelsOnly(dom: UiElement[], pixels: UiElement[]): UiElement[] {
   return pixels.filter(
-    (p) => p.kind !== "text" && !dom.some((d) => iou(d.box, p.box) > SAME_ELEMENT_IOU || intersection(d.box, p.box) >= INSIDE_SHARE * area(p.box)),
+    (p) =>
+      p.kind !== "text" &&
+      !dom.some((d) => iou(d.box, p.box) > SAME_ELEMENT_IOU || intersection(d.box, p.box) >= INSIDE_SHARE * area(p.box)) &&
+      dom.filter((d) => intersection(d.box, p.box) >= INSIDE_SHARE * area(d.box)).length < 2,
   );
 }
 
