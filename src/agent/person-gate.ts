@@ -1,7 +1,7 @@
 // Where a task waits for the person (seed 000 §3.3 AWAITING_USER): "I've done it" after a request
 // to act, the decision on an approval, and a takeover (seed 004 §2.1): the person asks for the
-// screen, the agent stops at its next pause point — between its steps, never inside one — and
-// waits until they hand it back. The clock stops while they act or decide, and each wait ends at
+// screen, the agent carries out nothing it planned from then on, stops at its next pause point —
+// between its steps, never inside one — and waits until they hand it back. The clock stops while they act or decide, and each wait ends at
 // once on Stop.
 import { raceAbort } from "../core/abort.ts";
 import { newId } from "../core/ids.ts";
@@ -12,6 +12,8 @@ import type { TaskRecord } from "./task-record.ts";
 
 /** What the model is told after a takeover. */
 export const TAKEOVER_NOTE = "The person took over the screen and handed it back; what it shows may have changed.";
+/** Why an action planned before a takeover was not carried out. */
+export const TAKEN_OVER = "not carried out: the person took over the screen before it";
 
 export class PersonGate {
   private ackWaiter: ((reply: { text: string; messageId: string }) => void) | null = null;
@@ -62,6 +64,14 @@ export class PersonGate {
     this.handBackWaiter?.();
     this.handBackWaiter = null;
     return true;
+  }
+
+  /**
+   * The person asked for the screen and has not handed it back: what the agent planned before
+   * must not be carried out on a screen they now use.
+   */
+  get takeoverAsked(): boolean {
+    return this.takeoverWanted;
   }
 
   /** Whether the person's own input goes to the screen now: they have taken it over, or the agent asked them to act. */

@@ -1,7 +1,8 @@
 // Takeover (seed 004 §2) on the embedded browser: the person asks for the screen while the agent
-// runs, the agent stops after its step (`takeover`), the person's clicks and keys on the live view
-// reach the page, and once they hand it back the agent looks again and sees what they did. A task
-// that asks the person to act takes their input too; one that is neither refuses it plainly.
+// runs, the agent carries out nothing it planned from then on and stops after its step
+// (`takeover`), the person's clicks and keys on the live view reach the page, and once they hand
+// it back the agent looks again and sees what they did. A task that asks the person to act takes
+// their input too; one that is neither refuses it plainly.
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
@@ -15,7 +16,7 @@ const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWi
 const post = (path: string, body: unknown) => app.api<{ error?: { code: string; message: string } }>("POST", path, body);
 
 describe("takeover on the embedded browser", () => {
-  it("pauses the tool agent after its step, takes the person's input, and the agent sees it after Resume", async () => {
+  it("pauses the tool agent before it carries out more, takes the person's input, and the agent sees it after Resume", async () => {
     const goal = "read the name field";
     let stepDone = () => {};
     const held = new Promise<void>((resolve) => (stepDone = resolve));
@@ -30,8 +31,9 @@ describe("takeover on the embedded browser", () => {
     const task_id = json.task_id;
     await events.waitFor((e) => e.type === "screen.live" && e.task_id === task_id);
 
-    // The screen is the agent's until the task stops for the person.
+    // The screen is the agent's until the task stops for the person, who asks for it while the model thinks.
     expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "x" } })).json.error?.code).toBe("TASK_NOT_TAKEN_OVER");
+    await expect.poll(() => model.requests.some(agentOf(goal)), { timeout: 15_000 }).toBe(true);
     expect((await post("/api/chat/takeover", { task_id })).status).toBe(202);
     stepDone();
     await events.waitFor((e) => e.type === "task.takeover" && e.task_id === task_id);
@@ -51,10 +53,41 @@ describe("takeover on the embedded browser", () => {
     expect(kinds.indexOf("task.takeover")).toBeLessThan(kinds.indexOf("task.resumed"));
 
     const requests = model.requests.filter(agentOf(goal));
-    // After the takeover the model is told, and the tree it reads shows what the person typed.
+    // The call it made while the person took the screen was not carried out; after the takeover the
+    // model is told, and the tree it reads shows what the person typed.
+    expect(JSON.stringify(requests[1]!.body.messages)).toContain("TAKEN_OVER");
     expect(userText(requests[1]!)).toContain("The person took over the screen and handed it back");
     expect(JSON.stringify(requests[2]!.body.messages)).toContain("hello from me");
     expect((await post("/api/chat/resume", { task_id })).json.error?.code).toBe("TASK_FINISHED");
+  });
+
+  it("carries out nothing a planner chose while the person took the screen, and asks again once it is handed back", async () => {
+    const task = "press the button while I take over";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      { ...act("click", { x: 200, y: 130 }, "Pressing the button"), until: held },
+      act("done", { answer: "Left the button to you." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-takeover-planned", 0);
+    const before = pages.records.filter((r) => r === "clicked").length;
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-takeover-planned", text: task, start_url: pages.url("form.html") });
+    const task_id = json.task_id;
+    await expect.poll(() => model.requests.some((r) => planningText(r).includes(`Task: ${task}`)), { timeout: 15_000 }).toBe(true);
+    // The person asks for the screen while the model decides on its click.
+    expect((await post("/api/chat/takeover", { task_id })).status).toBe(202);
+    release();
+    await events.waitFor((e) => e.type === "task.takeover" && e.task_id === task_id);
+    expect((await post("/api/chat/resume", { task_id })).status).toBe(202);
+    expect(await events.completes(task_id, 30_000)).toMatchObject({ answer: "Left the button to you." });
+    events.close();
+
+    expect(pages.records.filter((r) => r === "clicked").length).toBe(before);
+    const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json;
+    expect(steps[0]?.text).toBe("Pressing the button (failed: not carried out: the person took over the screen before it)");
+    const planned = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
+    expect(planningText(planned[1]!)).toContain("The person took over the screen and handed it back");
   });
 
   it("takes the person's input while a planner's task waits for them to act", async () => {

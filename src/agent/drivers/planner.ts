@@ -13,7 +13,7 @@ import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
-import { TAKEOVER_NOTE } from "../person-gate.ts";
+import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
 
 export class PlannerDriver implements Driver {
@@ -74,6 +74,11 @@ export class PlannerDriver implements Driver {
       const acting = planner.capabilities(shot);
       const resolved = resolveAction(action, view.spaces);
       const aimed = actionPoint(resolved);
+      if (run.gate.takeoverAsked) {
+        // The person took the screen while the model thought: its action was planned on a screen they now use.
+        await this.record(run, turn, shot, url, { at: aimed, failure: TAKEN_OVER });
+        continue;
+      }
       if (turn.approval) {
         // The model flagged the action itself (OpenAI's safety checks): its protocol goes on only once they are acknowledged.
         const frame = await steps.saveFrame(shot, { approval: true });

@@ -17,7 +17,7 @@ import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
-import { TAKEOVER_NOTE } from "../person-gate.ts";
+import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { desktopToolPrompt, toolAgentPrompt } from "../tool-prompt.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
@@ -86,7 +86,8 @@ export class ToolDriver implements Driver {
       let usage = reply.usage;
       for (const checked of reply.calls) {
         budget.assertStepRoom(steps.count);
-        const ran = checked.ok ? await runner.call(checked.tool, checked.input, usage) : refused(checked, usage);
+        // Once the person took the screen, the rest of the reply is planned on a screen they now use.
+        const ran = run.gate.takeoverAsked ? heldBack(checked, usage) : checked.ok ? await runner.call(checked.tool, checked.input, usage) : refused(checked, usage);
         const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
         usage = { input_tokens: 0, output_tokens: 0 };
         turns.push(toolTurn(checked.call, ran.outcome, step.effect));
@@ -178,6 +179,13 @@ function goalText(goal: string, startUrl: string | null, attachments: Attachment
 function refused(checked: Extract<CheckedCall<AgentTool>, { ok: false }>, usage: Usage): Ran {
   const { call, error, json } = checked;
   return { name: call.name, label: call.name, input: json ?? call.arguments, outcome: { ok: false, error }, spent: usage, beforeHash: null };
+}
+
+/** A call not carried out because the person took the screen before it. */
+function heldBack(checked: CheckedCall<AgentTool>, usage: Usage): Ran {
+  const { call } = checked;
+  const input = checked.ok ? checked.input : (checked.json ?? call.arguments);
+  return { name: call.name, label: call.name, input, outcome: { ok: false, error: { code: "TAKEN_OVER", message: TAKEN_OVER } }, spent: usage, beforeHash: null };
 }
 
 /** A recorded output as the model read it: a page view goes back after the JSON, not inside it. */
