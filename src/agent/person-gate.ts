@@ -52,7 +52,11 @@ export class PersonGate {
   takeOver(): boolean {
     if (this.signal.aborted) return false;
     if (this.takeoverWanted) return true;
-    if (this.record.current.status !== "running") return false;
+    if (this.record.current.status !== "running") {
+      // The extension's overlay turned to the person at their click: it shows who has the screen again.
+      this.tell(this.personHasScreen ? "person" : "agent");
+      return false;
+    }
     this.takeoverWanted = true;
     return true;
   }
@@ -61,9 +65,16 @@ export class PersonGate {
   handBack(): boolean {
     if (!this.takeoverWanted || this.signal.aborted) return false;
     this.takeoverWanted = false;
+    // Before the agent stopped, the overlay that turned at their click turns back to it.
+    if (!this.handBackWaiter) this.tell("agent");
     this.handBackWaiter?.();
     this.handBackWaiter = null;
     return true;
+  }
+
+  /** `handOver` outside the task's own course: the screen is shown as it is; a failure is the next operation's to report. */
+  private tell(to: "agent" | "person"): void {
+    this.handOver(to).catch(() => undefined);
   }
 
   /**

@@ -164,6 +164,33 @@ describe("the person's Chrome through the extension", () => {
     expect(userText(last)).toContain("The person took over the screen and handed it back");
   });
 
+  it("shows the agent at work again when the person presses Resume before the agent stopped for them", async () => {
+    const task = "wait in my browser while I change my mind";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      { ...act("wait", { ms: 100 }, "Waiting"), until: held },
+      act("done", { answer: "Done without you." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-ext-mind", 0);
+    const taskId = await send("s-ext-mind", task, "input-lab.html?mind");
+    const page = await tabPage("input-lab.html?mind");
+    const state = () => page.evaluate(() => document.querySelector("easyagentcu-overlay")?.getAttribute("data-state"));
+    await expect.poll(state, { timeout: 15_000 }).toBe("ongoing");
+    await expect.poll(() => model.requests.some((r) => planningText(r).includes(`Task: ${task}`)), { timeout: 15_000 }).toBe(true);
+
+    // The person clicks in the tab while the model thinks, and hands it back at once.
+    await page.mouse.click(40, 40);
+    await expect.poll(state).toBe("takeover");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(state).toBe("ongoing");
+    release();
+    expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "Done without you." });
+    events.close();
+    expect(events.events.some((e) => e.type === "task.takeover")).toBe(false);
+  });
+
   it("opens the task's tab again when the person closes it, and the task goes on there", async () => {
     const task = "press the button even if I close the tab";
     let release = () => {};
