@@ -59,10 +59,13 @@ export class ChatAgent {
   private readonly turns = new Map<string, Turn>();
   private readonly running = new Set<Promise<void>>();
 
-  /** The step cap of a task it starts when the person names none: CHAT_TASK_MAX_STEPS, else MAX_STEPS, never above MAX_STEPS. */
-  private taskSteps(): number {
+  /**
+   * The step cap of a task it starts when the person names none: CHAT_TASK_MAX_STEPS, else the
+   * cap of the task's mode (the tool agent's AGENT_MAX_STEPS, a planner's MAX_STEPS), never above MAX_STEPS.
+   */
+  private taskSteps(submission: ChatSubmission): number {
     const { chat, limits } = this.config;
-    return Math.min(chat.taskMaxSteps ?? limits.maxSteps, limits.maxSteps);
+    return Math.min(chat.taskMaxSteps ?? defaultStepCap(submission.agentMode ?? this.config.agent.mode, this.config), limits.maxSteps);
   }
 
   constructor(
@@ -211,7 +214,7 @@ export class ChatAgent {
       ...earlier.map((m): ChatTurn => (m.role === "user" ? { role: "user", text: m.text } : { role: "assistant", text: historyText(m), toolCalls: [] })),
       { role: "user", text: userText(message.text, submission.attachments, submission.startUrl) },
     ];
-    const tool = computerTask(limits.maxSteps, this.taskSteps());
+    const tool = computerTask(limits.maxSteps, this.taskSteps(submission));
     const budget: TurnBudget = { tasks: chat.maxTasks, repairs: new RepairBudget(this.config.model.repairRetries) };
     // Each model answer is one reply in the chat; none is open while a task runs.
     let reply: { id: string; text: string } | null = null;
@@ -273,7 +276,7 @@ export class ChatAgent {
       extensionClient: submission.extensionClient,
       cdp: submission.cdp,
       message,
-      maxSteps: args.max_steps ?? this.taskSteps(),
+      maxSteps: args.max_steps ?? this.taskSteps(submission),
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.

@@ -100,6 +100,14 @@ describe("a plain question", () => {
       },
     ]);
   });
+
+  it("gives a task it starts in the tool agent's mode the tool agent's step cap (AGENT_MAX_STEPS), not MAX_STEPS", async () => {
+    model.chat({ chat: { text: "Sure." } });
+    const sent = await send("s-dom-cap", "Read the page for me. (s-dom-cap)", { agent_mode: "dom" });
+    await turnEnd("s-dom-cap", sent.json.message_id);
+    const [tool] = chatRequests("s-dom-cap")[0]!.body.tools as { function: { parameters: { properties: { max_steps: { description: string } } } } }[];
+    expect(tool!.function.parameters.properties.max_steps.description).toContain("15 when not given");
+  });
 });
 
 describe("a message that needs a computer", () => {
