@@ -49,7 +49,7 @@ describe("the Set-of-Mark planner", () => {
     }
   });
 
-  it("sends an unknown element id back to the model", async () => {
+  it("sends an unknown element id back to the model, and ends the task failed when it answers fail", async () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: { model: { provider: "som" } } });
     try {
       model.route(
@@ -63,6 +63,13 @@ describe("the Set-of-Mark planner", () => {
       events.close();
       const retry = model.requests.filter((r) => planningText(r).includes("Task: wrong id"))[1]!;
       expect(JSON.stringify(retry.body.messages.at(-1))).toContain("element_id 42 is not in the list (1–2)");
+
+      // `fail` ends the task failed, with the model's reason.
+      model.route((r) => planningText(r).includes("Task: no such button"), answer({ action: "fail", answer: "There is no Delete button on this page." }));
+      const failing = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-som-fail", text: "no such button", start_url: pages.url("form.html") });
+      const stream = await openStream(app.url, "s-som-fail", 0);
+      expect(await stream.waitForEnd(failing.json.task_id)).toMatchObject({ type: "task.failed", error: { code: "TASK_INCOMPLETE", message: "There is no Delete button on this page." } });
+      stream.close();
     } finally {
       await app.close();
     }

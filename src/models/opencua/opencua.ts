@@ -2,6 +2,7 @@
 // writes pyautogui code, which the whitelist reader turns into our actions without running it.
 // Coordinates may be relative (0–1 or 0–1000) or absolute pixels of the image (MODEL_COORDINATES).
 // Several calls in one answer are carried out one step each.
+import { AppError } from "../../core/errors.ts";
 import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
@@ -69,28 +70,31 @@ export class OpenCUAPlanner implements Planner {
       (text) => parseOpenCUA(text, image, this.options.coordinates),
       signal,
     );
+    if (value.failure !== null) throw new AppError("TASK_INCOMPLETE", value.failure);
     const [first, ...rest] = value.actions;
     this.queue = rest.map((action) => ({ action, thought: value.thought, progress: value.progress }));
     return { action: first!, thought: value.thought, progress: value.progress, usage, planner: this.name };
   }
 }
 
-export function parseOpenCUA(text: string, image: Size, mode: CoordinateMode): Parsed<{ thought: string; progress: string; actions: Action[] }> {
+/** The model's code as actions, or as the reason it gave up (`terminate(status='failure')`: the task ends failed). */
+export function parseOpenCUA(text: string, image: Size, mode: CoordinateMode): Parsed<{ thought: string; progress: string; actions: Action[]; failure: string | null }> {
   const section = (name: string) => new RegExp(`##\\s*${name}:?\\s*([\\s\\S]*?)(?=##|$)`, "i").exec(text)?.[1]?.trim() ?? "";
   const thought = section("Thought");
   const intent = section("Action").split("\n")[0] ?? "";
   const calls = parsePyautogui(text);
   if (!calls.ok) return calls;
   try {
-    const actions = toActions(calls.value, image, mode, intent, thought);
-    return { ok: true, value: { thought, progress: intent || thought.split("\n")[0] || "", actions } };
+    const { actions, failure } = toActions(calls.value, image, mode, intent, thought);
+    return { ok: true, value: { thought, progress: intent || thought.split("\n")[0] || "", actions, failure } };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
 }
 
-function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: string, thought: string): Action[] {
+function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: string, thought: string): { actions: Action[]; failure: string | null } {
   const actions: Action[] = [];
+  let failure: string | null = null;
   // Where the pointer was last sent, for dragTo and a scroll without a point.
   const last: { pointer: { x: number; y: number } | null } = { pointer: null };
   const common = { intent, requires_verification: false };
@@ -161,12 +165,12 @@ function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: str
       case "computer.terminate": {
         const answer = String(arg(1, "answer") ?? "") || thought;
         if (String(arg(0, "status") ?? "success") === "success") add({ type: "done", args: { answer: answer || "Done." } });
-        else add({ type: "needs_user", args: { answer: `I could not finish the task. ${answer}`.trim() } });
+        else failure = `I could not finish the task. ${answer}`.trim();
         break;
       }
     }
   }
-  return actions;
+  return { actions, failure };
 }
 
 /** Relative (0–1 or 0–1000) or absolute coordinates → pixels of the image, which must hold them. */

@@ -51,9 +51,13 @@ describe("parseOpenCUA", () => {
     ["pyautogui.write(message='Ada')\npyautogui.press('enter')", "auto", [{ type: "type", args: { text: "Ada" } }, { type: "keypress", args: { keys: ["enter"] } }]],
     ["pyautogui.hotkey('ctrl', 'l')", "auto", [{ type: "keypress", args: { keys: ["ctrl", "l"] } }]],
     ["computer.terminate(status='success', answer='Done it.')", "auto", [{ type: "done", args: { answer: "Done it." } }]],
-    ["computer.terminate(status='failure')", "auto", [{ type: "needs_user", args: { answer: "I could not finish the task. thinking" } }]],
   ] as const)("%s (%s)", (code, mode, expected) => {
     expect(actions(code, mode)).toEqual(expected);
+  });
+
+  it("reads terminate(status='failure') as the model giving up: no action, the task ends failed with its reason", () => {
+    const result = parseOpenCUA("## Thought:\nNo such file here.\n## Action:\nGive up.\n## Code:\n```python\ncomputer.terminate(status='failure')\n```", image, "auto");
+    expect(result).toEqual({ ok: true, value: { thought: "No such file here.", progress: "Give up.", actions: [], failure: "I could not finish the task. No such file here." } });
   });
 
   it("refuses a point outside the screenshot and a drag without a start", () => {

@@ -3,6 +3,7 @@
 // pixels; the id becomes the element's centre in the image it saw. Any OpenAI-compatible vision
 // endpoint can back it.
 import { centerOf, describeElements, drawMarks, type UiElement } from "../../perception/elements.ts";
+import { AppError } from "../../core/errors.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
@@ -16,7 +17,10 @@ export interface SomOptions extends ChatEndpoint {
   jpegQuality: number;
 }
 
-const SCROLL_PX = 500;
+/** A wheel notch of a scroll's `amount`, and the notches of a scroll without one. */
+const NOTCH_PX = 100;
+const SCROLL_NOTCHES = 5;
+const MAX_NOTCHES = 20;
 
 const SYSTEM_PROMPT = `You operate a computer for a person. Each step you get the task, the steps so far, a list of the interactive elements on screen — each with a number in square brackets — and a screenshot with the same numbers drawn on it. Choose the next action and name its element by number; never guess coordinates.
 
@@ -26,12 +30,14 @@ Answer with one JSON object and nothing else:
 Actions:
 - click, double_click, right_click: "element_id"
 - type: "element_id" of the field and "text" (the field is clicked first)
-- hotkey: "key", e.g. "ctrl+a" or "enter"
-- scroll: "direction" up/down/left/right, optional "element_id" to scroll inside
+- hotkey: "keys", e.g. ["ctrl", "s"]
+- press: "key", e.g. "enter"
+- scroll: "direction" up/down/left/right, optional "amount" in wheel notches (5 by default), optional "element_id" to scroll inside
 - navigate: "url"
 - wait
+- needs_user: "answer" saying what the person must do (sign in, solve a captcha, decide), after which you go on
 - done: "answer" for the person, in Markdown
-- fail: "answer" saying what the person must do`;
+- fail: "answer" saying why the task cannot be done; the task ends failed`;
 
 export class SomPlanner implements Planner {
   readonly name: string;
@@ -79,12 +85,18 @@ export class SomPlanner implements Planner {
       usage: i === 0 ? usage : { input_tokens: 0, output_tokens: 0 },
       planner: this.name,
     }));
+    if (value.failure !== null) throw new AppError("TASK_INCOMPLETE", value.failure);
     this.queue = rest;
     return first!;
   }
 }
 
-export function parseSom(text: string, elements: UiElement[], image: { width: number; height: number }): Parsed<{ thought: string; progress: string; actions: Action[] }> {
+/** The model's answer as actions, or as the reason it gave up (`fail`: the task ends failed). */
+export function parseSom(
+  text: string,
+  elements: UiElement[],
+  image: { width: number; height: number },
+): Parsed<{ thought: string; progress: string; actions: Action[]; failure: string | null }> {
   const json = extractJson(text);
   if (!json.ok) return json;
   const answer = json.value as Record<string, unknown>;
@@ -114,12 +126,19 @@ export function parseSom(text: string, elements: UiElement[], image: { width: nu
         raw.push({ type: "type", args: { text: String(answer.text ?? "") } });
         break;
       case "hotkey":
-        raw.push({ type: "keypress", args: { keys: String(answer.key ?? "").split("+").filter(Boolean) } });
+        // The seed's `keys` list, or one `key` written "ctrl+a".
+        raw.push({ type: "keypress", args: { keys: Array.isArray(answer.keys) ? answer.keys.map(String) : String(answer.key ?? "").split("+").filter(Boolean) } });
+        break;
+      case "press":
+        raw.push({ type: "keypress", args: { keys: [String(answer.key ?? "")].filter(Boolean) } });
         break;
       case "scroll": {
         const at = element ? centerOf(element) : { x: Math.floor(image.width / 2), y: Math.floor(image.height / 2) };
         const direction = String(answer.direction ?? "down");
-        const delta = { up: [0, -SCROLL_PX], down: [0, SCROLL_PX], left: [-SCROLL_PX, 0], right: [SCROLL_PX, 0] }[direction];
+        const notches = answer.amount === undefined || answer.amount === null ? SCROLL_NOTCHES : Number(answer.amount);
+        if (!Number.isInteger(notches) || notches < 1 || notches > MAX_NOTCHES) return { ok: false, error: `amount must be a whole number of wheel notches from 1 to ${MAX_NOTCHES}` };
+        const px = notches * NOTCH_PX;
+        const delta = { up: [0, -px], down: [0, px], left: [-px, 0], right: [px, 0] }[direction];
         if (!delta) return { ok: false, error: `direction must be up, down, left or right, not ${direction}` };
         raw.push({ type: "scroll", args: { ...at, scroll_x: delta[0], scroll_y: delta[1] } });
         break;
@@ -133,11 +152,13 @@ export function parseSom(text: string, elements: UiElement[], image: { width: nu
       case "done":
         raw.push({ type: "done", args: { answer: String(answer.answer ?? "") || "Done." } });
         break;
-      case "fail":
-        raw.push({ type: "needs_user", args: { answer: String(answer.answer ?? "") || "I could not finish the task." } });
+      case "needs_user":
+        raw.push({ type: "needs_user", args: { answer: String(answer.answer ?? "") } });
         break;
+      case "fail":
+        return { ok: true, value: { thought, progress, actions: [], failure: String(answer.answer ?? "") || thought || "The model could not finish the task." } };
       default:
-        return { ok: false, error: `action must be one of click, double_click, right_click, type, hotkey, scroll, navigate, wait, done, fail — not ${JSON.stringify(kind)}` };
+        return { ok: false, error: `action must be one of click, double_click, right_click, type, hotkey, press, scroll, navigate, wait, needs_user, done, fail — not ${JSON.stringify(kind)}` };
     }
   } catch (error) {
     return { ok: false, error: (error as Error).message };
@@ -148,5 +169,5 @@ export function parseSom(text: string, elements: UiElement[], image: { width: nu
     if (!parsed.success) return { ok: false, error: `${r.type}: ${parsed.error.issues[0]?.message}` };
     actions.push(parsed.data);
   }
-  return { ok: true, value: { thought, progress, actions } };
+  return { ok: true, value: { thought, progress, actions, failure: null } };
 }
