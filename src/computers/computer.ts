@@ -158,6 +158,12 @@ export interface Computer {
   /** The interactive elements on screen, numbered, boxes in screenshot pixels (Set-of-Mark). */
   elements?(): Promise<UiElement[]>;
   /**
+   * Computers without a page's structure (a desktop): the caption of the control, or the words, at
+   * a point of the screenshot, read from its pixels, so that a click there is classified by what it
+   * presses; null when nothing readable is there.
+   */
+  labelAt?(x: number, y: number): Promise<string | null>;
+  /**
    * Computers that show the person who has the screen (the extension's overlay in their own tab):
    * told when the person takes it (a takeover, a request to act) and when the agent has it again.
    */

@@ -40,6 +40,27 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   high_risk: "ask",
 };
 
+/**
+ * Words in a control's label that say what pressing it may do (seed 000 §9), as regular
+ * expressions' sources: a page's classifier, which runs in the page, takes them as they are.
+ */
+export const PRESS_WORDS = {
+  pay: String.raw`\b(pay|buy|purchase|place order|check ?out|confirm order|subscribe)\b|付款|支付|购买|下单`,
+  delete: String.raw`\b(delete|remove|erase|destroy|discard)\b|删除|移除`,
+  send: String.raw`\b(send|post|publish|reply|tweet)\b|发送|发布`,
+} as const satisfies Partial<Record<ActionClass, string>>;
+
+/** On a screen without a DOM a form's button is known by its label alone. */
+const SUBMIT_WORDS = String.raw`\b(submit|sign up|register)\b|提交|注册`;
+
+/** What pressing a control labelled `label` on a desktop may do: pay, delete, send or submit. */
+export function pressRisks(label: string): Risk[] {
+  const name = label.trim().replace(/\s+/g, " ");
+  if (name.length === 0 || name.length > 60) return [];
+  const words: [ActionClass, string][] = [...Object.entries(PRESS_WORDS), ["submit", SUBMIT_WORDS]] as [ActionClass, string][];
+  return words.filter(([, source]) => new RegExp(source, "i").test(name)).map(([kind]) => ({ kind, message: `presses "${name}", which may ${kind}` }));
+}
+
 /** The classes an injected instruction would use to carry data away: never allowed blindly. */
 const PROVENANCE: ReadonlySet<ActionClass> = new Set(["leave_site", "submit", "sensitive_field"]);
 

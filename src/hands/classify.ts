@@ -1,8 +1,9 @@
 // What an action amounts to for the approval policy, found before it runs: from its kind (a hotkey
 // that closes, quits or locks), its target element (a submit button, a "Pay" or "Delete" control,
-// a password field) and the address it opens. An origin the task has not been on yet is a new one.
+// a password field; on a desktop, the caption its pixels show) and the address it opens. An origin
+// the task has not been on yet is a new one.
 import type { Computer, ElementQuery, NetworkGate, Risk } from "../computers/computer.ts";
-import { originOf } from "../core/approval-policy.ts";
+import { originOf, pressRisks } from "../core/approval-policy.ts";
 import { normalizeChord } from "../computers/keys.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
@@ -50,7 +51,9 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
   switch (action.type) {
     case "click":
     case "double_click":
-      return web ? web.risksOf({ x: action.args.x, y: action.args.y }, "click") : [];
+      if (web) return web.risksOf({ x: action.args.x, y: action.args.y }, "click");
+      // Without a page's structure, what the click presses is known by the caption the screen shows there.
+      return computer.labelAt ? pressRisks((await computer.labelAt(action.args.x, action.args.y)) ?? "") : [];
     case "type": {
       if (!web) return [];
       const typed = await web.risksOf("focused", "type");

@@ -2,7 +2,8 @@
 // an icon-only button, a text entry and a checkbox. The built-in detector — edges, outlines and
 // PaddleOCR on the CPU — finds every button where the window says it is, and a click that the
 // model plans by number through the Set-of-Mark planner lands on the icon-only button, which the
-// window reports. On a web page the pixels add what the DOM cannot name (a button drawn on a
+// window reports. The caption under a click is read the same way, so a click on "Send message"
+// waits for the person as one on a page's Send button does. On a web page the pixels add what the DOM cannot name (a button drawn on a
 // canvas); with OMNIPARSER_URL an OmniParser server, here a local one answering in OmniParser's
 // own format, replaces the built-in detector.
 import { createServer, type Server } from "node:http";
@@ -13,11 +14,13 @@ import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import type { UiElement } from "../../src/perception/elements.ts";
 import { imageSize } from "../../src/perception/image-size.ts";
 import { iou, type Box } from "../../src/perception/pixels/geometry.ts";
-import type { TaskReply } from "../../src/protocol/index.ts";
+import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
+import { risksOfDeed } from "../../src/hands/classify.ts";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { openButtonsWindow, type ButtonsWindow } from "../fixtures/desktop/buttons-window.ts";
 import { startApp } from "../support/app.ts";
 import { onFixtureScreen } from "../support/fixture-browser.ts";
-import { planningText, type Reply } from "../support/scripted-model.ts";
+import { act, planningText, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -65,6 +68,37 @@ describe("Set-of-Mark from a desktop's pixels", () => {
     const send = elements.find((e) => e.label === "Send message")!;
     expect(open.id).toBeLessThan(send.id);
   });
+
+  it("reads the caption a click would press, which the approval policy classifies", async () => {
+    const centre = (box: Box) => ({ x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) });
+    const send = centre(window.buttons["Send message"]!);
+    const open = centre(window.buttons.Open!);
+    expect(await desktop.labelAt(send.x, send.y)).toBe("Send message");
+    expect(await desktop.labelAt(open.x, open.y)).toBe("Open");
+    const click = (at: { x: number; y: number }) => risksOfDeed(desktop, { type: "click", args: { ...at, button: "left" }, intent: "", requires_verification: false }, null);
+    expect(await click(send)).toEqual([{ kind: "send", message: 'presses "Send message", which may send' }]);
+    expect(await click(open)).toEqual([]);
+  });
+
+  it("asks the person before a planner's click on the desktop's Send message button, and a refusal leaves it unpressed", async () => {
+    const app = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { display: display.name }, approvals: DEFAULT_APPROVAL_POLICY } });
+    try {
+      const task = "send the message on the desktop";
+      const box = window.buttons["Send message"]!;
+      const at = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+      model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", at, "Sending the message"), act("done", { answer: "The person kept it." }, "Done"));
+      const events = await openStream(app.url, "s-desktop-send", 0);
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-desktop-send", text: task });
+      const asked = (await events.waitFor((e) => e.type === "approval.requested" && e.task_id === json.task_id)) as Extract<SessionEvent, { type: "approval.requested" }>;
+      expect(asked.approval.checks).toMatchObject([{ code: "send", message: 'Sending the message: it presses "Send message", which may send.' }]);
+      expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: false })).status).toBe(202);
+      expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "The person kept it." });
+      events.close();
+      expect(window.clicks).not.toContain("Send message");
+    } finally {
+      await app.close();
+    }
+  }, 90_000);
 
   it("takes a click planned by number through the Set-of-Mark planner to the icon-only button", async () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { display: display.name }, model: { provider: "som" } } });

@@ -3,6 +3,7 @@
 // screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
 import type { Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
+import { PRESS_WORDS } from "../../core/approval-policy.ts";
 import type { Secrets } from "../../core/secrets.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { pageView, type PageView, type ViewRequest } from "../../perception/page-view/view.ts";
@@ -169,7 +170,7 @@ export class WebPage implements BrowserPage {
   }
 
   private async risksOfElement(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]> {
-    const args = { downloads: DOWNLOADS.source, how };
+    const args = { downloads: DOWNLOADS.source, press: PRESS_WORDS, how };
     const page = this.page();
     if (element !== "focused" && "ref" in element) {
       return locateRef(page, element.ref).evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS });
@@ -244,7 +245,7 @@ export class WebPage implements BrowserPage {
 // pressed in it (which submits a form from a text field), or text typed into it. A form that is
 // posted (or holds a password) submits; one that is only read (GET, a search) leaves the site at
 // most. Origins are compared whole: scheme, host and port.
-function risksInPage(element: Element, { downloads, how }: { downloads: string; how: "click" | "enter" | "type" }): Risk[] {
+function risksInPage(element: Element, { downloads, press, how }: { downloads: string; press: Record<string, string>; how: "click" | "enter" | "type" }): Risk[] {
   const risks: Risk[] = [];
   const control = element.closest("button, input, textarea, select, a[href], [role=button], [role=link], [role=menuitem]") ?? element;
   const tag = control.localName;
@@ -269,9 +270,9 @@ function risksInPage(element: Element, { downloads, how }: { downloads: string; 
     if (/^https?:$/.test(action.protocol) && action.origin !== location.origin) risks.push({ kind: "leave_site", message: `sends the form to ${action.origin}`, origin: action.origin });
   }
   if (how === "click" && name.length <= 60) {
-    if (/\b(pay|buy|purchase|place order|check ?out|confirm order|subscribe)\b|付款|支付|购买|下单/i.test(name)) risks.push({ kind: "pay", message: `presses${quoted}, which may pay` });
-    if (/\b(delete|remove|erase|destroy|discard)\b|删除|移除/i.test(name)) risks.push({ kind: "delete", message: `presses${quoted}, which may delete` });
-    if (/\b(send|post|publish|reply|tweet)\b|发送|发布/i.test(name)) risks.push({ kind: "send", message: `presses${quoted}, which may send` });
+    for (const [kind, words] of Object.entries(press)) {
+      if (new RegExp(words, "i").test(name)) risks.push({ kind: kind as Risk["kind"], message: `presses${quoted}, which may ${kind}` });
+    }
   }
   if (how === "click" && tag === "a") {
     const link = control as HTMLAnchorElement;

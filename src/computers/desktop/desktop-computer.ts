@@ -70,6 +70,11 @@ export class DesktopComputer implements Computer {
     return this.pixels.find(rasterFromBgrx(await this.x.capture(), width, height));
   }
 
+  async labelAt(x: number, y: number): Promise<string | null> {
+    const { width, height } = this.logicalSize;
+    return this.pixels.labelAt(rasterFromBgrx(await this.x.capture(), width, height), { x, y });
+  }
+
   async move(x: number, y: number): Promise<void> {
     await this.guard.before();
     this.pointTo(x, y);

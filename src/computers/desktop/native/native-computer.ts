@@ -6,6 +6,8 @@
 import type { Button } from "@nut-tree-fork/nut-js";
 import { AppError } from "../../../core/errors.ts";
 import type { Point, Size } from "../../../perception/coordinates.ts";
+import { PixelElements } from "../../../perception/pixels/pixel-elements.ts";
+import { rasterFromBgrx } from "../../../perception/pixels/raster.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate } from "../desktop-input.ts";
 import { bgrxToJpeg, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "../desktop-screen.ts";
@@ -30,6 +32,8 @@ export class NativeComputer implements Computer {
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly spaces: NativeSpaces;
+  /** Reads a control's caption from the screen's pixels for the approval policy. */
+  private readonly som = new PixelElements();
 
   private constructor(
     private readonly nut: Nut,
@@ -69,6 +73,11 @@ export class NativeComputer implements Computer {
   async screenshot(): Promise<Screenshot> {
     const image = await this.nut.screen.grab();
     return bgrxToJpeg({ data: image.data, width: image.width, height: image.height, stride: image.byteWidth }, this.options.jpegQuality);
+  }
+
+  async labelAt(x: number, y: number): Promise<string | null> {
+    const image = await this.nut.screen.grab();
+    return this.som.labelAt(rasterFromBgrx(image.data, image.width, image.height, image.byteWidth), { x, y });
   }
 
   async move(x: number, y: number): Promise<void> {
