@@ -76,7 +76,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   const chatModel = createChatModel(config);
   const extensions = new ExtensionHost(
     { ackMs: config.extension.ackTimeoutMs, execMs: config.extension.execTimeoutMs },
-    browsers.ownServerGate,
+    browsers.unfencedGate,
     {
       takeover: (taskId) => void runtime.takeOver(taskId),
       // Resume hands back a takeover, or answers a request to act as "I've done it" does.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judge, type NetworkPolicy } from "./network-policy.ts";
+import { blockedName, judge, type NetworkPolicy } from "./network-policy.ts";
 
 const policy: NetworkPolicy = {
   allowedOrigins: ["http://127.0.0.1:3000", "localhost:*"],
@@ -30,6 +30,8 @@ describe("the network policy", () => {
   });
 
   it("refuses a blocked domain and its subdomains", () => {
-    expect(judge(policy, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, why: expect.stringContaining("block-list") });
+    expect(judge(policy, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, why: expect.stringContaining("block-list"), blocked: true });
+    expect(blockedName(policy, "EVIL.example.")).toMatchObject({ allowed: false, blocked: true });
+    expect(blockedName(policy, "notevil.example")).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ export interface NetworkPolicy {
  * `local`: refused only because the origin is local or private and not allowed yet, so the person
  * may allow it; `own`: EasyAgentCU's own server, which nothing allows.
  */
-export type Verdict = { allowed: true } | { allowed: false; why: string; local?: true; own?: true };
+export type Verdict = { allowed: true } | { allowed: false; why: string; local?: true; own?: true; blocked?: true };
 
 const NEVER = new BlockList();
 NEVER.addSubnet("169.254.0.0", 16, "ipv4"); // link-local, where cloud metadata lives
@@ -47,14 +47,20 @@ export function isPrivateAddress(address: string): boolean {
   return isIP(ip) !== 0 && (LOOPBACK.check(ip, family) || PRIVATE.check(ip, family));
 }
 
+/** A host of BLOCKED_DOMAINS (or a subdomain of one), judged by its name alone; null for any other. */
+export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains">, host: string): Extract<Verdict, { allowed: false }> | null {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const listed = policy.blockedDomains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`));
+  return listed ? { allowed: false, why: `${name} is on the block-list`, blocked: true } : null;
+}
+
 /** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */
 export function judge(policy: NetworkPolicy, host: string, port: number, address: string): Verdict {
   const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
   const ip = unmapped(address);
   const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
-  if (policy.blockedDomains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`))) {
-    return { allowed: false, why: `${name} is on the block-list` };
-  }
+  const blocked = blockedName(policy, name);
+  if (blocked) return blocked;
   if (NEVER_HOSTS.includes(name) || NEVER.check(ip, family)) return { allowed: false, why: `${ip} is a link-local or cloud-metadata address` };
   const local = LOOPBACK.check(ip, family) || policy.localAddresses.includes(ip);
   if (local && policy.serverPorts.has(port)) return { allowed: false, why: "it is EasyAgentCU's own server", own: true };

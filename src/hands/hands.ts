@@ -114,8 +114,8 @@ export class Hands {
   private readonly log = new CheckLog();
   /** The origins the task has been on. */
   private readonly visited = new Set<string>();
-  /** Whether an origin is EasyAgentCU's own server, as judged once. */
-  private readonly ownServer = new Map<string, boolean>();
+  /** Why an origin is closed to the agent (EasyAgentCU's own server, a blocked domain), or null, as judged once. */
+  private readonly closed = new Map<string, string | null>();
   private readonly secrets: Secrets;
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
@@ -128,6 +128,7 @@ export class Hands {
   async start(url: string | null): Promise<Screenshot> {
     const { computer, signal } = this.options;
     if (url) {
+      await raceAbort(this.keepOffClosed([url]), signal);
       const risks = await raceAbort(localNetworkRisks(computer.gate, [url]), signal);
       if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
       await raceAbort(computer.navigate(checkedUrl(url)), signal);
@@ -266,7 +267,7 @@ export class Hands {
     this.visit(url);
     const found = await raceAbort(risksOfDeed(computer, action, on), signal);
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
-    await raceAbort(this.keepOffOwnServer(url ? [url, ...leads] : leads), signal);
+    await raceAbort(this.keepOffClosed(url ? [url, ...leads] : leads), signal);
     const risks = [
       ...found,
       ...secretRisks(action, on, this.secrets),
@@ -307,20 +308,22 @@ export class Hands {
   }
 
   /**
-   * EasyAgentCU's own UI is never acted on, nor opened: a browser attached over CDP is not fenced,
-   * and the UI there could start tasks or press "I've done it". Judged once per origin.
+   * EasyAgentCU's own UI is never acted on, nor opened, and a site of BLOCKED_DOMAINS never opened
+   * by an address, a link or a form the agent sends: a browser attached over CDP and the person's
+   * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
+   * per origin.
    */
-  private async keepOffOwnServer(urls: string[]): Promise<void> {
+  private async keepOffClosed(urls: string[]): Promise<void> {
     const gate = this.options.computer.gate;
     if (!gate) return;
     for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {
-      let own = this.ownServer.get(origin);
-      if (own === undefined) {
+      let why = this.closed.get(origin);
+      if (why === undefined) {
         const verdict = await gate.judge(origin);
-        own = !verdict.allowed && verdict.own === true;
-        this.ownServer.set(origin, own);
+        why = verdict.allowed ? null : verdict.own ? `EasyAgentCU never acts on its own UI (${origin}).` : verdict.blocked ? `The agent never opens ${origin}: ${verdict.why} (BLOCKED_DOMAINS).` : null;
+        this.closed.set(origin, why);
       }
-      if (own) throw new AppError("DENIED", `EasyAgentCU never acts on its own UI (${origin}).`);
+      if (why) throw new AppError("DENIED", why);
     }
   }
 

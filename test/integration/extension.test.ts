@@ -1,7 +1,7 @@
 // The person's own Chrome as a computer (seed 004), end to end: the real server, the extension
 // loaded unpacked into real headless Chromium and connected over its WebSocket, and a planner
-// driving a local page in a background tab of the task's own, and the browser tool agent reading
-// that tab's ARIA tree and acting by its refs. A click of the person's on that
+// driving a local page in a background tab of the task's own (never a blocked domain), and the
+// browser tool agent reading that tab's ARIA tree and acting by its refs. A click of the person's on that
 // tab takes the task over until Resume in the page's overlay; a task tab the person closes is
 // confirmed closed (TASK_TAB_CLOSED) and opened again; actions on any other tab are refused; the
 // extension comes back when the server restarts; and without an extension a task says how to
@@ -35,7 +35,7 @@ let context: BrowserContext;
 let worker: Worker;
 
 beforeAll(async () => {
-  app = await startApp({ modelBaseUrl: model.baseUrl });
+  app = await startApp({ modelBaseUrl: model.baseUrl, config: { network: { blockedDomains: ["blocked.example"] } } });
   context = await launchWithExtension();
   worker = await workerNamed(context, "EasyAgentCU");
   await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
@@ -189,6 +189,24 @@ describe("the person's Chrome through the extension", () => {
     expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "Done without you." });
     events.close();
     expect(events.events.some((e) => e.type === "task.takeover")).toBe(false);
+  });
+
+  it("never opens a BLOCKED_DOMAINS site there, by address or as the start page, though nothing fences the person's Chrome", async () => {
+    const task = "open the blocked site in my browser";
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      act("navigate", { url: "http://www.blocked.example/page" }, "Opening the site"),
+      act("done", { answer: "It is blocked." }, "Done"),
+    );
+    const events = await openStream(app.url, "s-ext-blocked", 0);
+    const taskId = await send("s-ext-blocked", task, "form.html?blocked");
+    expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "It is blocked." });
+    const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json;
+    expect(steps[0]!.text).toContain("The agent never opens http://www.blocked.example: www.blocked.example is on the block-list (BLOCKED_DOMAINS).");
+
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: "s-ext-blocked", text: "start there", start_url: "http://blocked.example/" });
+    expect(await events.waitForEnd(json.task_id, 30_000)).toMatchObject({ type: "task.failed", error: { code: "DENIED" } });
+    events.close();
   });
 
   it("opens the task's tab again when the person closes it, and the task goes on there", async () => {

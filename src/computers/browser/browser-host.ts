@@ -59,13 +59,14 @@ export class BrowserHost {
   };
 
   /**
-   * An attached browser is the person's own and goes where they may go; only EasyAgentCU's own
-   * server stays closed to the agent there, which the hands see through this gate.
+   * A browser our fence does not cover (attached over CDP, the person's own Chrome) goes where they
+   * may go; only EasyAgentCU's own server and BLOCKED_DOMAINS stay closed to the agent there, which
+   * the hands see through this gate.
    */
-  readonly ownServerGate: NetworkGate = {
+  readonly unfencedGate: NetworkGate = {
     judge: async (url) => {
       const verdict = await judgeUrl(this.policy(), new URL(url));
-      return !verdict.allowed && verdict.own ? verdict : { allowed: true };
+      return !verdict.allowed && (verdict.own || verdict.blocked) ? verdict : { allowed: true };
     },
     permit: () => undefined,
   };
@@ -138,7 +139,7 @@ export class BrowserHost {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
       if (!page) throw new AppError("INVALID_TARGET", `The browser at ${redactUrl(cdpUrl)} has no open page to drive.`);
-      return await BrowserComputer.attach(browser, page, { ...options, gate: this.ownServerGate });
+      return await BrowserComputer.attach(browser, page, { ...options, gate: this.unfencedGate });
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw error;

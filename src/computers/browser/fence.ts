@@ -6,7 +6,7 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
-import { judge, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
+import { blockedName, judge, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
 
 export class Fence {
   private constructor(
@@ -43,6 +43,9 @@ export async function judgeUrl(policy: NetworkPolicy, url: URL): Promise<Verdict
 /** The address to connect to, once every address the host resolves to is judged; or why not. */
 async function resolve(policy: NetworkPolicy, host: string, port: number): Promise<{ address: string } | Extract<Verdict, { allowed: false }>> {
   const bare = host.replace(/^\[|\]$/g, "");
+  // A blocked name is refused as it is, whether or not it resolves.
+  const blocked = blockedName(policy, bare);
+  if (blocked) return blocked;
   let addresses: string[];
   try {
     addresses = net.isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address);
