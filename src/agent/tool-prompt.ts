@@ -12,6 +12,9 @@ export interface ToolPromptOptions {
   tools: AgentTool[];
 }
 
+/** Where only the person can go on, the agent asks them before it gives up. */
+const ASK_FIRST = "When only the person can go on (a sign-in, a captcha, a choice that is theirs), call askUser and go on from their reply instead of closing.";
+
 export function toolAgentPrompt(options: ToolPromptOptions): string {
   const { goal, today, startUrl, mode, tools } = options;
   const has = (name: string) => tools.some((t) => t.name === name);
@@ -36,7 +39,7 @@ export function toolAgentPrompt(options: ToolPromptOptions): string {
     `<navigation>When you know the address, open it with goto.${has("search") ? " When you do not, search first." : ""}</navigation>`,
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     `<strategy>For several form fields use ${mode === "dom" ? "fillForm" : "fillFormVision"}; use keys for shortcuts, Tab/Enter and one-character-at-a-time inputs; use wait for pages that load slowly or change; use extract only when the goal asks for structured data, not to read the page.</strategy>`,
-    "<completion>Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found, with every value they asked for.</completion>",
+    `<completion>${ASK_FIRST} Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found, with every value they asked for.</completion>`,
   ].join("\n");
 }
 
@@ -48,6 +51,6 @@ export function desktopToolPrompt({ goal, today, tools }: ToolPromptOptions): st
     "<screen_understanding_protocol>\nTake a screenshot first (or call computer_use once with the task): coordinates for mouse_action are pixels of the latest screenshot.\nText and keys go to the focused window; click into a window or field before typing into it.\nAfter each action, take a screenshot to check what it did before the next one.\n</screen_understanding_protocol>",
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     "<strategy>Prefer the keyboard where it is sure: hotkeys such as ctrl+s to save, enter to confirm, tab between fields. Type whole text in one keyboard_action, in any language. Use wait when an application is starting.</strategy>",
-    "<completion>Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found.</completion>",
+    `<completion>${ASK_FIRST} Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found.</completion>`,
   ].join("\n");
 }

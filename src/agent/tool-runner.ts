@@ -54,6 +54,7 @@ export class ToolRunner {
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
       perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
       approve: (risk, intent, bound) => hands.approveCall(RISKS[risk], intent, bound),
+      askPerson: (request, bound) => (bound?.hold ?? ((wait) => wait()))(() => run.gate.askUser(request)),
       ...(search ? { search } : {}),
     };
     this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);

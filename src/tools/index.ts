@@ -9,6 +9,7 @@ import { AppError, StopRequested } from "../core/errors.ts";
 import { firstIssue } from "../models/chat/conversation.ts";
 import { act } from "./act.ts";
 import { ariaTree } from "./aria-tree.ts";
+import { askUser } from "./ask-user.ts";
 import { clickAndHold } from "./click-and-hold.ts";
 import { click } from "./click.ts";
 import { close } from "./close.ts";
@@ -38,6 +39,7 @@ export { webSearch } from "./search.ts";
 const ALL: AgentTool[] = [
   act,
   ariaTree,
+  askUser,
   click,
   clickAndHold,
   close,
@@ -112,7 +114,14 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
   };
   try {
     const bound = { signal, hold };
-    return await raceAbort(work({ ...ctx, signal, perform: (deed) => ctx.perform(deed, bound), approve: (risk, intent) => ctx.approve(risk, intent, bound) }), signal);
+    const bounded: ToolContext = {
+      ...ctx,
+      signal,
+      perform: (deed) => ctx.perform(deed, bound),
+      approve: (risk, intent) => ctx.approve(risk, intent, bound),
+      askPerson: (request) => ctx.askPerson(request, bound),
+    };
+    return await raceAbort(work(bounded), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";

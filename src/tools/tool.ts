@@ -37,6 +37,11 @@ export interface ToolContext {
    * checked; `bound`: the call's deadline, held while the person decides (tools/index.ts).
    */
   perform(deed: Deed, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<Performed>;
+  /**
+   * Asks the person to act on the screen and waits for their reply (the task is `awaiting_user`
+   * meanwhile; the call's deadline is held).
+   */
+  askPerson(request: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<string>;
   /** Judges a call of this risk level by the approval policy, as {@link perform} judges an action. */
   approve(risk: Exclude<ToolRisk, "low">, intent: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<void>;
   /** The page view's budget, in tokens. */

@@ -2,7 +2,8 @@
 // runs, the agent carries out nothing it planned from then on and stops after its step
 // (`takeover`), the person's clicks and keys on the live view reach the page, and once they hand
 // it back the agent looks again and sees what they did. A task that asks the person to act takes
-// their input too; one that is neither refuses it plainly.
+// their input too, the tool agent's askUser as the planner's needs_user; one that is neither
+// refuses it plainly.
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
@@ -88,6 +89,31 @@ describe("takeover on the embedded browser", () => {
     expect(steps[0]?.text).toBe("Pressing the button (failed: not carried out: the person took over the screen before it)");
     const planned = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
     expect(planningText(planned[1]!)).toContain("The person took over the screen and handed it back");
+  });
+
+  it("lets the tool agent ask the person to act (askUser), and goes on from their reply", async () => {
+    const goal = "sign in as the person";
+    model.route(
+      agentOf(goal),
+      calls(["askUser", { request: "Please type your name into the Name field, then press I've done it." }]),
+      calls(["ariaTree", {}]),
+      calls(["close", { reasoning: "Signed in as Grace.", taskComplete: true }]),
+    );
+    const events = await openStream(app.url, "s-ask-user", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-ask-user", text: goal, start_url: pages.url("form.html") });
+    const task_id = json.task_id;
+    const asked = await events.waitFor((e) => e.type === "task.awaiting_user" && e.task_id === task_id);
+    expect(asked).toMatchObject({ answer: "Please type your name into the Name field, then press I've done it.", show_ack_button: true });
+    await post("/api/chat/input", { task_id, input: { kind: "click", x: 250, y: 240 } });
+    expect((await post("/api/chat/input", { task_id, input: { kind: "type", text: "Grace" } })).status).toBe(202);
+    await pages.waitForRecord("typed:Grace");
+    expect((await post("/api/chat/ack-user-action", { task_id })).status).toBe(202);
+    expect(await events.completes(task_id, 30_000)).toMatchObject({ answer: "Signed in as Grace." });
+    events.close();
+    // The model read the person's reply as the call's result, then the page they changed.
+    const requests = model.requests.filter(agentOf(goal));
+    expect(JSON.stringify(requests[1]!.body.messages)).toContain("I've done it");
+    expect(JSON.stringify(requests[2]!.body.messages)).toContain("Grace");
   });
 
   it("takes the person's input while a planner's task waits for them to act", async () => {
