@@ -49,6 +49,30 @@ describe("the Set-of-Mark planner", () => {
     }
   });
 
+  it("gives the model the files the person attached, before the task and the screen", async () => {
+    const app = await startApp({ modelBaseUrl: model.baseUrl, config: { model: { provider: "som" } } });
+    try {
+      model.route((r) => planningText(r).includes("Task: use my notes"), answer({ action: "done", answer: "Read them." }));
+      const notes = `data:text/plain;base64,${Buffer.from("the code is 4711").toString("base64")}`;
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", {
+        mode: "task",
+        session_id: "s-som-files",
+        text: "use my notes",
+        start_url: pages.url("form.html"),
+        attachments: [{ name: "notes.txt", mime_type: "text/plain", data_url: notes }],
+      });
+      const events = await openStream(app.url, "s-som-files", 0);
+      await events.completes(json.task_id);
+      events.close();
+      const request = model.requests.find((r) => planningText(r).includes("Task: use my notes"))!;
+      const parts = request.body.messages[1]!.content as { type: string; text?: string }[];
+      expect(parts.map((p) => p.type)).toEqual(["text", "text", "image_url"]);
+      expect(parts[0]!.text).toBe("Attachment 1: notes.txt (text/plain):\nthe code is 4711");
+    } finally {
+      await app.close();
+    }
+  });
+
   it("sends an unknown element id back to the model, and ends the task failed when it answers fail", async () => {
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: { model: { provider: "som" } } });
     try {

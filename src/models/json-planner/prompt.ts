@@ -1,8 +1,7 @@
 // The JSON planner's prompt (PROTOCOL.md "Request"): a system message that fixes the answer
 // format, and a user message with the task, recent history, the page and the screenshot.
 import type { ContentPart } from "../openai-compatible/chat-completions.ts";
-import { decodeDataUrl } from "../../core/data-url.ts";
-import type { Attachment } from "../../protocol/index.ts";
+import { attachedParts } from "../openai-compatible/attachments.ts";
 import { taskText, windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
 
 export const SYSTEM_PROMPT = `You operate a computer to carry out a person's task. At each step you see a screenshot of the screen and the steps taken so far, and you choose exactly one next action.
@@ -30,7 +29,6 @@ Never guess coordinates outside the screenshot. Use done only when the task is r
 
 export function userContent(input: PlannerInput): ContentPart[] {
   const { screenshot } = input;
-  const attached = input.attachments.flatMap((attachment, i) => attachmentParts(attachment, i + 1));
   const lines = [
     taskText(input),
     `Step: ${input.step}`,
@@ -39,31 +37,10 @@ export function userContent(input: PlannerInput): ContentPart[] {
     input.history.length > 0 ? `Previous steps:\n${input.history.join("\n")}` : "Previous steps: none yet",
   ];
   return [
-    ...attached,
+    ...attachedParts(input.attachments),
     { type: "text", text: lines.join("\n") },
     { type: "image_url", image_url: { url: `data:${screenshot.mimeType};base64,${screenshot.data.toString("base64")}` } },
   ];
-}
-
-const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
-const MAX_ATTACHED_TEXT = 10_000;
-
-/** Images go to the model as images, text files as text; other files are named only. */
-function attachmentParts(attachment: Attachment, n: number): ContentPart[] {
-  const label = `Attachment ${n}: ${attachment.name} (${attachment.mime_type})`;
-  const decoded = decodeDataUrl(attachment.data_url);
-  if (decoded && IMAGE_TYPES.includes(decoded.mimeType)) {
-    return [
-      { type: "text", text: `${label}, the image below:` },
-      { type: "image_url", image_url: { url: attachment.data_url } },
-    ];
-  }
-  if (decoded && (decoded.mimeType.startsWith("text/") || /json|xml|csv|yaml/.test(decoded.mimeType))) {
-    const text = decoded.data.toString("utf8");
-    const shown = text.length > MAX_ATTACHED_TEXT ? `${text.slice(0, MAX_ATTACHED_TEXT)}\n[… ${text.length - MAX_ATTACHED_TEXT} more characters]` : text;
-    return [{ type: "text", text: `${label}:\n${shown}` }];
-  }
-  return [{ type: "text", text: `${label}: not readable here.` }];
 }
 
 /** The pointer check of PROTOCOL.md: intent, target and cursor in the image's pixels, and the image. */

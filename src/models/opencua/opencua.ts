@@ -6,6 +6,7 @@ import { AppError } from "../../core/errors.ts";
 import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
@@ -56,6 +57,7 @@ export class OpenCUAPlanner implements Planner {
       {
         role: "user",
         content: [
+          ...attachedParts(input.attachments),
           {
             type: "text",
             text: [taskText(input), ...(input.window ? [windowLine(input.window)] : []), input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet."].join("\n"),

@@ -6,6 +6,7 @@ import { centerOf, describeElements, drawMarks, type UiElement } from "../../per
 import { AppError } from "../../core/errors.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
 import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
@@ -67,6 +68,7 @@ export class SomPlanner implements Planner {
       {
         role: "user",
         content: [
+          ...attachedParts(input.attachments),
           { type: "text", text: text.join("\n") },
           { type: "image_url", image_url: { url: `data:${marked.mimeType};base64,${marked.data.toString("base64")}` } },
         ],

@@ -6,6 +6,7 @@ import { actionParser } from "@ui-tars/action-parser";
 import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
+import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
@@ -59,6 +60,7 @@ export class UITarsPlanner implements Planner {
       {
         role: "user",
         content: [
+          ...attachedParts(input.attachments),
           { type: "text", text: lines.join("\n") },
           { type: "image_url", image_url: { url: `data:${input.screenshot.mimeType};base64,${input.screenshot.data.toString("base64")}` } },
         ],
