@@ -5,8 +5,15 @@ import type { TaskRecord } from "./task-record.ts";
 
 /** A gate for a task in `status`, and who it tells the computer has the screen. */
 function gateFor(status: string): { gate: PersonGate; told: string[] } {
-  const record = { current: { status } } as unknown as TaskRecord;
-  const gate = new PersonGate(record, {} as Budget, new AbortController().signal);
+  const current = { id: "task_1", status };
+  const record = {
+    current,
+    update: async (change: { status?: string }) => void Object.assign(current, change),
+    emit: async () => undefined,
+    addMessage: async () => undefined,
+  } as unknown as TaskRecord;
+  const budget = { pauseClock: () => undefined, startClock: () => undefined } as unknown as Budget;
+  const gate = new PersonGate(record, budget, new AbortController().signal);
   const told: string[] = [];
   gate.handOver = async (to) => void told.push(to);
   return { gate, told };
@@ -20,6 +27,25 @@ describe("who has the screen, as the computer is told it", () => {
     expect(gate.handBack()).toBe(true);
     expect(gate.takeoverAsked).toBe(false);
     expect(told).toEqual(["agent"]);
+  });
+
+  it("takes a request for the screen made just as the person handed it back, before the agent ran again", () => {
+    const { gate } = gateFor("takeover");
+    expect(gate.takeOver()).toBe(true);
+    expect(gate.takeoverAsked).toBe(true);
+  });
+
+  it("lets a request to act answer a takeover asked for meanwhile: Resume is then the person's reply", async () => {
+    const { gate, told } = gateFor("running");
+    expect(gate.takeOver()).toBe(true);
+    const asking = gate.askUser("Please sign in.");
+    await Promise.resolve();
+    expect(gate.takeoverAsked).toBe(false);
+    // The overlay's Resume: no takeover to hand back, so it acknowledges the request.
+    expect(gate.handBack()).toBe(false);
+    expect(gate.acknowledge("I've done it")).toBe(true);
+    expect(await asking).toBe("I've done it");
+    expect(told).toEqual(["person", "agent"]);
   });
 
   it("says the agent still has it when the person asks for it while a decision is awaited", () => {

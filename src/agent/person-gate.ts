@@ -13,7 +13,7 @@ import type { TaskRecord } from "./task-record.ts";
 /** What the model is told after a takeover. */
 export const TAKEOVER_NOTE = "The person took over the screen and handed it back; what it shows may have changed.";
 /** Why an action planned before a takeover was not carried out. */
-export const TAKEN_OVER = "not carried out: the person took over the screen before it";
+export const TAKEN_OVER = "the person took over the screen before it";
 
 export class PersonGate {
   private ackWaiter: ((reply: { text: string; messageId: string }) => void) | null = null;
@@ -52,7 +52,8 @@ export class PersonGate {
   takeOver(): boolean {
     if (this.signal.aborted) return false;
     if (this.takeoverWanted) return true;
-    if (this.record.current.status !== "running") {
+    // `takeover` without a wish for it: handed back a moment ago, the agent about to run again.
+    if (this.record.current.status !== "running" && this.record.current.status !== "takeover") {
       // The extension's overlay turned to the person at their click: it shows who has the screen again.
       this.tell(this.personHasScreen ? "person" : "agent");
       return false;
@@ -65,8 +66,8 @@ export class PersonGate {
   handBack(): boolean {
     if (!this.takeoverWanted || this.signal.aborted) return false;
     this.takeoverWanted = false;
-    // Before the agent stopped, the overlay that turned at their click turns back to it.
-    if (!this.handBackWaiter) this.tell("agent");
+    // Before the agent stopped, the overlay that turned at their click shows who has the screen.
+    if (!this.handBackWaiter) this.tell(this.personHasScreen ? "person" : "agent");
     this.handBackWaiter?.();
     this.handBackWaiter = null;
     return true;
@@ -114,6 +115,8 @@ export class PersonGate {
   /** Asks the person to act and waits for their reply ("I've done it", or what they wrote). */
   async askUser(answer: string): Promise<string> {
     const { record, budget } = this;
+    // A takeover asked for meanwhile is this: the screen is the person's until they reply.
+    this.takeoverWanted = false;
     budget.pauseClock();
     // Waiting from the start: a message the person sends as the question goes out is its answer, not a follow-up.
     const replied = new Promise<{ text: string; messageId: string }>((resolve) => (this.ackWaiter = resolve));

@@ -114,8 +114,8 @@ export class Hands {
   private readonly log = new CheckLog();
   /** The origins the task has been on. */
   private readonly visited = new Set<string>();
-  /** Why an origin is closed to the agent (EasyAgentCU's own server, a blocked domain), or null, as judged once. */
-  private readonly closed = new Map<string, string | null>();
+  /** Whether an origin is closed to the agent (EasyAgentCU's own server, a blocked domain), as judged once. */
+  private readonly closed = new Map<string, { own: boolean; blocked: boolean }>();
   private readonly secrets: Secrets;
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
@@ -128,7 +128,7 @@ export class Hands {
   async start(url: string | null): Promise<Screenshot> {
     const { computer, signal } = this.options;
     if (url) {
-      await raceAbort(this.keepOffClosed([url]), signal);
+      await raceAbort(this.keepOffClosed([url], "opened"), signal);
       const risks = await raceAbort(localNetworkRisks(computer.gate, [url]), signal);
       if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
       await raceAbort(computer.navigate(checkedUrl(url)), signal);
@@ -267,7 +267,9 @@ export class Hands {
     this.visit(url);
     const found = await raceAbort(risksOfDeed(computer, action, on), signal);
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
-    await raceAbort(this.keepOffClosed(url ? [url, ...leads] : leads), signal);
+    // The page the agent is on may be blocked (a redirect took it there): it may still leave.
+    await raceAbort(this.keepOffClosed(leads, "opened"), signal);
+    if (url) await raceAbort(this.keepOffClosed([url], "acted on"), signal);
     const risks = [
       ...found,
       ...secretRisks(action, on, this.secrets),
@@ -309,21 +311,23 @@ export class Hands {
 
   /**
    * EasyAgentCU's own UI is never acted on, nor opened, and a site of BLOCKED_DOMAINS never opened
-   * by an address, a link or a form the agent sends: a browser attached over CDP and the person's
+   * by an address, a link or a form the agent sends (`opened`); on a blocked page it is already on
+   * (`acted on`), the agent may act, to leave it. A browser attached over CDP and the person's
    * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
    * per origin.
    */
-  private async keepOffClosed(urls: string[]): Promise<void> {
+  private async keepOffClosed(urls: string[], how: "opened" | "acted on"): Promise<void> {
     const gate = this.options.computer.gate;
     if (!gate) return;
     for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {
-      let why = this.closed.get(origin);
-      if (why === undefined) {
+      let closed = this.closed.get(origin);
+      if (closed === undefined) {
         const verdict = await gate.judge(origin);
-        why = verdict.allowed ? null : verdict.own ? `EasyAgentCU never acts on its own UI (${origin}).` : verdict.blocked ? `The agent never opens ${origin}: ${verdict.why} (BLOCKED_DOMAINS).` : null;
-        this.closed.set(origin, why);
+        closed = { own: !verdict.allowed && verdict.own === true, blocked: !verdict.allowed && verdict.blocked === true };
+        this.closed.set(origin, closed);
       }
-      if (why) throw new AppError("DENIED", why);
+      if (closed.own) throw new AppError("DENIED", `EasyAgentCU never acts on its own UI (${origin}).`);
+      if (closed.blocked && how === "opened") throw new AppError("DENIED", `The agent never opens ${origin}: it is on the block-list (BLOCKED_DOMAINS).`);
     }
   }
 

@@ -103,6 +103,12 @@ export interface Planner {
    * {@link Replan}: the step is observed again for the new planner and asked again.
    */
   next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn>;
+  /**
+   * The action of the last turn was not carried out, for `reason` (the person took the screen):
+   * planners that keep a conversation or a queue of planned actions drop what follows from it and
+   * tell their model. Stateless planners read it in their history instead.
+   */
+  discard?(reason: string): void;
 }
 
 /** The planner changed within a step (a router fell back): observe again and ask again. */

@@ -30,6 +30,10 @@ export class Router implements Planner {
     return this.active.capabilities(screenshot);
   }
 
+  discard(reason: string): void {
+    this.active.discard?.(reason);
+  }
+
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     for (;;) {
       try {

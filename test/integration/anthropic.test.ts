@@ -177,6 +177,46 @@ describe("Anthropic computer use", () => {
     expect(last).toContain("(an earlier screenshot, no longer shown)");
   });
 
+  it("carries out none of Claude's calls once the person took the screen, and tells it so after Resume", async () => {
+    const task = "press and type while I take over";
+    const { held, open } = gate();
+    const twoCalls: Reply = {
+      message: {
+        id: `msg_${++nextId}`,
+        type: "message",
+        role: "assistant",
+        model: "claude-test",
+        content: [
+          { type: "tool_use", id: "toolu_press", name: "computer", input: { action: "left_click", coordinate: [200, 130] } },
+          { type: "tool_use", id: "toolu_type", name: "computer", input: { action: "type", text: "Grace" } },
+        ],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage,
+      },
+    };
+    model.route(taskOf(task), { ...twoCalls, until: held }, endTurn("Left it to you."));
+    const clicked = pages.records.filter((r) => r === "clicked").length;
+    const events = await openStream(app.url, "s-claude-takeover", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-claude-takeover", text: task, start_url: pages.url("form.html") });
+    await expect.poll(() => model.requests.some(taskOf(task)), { timeout: 15_000 }).toBe(true);
+    expect((await app.api("POST", "/api/chat/takeover", { task_id: json.task_id })).status).toBe(202);
+    open();
+    await events.waitFor((e) => e.type === "task.takeover" && e.task_id === json.task_id);
+    expect((await app.api("POST", "/api/chat/resume", { task_id: json.task_id })).status).toBe(202);
+    expect(await events.completes(json.task_id, 30_000)).toMatchObject({ answer: "Left it to you." });
+    events.close();
+
+    expect(pages.records.filter((r) => r === "clicked").length).toBe(clicked);
+    expect(pages.records).not.toContain("typed:Grace");
+    const results = body(model.requests.filter(taskOf(task))[1]!).messages.at(-1)!.content as { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }[];
+    const notDone = [{ type: "text", text: "Not carried out: the person took over the screen before it." }];
+    expect(results.filter((b) => b.type === "tool_result")).toEqual([
+      { type: "tool_result", tool_use_id: "toolu_press", content: notDone, is_error: true },
+      { type: "tool_result", tool_use_id: "toolu_type", content: notDone, is_error: true },
+    ]);
+  });
+
   it("fails the task when the reply is not a message", async () => {
     const { end } = await run("s-claude-bad", "bad reply", pages.url("form.html"), { message: { type: "error", error: { type: "overloaded_error" } } });
     expect(end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });

@@ -202,7 +202,7 @@ describe("the person's Chrome through the extension", () => {
     const taskId = await send("s-ext-blocked", task, "form.html?blocked");
     expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "It is blocked." });
     const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json;
-    expect(steps[0]!.text).toContain("The agent never opens http://www.blocked.example: www.blocked.example is on the block-list (BLOCKED_DOMAINS).");
+    expect(steps[0]!.text).toContain("The agent never opens http://www.blocked.example: it is on the block-list (BLOCKED_DOMAINS).");
 
     const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: "s-ext-blocked", text: "start there", start_url: "http://blocked.example/" });
     expect(await events.waitForEnd(json.task_id, 30_000)).toMatchObject({ type: "task.failed", error: { code: "DENIED" } });

@@ -1,6 +1,6 @@
 // The agent's own browser is fenced off (issue 12): it never reaches EasyAgentCU's own server, a
-// link-local or cloud-metadata address, or a local service the allow-list does not name — typed,
-// or through a redirect from an allowed page. The fixture pages, which the allow-list names, open.
+// link-local or cloud-metadata address, a blocked domain, or a local service the allow-list does
+// not name — typed, or through a redirect from an allowed page. The fixture pages, which the allow-list names, open.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
 // Tests elsewhere allow every class of action; here the first visit to a local origin asks.
-const { model, pages, app } = useWorld({ config: { approvals: { ...ALLOW_EVERYTHING, local_network: "ask" } } });
+const { model, pages, app } = useWorld({ config: { approvals: { ...ALLOW_EVERYTHING, local_network: "ask" }, network: { blockedDomains: ["blocked.example"] } } });
 
 /** A local service nobody allowed, which counts the requests it gets. */
 let service: Server;
@@ -68,6 +68,33 @@ describe("the network fence", () => {
     expect(redirected).toContain("Blocked");
     expect(redirected).toContain("own server");
     expect(redirected).not.toContain("s-fence-allowed");
+  });
+
+  it("never opens a BLOCKED_DOMAINS site the agent names, and lets it leave one a redirect took it to", async () => {
+    // The page it leaves to is named in the task: leaving a page for it asks nothing.
+    const goal = `visit s-fence-blocked, then ${pages.url("form.html")}`;
+    const blockedByRedirect = `${pages.url("redirect")}?to=${encodeURIComponent("http://www.blocked.example/")}`;
+    model.route(
+      agentOf(goal),
+      calls(["goto", { url: "http://blocked.example/" }]),
+      calls(["goto", { url: blockedByRedirect }]),
+      calls(["goto", { url: pages.url("form.html") }]),
+      calls(["close", { reasoning: "left it", taskComplete: true }]),
+    );
+    const events = await openStream(app.url, "s-fence-blocked", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-fence-blocked", text: goal });
+    await events.completes(json.task_id);
+    events.close();
+    const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+    expect(steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
+      ["goto", false],
+      ["goto", true],
+      ["goto", true],
+      ["close", true],
+    ]);
+    expect(steps[0]!.tool!.error).toMatchObject({ code: "DENIED", message: "The agent never opens http://blocked.example: it is on the block-list (BLOCKED_DOMAINS)." });
+    expect(steps[1]!.url).toBe("http://www.blocked.example/");
+    expect(steps[2]!.url).toBe(pages.url("form.html"));
   });
 
   it("never reaches a link-local or cloud-metadata address", async () => {

@@ -23,7 +23,7 @@ describe("takeover on the embedded browser", () => {
     const held = new Promise<void>((resolve) => (stepDone = resolve));
     model.route(
       agentOf(goal),
-      { ...calls(["think", { reasoning: "Let me look first." }]), until: held },
+      { ...calls(["keys", { method: "press", value: "Tab" }]), until: held },
       calls(["ariaTree", {}]),
       calls(["close", { reasoning: "The field says hello from me.", taskComplete: true }]),
     );

@@ -75,8 +75,9 @@ export class PlannerDriver implements Driver {
       const resolved = resolveAction(action, view.spaces);
       const aimed = actionPoint(resolved);
       if (run.gate.takeoverAsked) {
-        // The person took the screen while the model thought: its action was planned on a screen they now use.
-        await this.record(run, turn, shot, url, { at: aimed, failure: TAKEN_OVER });
+        // The person took the screen while the model thought: its action, and what it planned after it, were for a screen they now use.
+        planner.discard?.(TAKEN_OVER);
+        await this.record(run, turn, shot, url, { at: aimed, failure: `not carried out: ${TAKEN_OVER}` });
         continue;
       }
       if (turn.approval) {

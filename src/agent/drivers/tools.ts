@@ -86,8 +86,13 @@ export class ToolDriver implements Driver {
       let usage = reply.usage;
       for (const checked of reply.calls) {
         budget.assertStepRoom(steps.count);
-        // Once the person took the screen, the rest of the reply is planned on a screen they now use.
-        const ran = run.gate.takeoverAsked ? heldBack(checked, usage) : checked.ok ? await runner.call(checked.tool, checked.input, usage) : refused(checked, usage);
+        // Once the person took the screen, what the reply does to it was planned on a screen they now use.
+        const held = checked.ok && run.gate.takeoverAsked && !checked.tool.looks && !checked.tool.ends;
+        const ran = !checked.ok
+          ? unrun(checked, usage, checked.error)
+          : held
+            ? unrun(checked, usage, { code: "TAKEN_OVER", message: `not carried out: ${TAKEN_OVER}` })
+            : await runner.call(checked.tool, checked.input, usage);
         const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
         usage = { input_tokens: 0, output_tokens: 0 };
         turns.push(toolTurn(checked.call, ran.outcome, step.effect));
@@ -175,17 +180,14 @@ function goalText(goal: string, startUrl: string | null, attachments: Attachment
 }
 
 
-/** A call that cannot run, as a step: answered with why (unknown tool, bad arguments), never run. */
-function refused(checked: Extract<CheckedCall<AgentTool>, { ok: false }>, usage: Usage): Ran {
-  const { call, error, json } = checked;
-  return { name: call.name, label: call.name, input: json ?? call.arguments, outcome: { ok: false, error }, spent: usage, beforeHash: null };
-}
-
-/** A call not carried out because the person took the screen before it. */
-function heldBack(checked: CheckedCall<AgentTool>, usage: Usage): Ran {
+/**
+ * A call that does not run, as a step answered with why: it cannot (an unknown tool, bad
+ * arguments), or it is held back (the person took the screen before it).
+ */
+function unrun(checked: CheckedCall<AgentTool>, usage: Usage, error: { code: string; message: string }): Ran {
   const { call } = checked;
   const input = checked.ok ? checked.input : (checked.json ?? call.arguments);
-  return { name: call.name, label: call.name, input, outcome: { ok: false, error: { code: "TAKEN_OVER", message: TAKEN_OVER } }, spent: usage, beforeHash: null };
+  return { name: call.name, label: call.name, input, outcome: { ok: false, error }, spent: usage, beforeHash: null };
 }
 
 /** A recorded output as the model read it: a page view goes back after the JSON, not inside it. */

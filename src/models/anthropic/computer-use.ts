@@ -125,6 +125,16 @@ export class AnthropicComputerUse implements Planner {
     }
   }
 
+  /** The call in flight was not carried out, nor what Claude planned after it; it is told why. */
+  discard(reason: string): void {
+    if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
+    this.inFlight = null;
+    for (const call of this.pending) {
+      this.results.push({ type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
+    }
+    this.pending = [];
+  }
+
   /** The person added to the task: what the model planned before it knew is not carried out, and it is told why. */
   private heed(added: string): void {
     for (const call of this.pending) {

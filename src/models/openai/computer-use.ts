@@ -52,6 +52,12 @@ export class OpenAIComputerUse implements Planner {
     return this.options.model.startsWith("computer-use-preview");
   }
 
+  /** The action was not carried out, nor the rest of the call; the model is told why with the call's output. */
+  discard(reason: string): void {
+    this.notes.push(`Your last action was not carried out, nor the rest of that call: ${reason}.`);
+    if (this.call) this.call.actions = [];
+  }
+
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     const display = { width: input.screenshot.width, height: input.screenshot.height };

@@ -48,6 +48,11 @@ export class OpenCUAPlanner implements Planner {
     return { elements: false, imageSize: null, verifyClicks: null, checkPointer: null };
   }
 
+  /** The rest of the code was planned with the dropped action: it goes too. */
+  discard(): void {
+    this.queue = [];
+  }
+
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const queued = this.queue.shift();
     if (queued) return { ...queued, usage: { input_tokens: 0, output_tokens: 0 }, planner: this.name };

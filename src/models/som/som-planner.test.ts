@@ -14,7 +14,7 @@ describe("the Set-of-Mark planner's answers (seed 002 §3.1)", () => {
     [{ action: "hotkey", keys: ["ctrl", "s"] }, [{ type: "keypress", args: { keys: ["ctrl", "s"] } }]],
     [{ action: "hotkey", key: "ctrl+a" }, [{ type: "keypress", args: { keys: ["ctrl", "a"] } }]],
     [{ action: "press", key: "enter" }, [{ type: "keypress", args: { keys: ["enter"] } }]],
-    [{ action: "scroll", direction: "down" }, [{ type: "scroll", args: { x: 640, y: 400, scroll_x: 0, scroll_y: 500 } }]],
+    [{ action: "scroll", direction: "down" }, [{ type: "scroll", args: { x: 640, y: 400, scroll_x: 0, scroll_y: 300 } }]],
     [{ action: "scroll", direction: "up", amount: 3, element_id: 1 }, [{ type: "scroll", args: { x: 140, y: 120, scroll_x: 0, scroll_y: -300 } }]],
     [{ action: "needs_user", answer: "Please sign in." }, [{ type: "needs_user", args: { answer: "Please sign in." } }]],
   ])("%j", (answer, actions) => {

@@ -20,7 +20,7 @@ export interface SomOptions extends ChatEndpoint {
 
 /** A wheel notch of a scroll's `amount`, and the notches of a scroll without one. */
 const NOTCH_PX = 100;
-const SCROLL_NOTCHES = 5;
+const SCROLL_NOTCHES = 3;
 const MAX_NOTCHES = 20;
 
 const SYSTEM_PROMPT = `You operate a computer for a person. Each step you get the task, the steps so far, a list of the interactive elements on screen — each with a number in square brackets — and a screenshot with the same numbers drawn on it. Choose the next action and name its element by number; never guess coordinates.
@@ -33,7 +33,7 @@ Actions:
 - type: "element_id" of the field and "text" (the field is clicked first)
 - hotkey: "keys", e.g. ["ctrl", "s"]
 - press: "key", e.g. "enter"
-- scroll: "direction" up/down/left/right, optional "amount" in wheel notches (5 by default), optional "element_id" to scroll inside
+- scroll: "direction" up/down/left/right, optional "amount" in wheel notches (3 by default), optional "element_id" to scroll inside
 - navigate: "url"
 - wait
 - needs_user: "answer" saying what the person must do (sign in, solve a captcha, decide), after which you go on
@@ -50,6 +50,11 @@ export class SomPlanner implements Planner {
 
   capabilities(): PlannerCapabilities {
     return { elements: true, imageSize: null, verifyClicks: null, checkPointer: null };
+  }
+
+  /** The rest of the answer was planned with the dropped action: it goes too. */
+  discard(): void {
+    this.queue = [];
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
