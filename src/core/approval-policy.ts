@@ -50,14 +50,11 @@ export const PRESS_WORDS = {
   send: String.raw`\b(send|post|publish|reply|tweet)\b|发送|发布`,
 } as const satisfies Partial<Record<ActionClass, string>>;
 
-/** On a screen without a DOM a form's button is known by its label alone. */
-const SUBMIT_WORDS = String.raw`\b(submit|sign up|register)\b|提交|注册`;
-
-/** What pressing a control labelled `label` on a desktop may do: pay, delete, send or submit. */
+/** What pressing a control captioned `label` may do, by its words alone (a desktop's): pay, delete or send. */
 export function pressRisks(label: string): Risk[] {
   const name = label.trim().replace(/\s+/g, " ");
   if (name.length === 0 || name.length > 60) return [];
-  const words: [ActionClass, string][] = [...Object.entries(PRESS_WORDS), ["submit", SUBMIT_WORDS]] as [ActionClass, string][];
+  const words = Object.entries(PRESS_WORDS) as [keyof typeof PRESS_WORDS, string][];
   return words.filter(([, source]) => new RegExp(source, "i").test(name)).map(([kind]) => ({ kind, message: `presses "${name}", which may ${kind}` }));
 }
 

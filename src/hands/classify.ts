@@ -3,13 +3,16 @@
 // a password field; on a desktop, the caption its pixels show) and the address it opens. An origin
 // the task has not been on yet is a new one.
 import type { Computer, ElementQuery, NetworkGate, Risk } from "../computers/computer.ts";
-import { originOf, pressRisks } from "../core/approval-policy.ts";
+import { originOf, PRESS_WORDS, pressRisks } from "../core/approval-policy.ts";
 import { normalizeChord } from "../computers/keys.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 
 /** Where a page deed acts, so that it is classified like the screen action it stands for; `text`: what it types. */
 export type DeedTarget = { element: ElementQuery; how: "click" | "enter" | "type"; text?: string };
+
+/** The classes a control's caption can put a click in. */
+const PRESS_CLASSES = Object.keys(PRESS_WORDS) as (keyof typeof PRESS_WORDS)[];
 
 /** Chords that close, quit, lock, log out or delete for good, written with canonical key names. */
 const RISKY_CHORDS: Record<string, string> = {
@@ -44,16 +47,22 @@ function pressesEnter(keys: string[]): boolean {
   return last === "Enter" || last === "NumpadEnter";
 }
 
-/** The risks of a screen action, or of a page deed on `target`; [] when there are none. */
-export async function risksOfDeed(computer: Computer, action: ScreenAction | null, target: DeedTarget | null): Promise<Risk[]> {
+/**
+ * The risks of a screen action, or of a page deed on `target`; [] when there are none. `asks`:
+ * whether the policy would let a class through unasked, so that what costs a reading of the
+ * screen is only looked for when it matters.
+ */
+export async function risksOfDeed(computer: Computer, action: ScreenAction | null, target: DeedTarget | null, asks: (kind: Risk["kind"]) => boolean = () => true): Promise<Risk[]> {
   const web = computer.web;
   if (!action) return target && web ? web.risksOf(target.element, target.how) : [];
   switch (action.type) {
     case "click":
     case "double_click":
       if (web) return web.risksOf({ x: action.args.x, y: action.args.y }, "click");
-      // Without a page's structure, what the click presses is known by the caption the screen shows there.
-      return computer.labelAt ? pressRisks((await computer.labelAt(action.args.x, action.args.y)) ?? "") : [];
+      // Without a page's structure, what the click presses is known by the caption the screen shows
+      // there; one that cannot be read is no caption.
+      if (!computer.labelAt || !PRESS_CLASSES.some(asks)) return [];
+      return pressRisks((await computer.labelAt(action.args.x, action.args.y).catch(() => null)) ?? "");
     case "type": {
       if (!web) return [];
       const typed = await web.risksOf("focused", "type");

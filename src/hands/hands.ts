@@ -265,7 +265,7 @@ export class Hands {
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
     const url = await computer.currentUrl();
     this.visit(url);
-    const found = await raceAbort(risksOfDeed(computer, action, on), signal);
+    const found = await raceAbort(risksOfDeed(computer, action, on, (kind) => config.approvals[kind] !== "allow"), signal);
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
     // The page the agent is on may be blocked (a redirect took it there): it may still leave.
     await raceAbort(this.keepOffClosed(leads, "opened"), signal);

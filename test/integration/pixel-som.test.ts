@@ -75,9 +75,15 @@ describe("Set-of-Mark from a desktop's pixels", () => {
     const open = centre(window.buttons.Open!);
     expect(await desktop.labelAt(send.x, send.y)).toBe("Send message");
     expect(await desktop.labelAt(open.x, open.y)).toBe("Open");
-    const click = (at: { x: number; y: number }) => risksOfDeed(desktop, { type: "click", args: { ...at, button: "left" }, intent: "", requires_verification: false }, null);
+    // A field's words are its content, not what a click presses.
+    const entry = centre(window.entry);
+    expect(await desktop.labelAt(entry.x, entry.y)).toBeNull();
+    const click = (at: { x: number; y: number }, asks?: () => boolean) =>
+      risksOfDeed(desktop, { type: "click", args: { ...at, button: "left" }, intent: "", requires_verification: false }, null, asks);
     expect(await click(send)).toEqual([{ kind: "send", message: 'presses "Send message", which may send' }]);
     expect(await click(open)).toEqual([]);
+    // A policy that lets pay, delete and send through unasked needs no reading.
+    expect(await click(send, () => false)).toEqual([]);
   });
 
   it("asks the person before a planner's click on the desktop's Send message button, and a refusal leaves it unpressed", async () => {

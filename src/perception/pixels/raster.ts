@@ -15,17 +15,20 @@ export async function rasterFromImage(data: Buffer): Promise<Raster> {
   return { width: info.width, height: info.height, rgb };
 }
 
-/** 32-bit pixels as X servers and nut-js give them: B, G, R and an unused byte; `stride` bytes a row. */
-export function rasterFromBgrx(pixels: Buffer, width: number, height: number, stride = width * 4): Raster {
-  const rgb = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, i = y * stride, o = y * width * 3; x < width; x++, i += 4, o += 3) {
+/**
+ * 32-bit pixels as X servers and nut-js give them: B, G, R and an unused byte; `stride` bytes a
+ * row. `box`: only these pixels (inside the image), converted alone.
+ */
+export function rasterFromBgrx(pixels: Buffer, width: number, height: number, stride = width * 4, box: Box = { x: 0, y: 0, width, height }): Raster {
+  const rgb = new Uint8Array(box.width * box.height * 3);
+  for (let y = 0; y < box.height; y++) {
+    for (let x = 0, i = (box.y + y) * stride + box.x * 4, o = y * box.width * 3; x < box.width; x++, i += 4, o += 3) {
       rgb[o] = pixels[i + 2]!;
       rgb[o + 1] = pixels[i + 1]!;
       rgb[o + 2] = pixels[i]!;
     }
   }
-  return { width, height, rgb };
+  return { width: box.width, height: box.height, rgb };
 }
 
 /** The pixels of one box (clipped to the image) as a raster of their own. */

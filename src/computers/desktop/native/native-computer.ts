@@ -6,7 +6,7 @@
 import type { Button } from "@nut-tree-fork/nut-js";
 import { AppError } from "../../../core/errors.ts";
 import type { Point, Size } from "../../../perception/coordinates.ts";
-import { PixelElements } from "../../../perception/pixels/pixel-elements.ts";
+import { captionAt, labelArea } from "../../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../../perception/pixels/raster.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate } from "../desktop-input.ts";
@@ -32,8 +32,6 @@ export class NativeComputer implements Computer {
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly spaces: NativeSpaces;
-  /** Reads a control's caption from the screen's pixels for the approval policy. */
-  private readonly som = new PixelElements();
 
   private constructor(
     private readonly nut: Nut,
@@ -77,7 +75,8 @@ export class NativeComputer implements Computer {
 
   async labelAt(x: number, y: number): Promise<string | null> {
     const image = await this.nut.screen.grab();
-    return this.som.labelAt(rasterFromBgrx(image.data, image.width, image.height, image.byteWidth), { x, y });
+    const around = labelArea({ x, y }, image);
+    return captionAt(rasterFromBgrx(image.data, image.width, image.height, image.byteWidth, around), around, { x, y });
   }
 
   async move(x: number, y: number): Promise<void> {
