@@ -51,10 +51,14 @@ describe("Set-of-Mark under overlays", () => {
     expect((await extensionIndex()).map((e) => e.text)).toEqual(listed);
   });
 
-  it.each(["overlay-modal.html", "overlay-shadow.html"])("leaves out what shows through a modal's backdrop, and numbers the dialog's own buttons (%s)", async (modal) => {
+  it.each([
+    ["overlay-modal.html", ["Cancel", "Delete"]],
+    ["overlay-shadow.html", ["Cancel", "Delete"]],
+    ["overlay-drawer.html", ["Close menu"]],
+  ])("leaves out what shows through a modal's backdrop, and numbers the dialog's own buttons (%s)", async (modal, listed) => {
     await page.goto(pages.url(modal));
-    expect((await domIndex(page)).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
-    expect((await extensionIndex()).map((e) => e.text)).toEqual(["Cancel", "Delete"]);
+    expect((await domIndex(page)).map((e) => e.text)).toEqual(listed);
+    expect((await extensionIndex()).map((e) => e.text)).toEqual(listed);
   });
 
   it("gives the browser computer's Set-of-Mark the links under a transparent full-screen layer", async () => {

@@ -79,7 +79,8 @@ export function covered(el: Element, r: DOMRect): Element | undefined {
   const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = root.elementFromPoint(cx, cy);
-  return hit && hit !== el && !el.contains(hit) && !hit.contains(el) ? hit : undefined;
+  // A host on top may be its own shadow root's layer over the element slotted into it.
+  return hit && hit !== el && !el.contains(hit) && !(hit.contains(el) && !hit.shadowRoot) ? hit : undefined;
 }
 
 // How much of an element the layers above it must cover for it to count as hidden.
@@ -113,12 +114,13 @@ export function hidden(el: Element, r: DOMRect): boolean {
  * The layers at a point, top to bottom, with what an open shadow root draws in place of its host
  * (above the host, which is its container): a web component's own backdrop is a layer too.
  */
-function layersAt(x: number, y: number, root: Document | ShadowRoot = document): Element[] {
+function layersAt(x: number, y: number, root: Document | ShadowRoot = document, seen = new Set<Element>()): Element[] {
   const layers: Element[] = [];
   for (const layer of root.elementsFromPoint(x, y)) {
     // A shadow root's answer goes on into the document around it, which its host's caller has.
-    if (root !== document && !root.contains(layer)) continue;
-    if (layer.shadowRoot) layers.push(...layersAt(x, y, layer.shadowRoot));
+    if (seen.has(layer) || (root !== document && !root.contains(layer))) continue;
+    seen.add(layer);
+    if (layer.shadowRoot) layers.push(...layersAt(x, y, layer.shadowRoot, seen));
     layers.push(layer);
   }
   return layers;

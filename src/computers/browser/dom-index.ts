@@ -152,7 +152,8 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
       const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
       const root = el.getRootNode() as Document | ShadowRoot;
       const top = root.elementFromPoint(cx, cy);
-      if (!top || top === el || el.contains(top) || top.contains(el)) return false;
+      // A host on top may be its own shadow root's layer over the element slotted into it: look in.
+      if (!top || top === el || el.contains(top) || (top.contains(el) && !top.shadowRoot)) return false;
       let clear = 1;
       // Top to bottom; the element's own children are part of it, its ancestors are behind it.
       for (const layer of h.layersAt(cx, cy)) {
@@ -183,12 +184,13 @@ function scanDom({ mode, scope, attr, points = [] }: ScanArgs): { found: Found[]
     },
     // The layers at a point, top to bottom, with what an open shadow root draws in place of its host
     // (above the host, which is its container): a web component's own backdrop is a layer too.
-    layersAt(x: number, y: number, root: Document | ShadowRoot = document): Element[] {
+    layersAt(x: number, y: number, root: Document | ShadowRoot = document, seen = new Set<Element>()): Element[] {
       const layers: Element[] = [];
       for (const layer of root.elementsFromPoint(x, y)) {
         // A shadow root's answer goes on into the document around it, which its host's caller has.
-        if (root !== document && !root.contains(layer)) continue;
-        if (layer.shadowRoot) layers.push(...h.layersAt(x, y, layer.shadowRoot));
+        if (seen.has(layer) || (root !== document && !root.contains(layer))) continue;
+        seen.add(layer);
+        if (layer.shadowRoot) layers.push(...h.layersAt(x, y, layer.shadowRoot, seen));
         layers.push(layer);
       }
       return layers;
