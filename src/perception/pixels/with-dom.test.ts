@@ -11,6 +11,8 @@ describe("a web page's elements from its DOM and its pixels", () => {
       el(2, "link", "Home", 20, 10, 60, 20),
       el(3, "button", "Cancel", 520, 320, 58, 21),
       el(4, "button", "Delete", 578, 320, 55, 21),
+      el(5, "link", "Docs", 30, 600, 60, 20),
+      el(6, "link", "Pricing", 120, 600, 60, 20),
     ];
     const pixels = [
       el(1, "button", "Confirm", 101, 101, 118, 38), // the DOM's button again
@@ -19,7 +21,8 @@ describe("a web page's elements from its DOM and its pixels", () => {
       el(4, "button", "Play", 440, 340, 140, 50), // drawn on a canvas
       el(5, "icon", "", 700, 30, 24, 24), // an image-only control
       el(6, "button", "Cancel Delete", 499, 299, 153, 62), // a dialog's panel around two DOM buttons
+      el(7, "button", "Spring sale Docs Pricing", 10, 500, 400, 200), // a card around two DOM links, with words of its own
     ];
-    expect(numberAfter(dom, pixelsOnly(dom, pixels))).toEqual([...dom, el(5, "icon", "", 700, 30, 24, 24), el(6, "button", "Play", 440, 340, 140, 50)]);
+    expect(numberAfter(dom, pixelsOnly(dom, pixels))).toEqual([...dom, el(7, "icon", "", 700, 30, 24, 24), el(8, "button", "Play", 440, 340, 140, 50), el(9, "button", "Spring sale Docs Pricing", 10, 500, 400, 200)]);
   });
 });
