@@ -47,11 +47,15 @@ export function isPrivateAddress(address: string): boolean {
   return isIP(ip) !== 0 && (LOOPBACK.check(ip, family) || PRIVATE.check(ip, family));
 }
 
+/** Whether a host is one of the domains, or a subdomain of one, written in any case. */
+export function inDomains(host: string, domains: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return domains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`));
+}
+
 /** A host of BLOCKED_DOMAINS (or a subdomain of one), judged by its name alone; null for any other. */
 export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains">, host: string): Extract<Verdict, { allowed: false }> | null {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  const listed = policy.blockedDomains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`));
-  return listed ? { allowed: false, why: `${name} is on the block-list`, blocked: true } : null;
+  return inDomains(host, policy.blockedDomains) ? { allowed: false, why: `${host.toLowerCase().replace(/\.$/, "")} is on the block-list`, blocked: true } : null;
 }
 
 /** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */

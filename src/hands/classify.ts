@@ -5,6 +5,7 @@
 import type { Computer, ElementQuery, NetworkGate, Risk } from "../computers/computer.ts";
 import { originOf, PRESS_WORDS, pressRisks } from "../core/approval-policy.ts";
 import { normalizeChord } from "../computers/keys.ts";
+import { inDomains } from "../core/network-policy.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 
@@ -101,7 +102,7 @@ export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string |
   const urls = [pageUrl, action?.type === "navigate" ? action.args.url : null];
   const hosts = urls.flatMap((url) => {
     const host = url ? hostOf(url) : null;
-    return host && domains.some((d) => host === d.toLowerCase() || host.endsWith(`.${d.toLowerCase()}`)) ? [host] : [];
+    return host && inDomains(host, domains) ? [host] : [];
   });
   return [...new Set(hosts)].map((host) => ({ kind: "sensitive_site", message: `acts on ${host}, which is on the sensitive-site list` }));
 }

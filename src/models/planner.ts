@@ -1,5 +1,6 @@
 // The planner interface of seed 000 §5.1. One call answers all three roles: the next action,
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
+import { AppError } from "../core/errors.ts";
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
@@ -109,6 +110,19 @@ export interface Planner {
    * tell their model. Stateless planners read it in their history instead.
    */
   discard?(reason: string): void;
+}
+
+/**
+ * The model gave up (Set-of-Mark's `fail`, OpenCUA's `terminate(status='failure')`): the task
+ * ends failed with its reason (TASK_INCOMPLETE), its last answer recorded as a step.
+ */
+export class GaveUp extends AppError {
+  constructor(
+    reason: string,
+    readonly turn: Pick<PlannerTurn, "thought" | "progress" | "usage" | "planner">,
+  ) {
+    super("TASK_INCOMPLETE", reason);
+  }
 }
 
 /** The planner changed within a step (a router fell back): observe again and ask again. */

@@ -101,7 +101,7 @@ describe("a plain question", () => {
     ]);
   });
 
-  it("gives a task it starts in the tool agent's mode the tool agent's step cap (AGENT_MAX_STEPS), not MAX_STEPS", async () => {
+  it("offers a task in the tool agent's mode with the tool agent's step cap (AGENT_MAX_STEPS), the one it starts it with, not MAX_STEPS", async () => {
     model.chat({ chat: { text: "Sure." } });
     const sent = await send("s-dom-cap", "Read the page for me. (s-dom-cap)", { agent_mode: "dom" });
     await turnEnd("s-dom-cap", sent.json.message_id);

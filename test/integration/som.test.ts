@@ -94,6 +94,11 @@ describe("the Set-of-Mark planner", () => {
       const stream = await openStream(app.url, "s-som-fail", 0);
       expect(await stream.waitForEnd(failing.json.task_id)).toMatchObject({ type: "task.failed", error: { code: "TASK_INCOMPLETE", message: "There is no Delete button on this page." } });
       stream.close();
+      // Its last answer is a step of the task, with what it cost.
+      const { steps } = (await app.api<TaskReply>("GET", `/api/tasks/${failing.json.task_id}`)).json;
+      expect(steps).toHaveLength(1);
+      expect(steps[0]).toMatchObject({ action: null, text: "… (failed: There is no Delete button on this page.)", planner: "som:scripted-vl" });
+      expect(steps[0]!.usage!.output_tokens).toBeGreaterThan(0);
     } finally {
       await app.close();
     }

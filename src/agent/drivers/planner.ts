@@ -6,7 +6,7 @@ import { raceAbort } from "../../core/abort.ts";
 import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import type { Performed, PointerLook } from "../../hands/hands.ts";
-import { Replan, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
+import { GaveUp, Replan, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
 import { scaleElements } from "../../perception/elements.ts";
 import { modelView } from "../../perception/model-image.ts";
 import { resolveAction } from "../../perception/resolve.ts";
@@ -60,7 +60,10 @@ export class PlannerDriver implements Driver {
       } catch (error) {
         // Another planner took over within the step: it looks at the screen its own way.
         if (error instanceof Replan) continue;
-        throw error;
+        if (!(error instanceof GaveUp)) throw error;
+        const { thought, progress, usage, planner: answered } = error.turn;
+        await steps.commit(shot, { text: `${progress || "Gave up"} (failed: ${error.message})`, thought, action: null, tool: null, cursor_x: null, cursor_y: null, url, effect: null, verification: null, planner: answered, usage });
+        return { status: "failed", code: "TASK_INCOMPLETE", message: error.message };
       }
       signal.throwIfAborted();
       const { action } = turn;

@@ -2,13 +2,12 @@
 // writes pyautogui code, which the whitelist reader turns into our actions without running it.
 // Coordinates may be relative (0–1 or 0–1000) or absolute pixels of the image (MODEL_COORDINATES).
 // Several calls in one answer are carried out one step each.
-import { AppError } from "../../core/errors.ts";
 import type { Size } from "../../perception/coordinates.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
@@ -77,7 +76,7 @@ export class OpenCUAPlanner implements Planner {
       (text) => parseOpenCUA(text, image, this.options.coordinates),
       signal,
     );
-    if (value.failure !== null) throw new AppError("TASK_INCOMPLETE", value.failure);
+    if (value.failure !== null) throw new GaveUp(value.failure, { thought: value.thought, progress: value.progress, usage, planner: this.name });
     const [first, ...rest] = value.actions;
     this.queue = rest.map((action) => ({ action, thought: value.thought, progress: value.progress }));
     return { action: first!, thought: value.thought, progress: value.progress, usage, planner: this.name };

@@ -3,13 +3,12 @@
 // pixels; the id becomes the element's centre in the image it saw. Any OpenAI-compatible vision
 // endpoint can back it.
 import { centerOf, describeElements, drawMarks, type UiElement } from "../../perception/elements.ts";
-import { AppError } from "../../core/errors.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
@@ -92,7 +91,7 @@ export class SomPlanner implements Planner {
       usage: i === 0 ? usage : { input_tokens: 0, output_tokens: 0 },
       planner: this.name,
     }));
-    if (value.failure !== null) throw new AppError("TASK_INCOMPLETE", value.failure);
+    if (value.failure !== null) throw new GaveUp(value.failure, { thought: value.thought, progress: value.progress, usage, planner: this.name });
     this.queue = rest;
     return first!;
   }
