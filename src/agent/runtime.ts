@@ -43,8 +43,8 @@ export interface Submission {
   computer?: ComputerKind | undefined;
   /** The extension client to drive (computer "extension"); by default the registry's choice. */
   extensionClient?: string | undefined;
-  /** A running browser to drive over CDP, and which page; by default the configured one, if any. */
-  cdp?: { url: string; targetId?: string | undefined } | undefined;
+  /** A running browser's page to drive: `url` (else CDP_URL) and its target (else the first page, or CDP_TARGET_ID for CDP_URL's). */
+  cdp?: { url?: string | undefined; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
   replay?: { of: Task; steps: ProgressStep[] } | undefined;
   /** Retry: the ended task this one runs again, with its mode, computer, extension and browser. */
@@ -209,8 +209,12 @@ export class Runtime {
     if (requested !== undefined && !url) {
       throw new AppError("FORBIDDEN", `This server may not drive the browser at ${redactUrl(requested)}: add it to CDP_ALLOWED_URLS.`);
     }
+    if (!url && submission.cdp?.targetId !== undefined) {
+      throw new AppError("INVALID_BODY", "cdp_target_id: names a page of the browser that cdp_url (or CDP_URL) gives, and neither is set.");
+    }
     if (!url) return null;
-    return { url: redactUrl(url), target_id: (submission.cdp ? submission.cdp.targetId : this.config.browser.cdpTargetId) ?? null };
+    const target = submission.cdp?.targetId ?? (requested === undefined ? this.config.browser.cdpTargetId : undefined);
+    return { url: redactUrl(url), target_id: target ?? null };
   }
 
   /** The files a task was given, to give them again (Retry, Continue). */

@@ -91,6 +91,26 @@ describe("attaching to a running browser", () => {
     const other = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-other", text: "x", cdp_url: "http://127.0.0.1:1/?token=s3cret" });
     expect(other.status).toBe(403);
     expect(other.json.error).toEqual({ code: "FORBIDDEN", message: "This server may not drive the browser at http://127.0.0.1:1: add it to CDP_ALLOWED_URLS." });
+    // A target names a page of a browser; without cdp_url or CDP_URL there is none.
+    const lone = await app.api<{ error: { code: string; message: string } }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-lone", text: "x", cdp_target_id: "ABC" });
+    expect(lone.status).toBe(400);
+    expect(lone.json.error).toEqual({ code: "INVALID_BODY", message: "cdp_target_id: names a page of the browser that cdp_url (or CDP_URL) gives, and neither is set." });
+  });
+
+  it("drives the page a request names of the browser CDP_URL gives", async () => {
+    const configured = await startApp({ modelBaseUrl: model.baseUrl, config: { browser: { cdpUrl: devtools } } });
+    try {
+      const form = (await targets()).find((t) => t.url.endsWith("form.html"))!;
+      model.route((r) => planningText(r).includes("Task: press it in the configured browser"), act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "Pressed." }));
+      const { json } = await configured.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-configured", text: "press it in the configured browser", cdp_target_id: form.id });
+      const events = await openStream(configured.url, "s-cdp-configured", 0);
+      expect(await events.completes(json.task_id)).toMatchObject({ answer: "Pressed." });
+      events.close();
+      const { json: stored } = await configured.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+      expect(stored.task.cdp).toEqual({ url: devtools, target_id: form.id });
+    } finally {
+      await configured.close();
+    }
   });
 
   it("never acts on EasyAgentCU's own UI, open in the person's browser, nor opens it", async () => {

@@ -57,7 +57,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         agentMode: body.agent_mode,
         computer: body.computer,
         extensionClient: body.extension_client_id,
-        cdp: body.cdp_url ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
+        cdp: body.cdp_url || body.cdp_target_id ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
       });
       return c.json(reply, 202);
     })
