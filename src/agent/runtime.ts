@@ -17,7 +17,7 @@ import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
 import { continuationOf, resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
-import { ACK_TEXT, TaskRun } from "./task-run.ts";
+import { ackText, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
@@ -234,7 +234,12 @@ export class Runtime {
     return Boolean(run);
   }
 
-  acknowledge(taskId: string, text = ACK_TEXT): boolean {
+  /** What "I've done it" says when the person adds no words. */
+  get ackText(): string {
+    return ackText(this.config.locale);
+  }
+
+  acknowledge(taskId: string, text = this.ackText): boolean {
     return this.runs.get(taskId)?.acknowledge(text) ?? false;
   }
 

@@ -26,7 +26,10 @@ import type { Resumption } from "./resumption.ts";
 import { StepRecorder } from "./step-recorder.ts";
 import { TaskRecord } from "./task-record.ts";
 
-export const ACK_TEXT = "I've done it";
+/** What the person's "I've done it" says, in the configured language, when it comes without words (seed 000 §7.1: “我已经操作”). */
+export function ackText(locale: Config["locale"]): string {
+  return locale === "zh" ? "我已经操作" : "I've done it";
+}
 
 export class TaskRun {
   private readonly controller = new AbortController();

@@ -3,6 +3,7 @@
 // afterwards; a message sent while a task runs goes to it rather than starting a second one.
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, TaskReply } from "../../src/protocol/index.ts";
+import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
@@ -46,6 +47,23 @@ describe("needs_user", () => {
       "user_text:我已经操作",
       "assistant_answer:Logged in.",
     ]);
+  });
+
+  it("says I've done it in the configured language when the ack comes without words", async () => {
+    const zh = await startApp({ modelBaseUrl: model.baseUrl, config: { locale: "zh" } });
+    try {
+      model.route((r) => planningText(r).includes("Task: sign in, in Chinese"), act("needs_user", { answer: "请登录。" }, "Waiting"), act("done", { answer: "好了。" }, "Done"));
+      const { json } = await zh.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-ack-zh", text: "sign in, in Chinese" });
+      const events = await openStream(zh.url, "s-ack-zh", 0);
+      await events.waitFor((e) => e.type === "task.awaiting_user");
+      expect((await zh.api("POST", "/api/chat/ack-user-action", { task_id: json.task_id })).status).toBe(202);
+      await events.completes(json.task_id);
+      events.close();
+      const messages = (await zh.api<{ messages: ChatMessage[] }>("GET", "/api/sessions/s-ack-zh/messages")).json.messages;
+      expect(messages.map((m) => m.text)).toContain("我已经操作");
+    } finally {
+      await zh.close();
+    }
   });
 
   it("refuses an ack for a task that is not waiting, or has ended", async () => {

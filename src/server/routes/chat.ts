@@ -7,7 +7,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
-import { ACK_TEXT } from "../../agent/task-run.ts";
 import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
@@ -138,7 +137,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       const { task_id, text } = await parseBody(c, ackBodySchema);
       const { task, stored } = await requireActive(task_id);
       const resumed = stored ? task.approval === null : runtime.acknowledge(task_id, text);
-      if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? ACK_TEXT });
+      if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? runtime.ackText });
       if (!resumed) {
         throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is ${task.status}, not waiting for the user.`);
       }
