@@ -17,7 +17,8 @@ const { model, pages, app } = useWorld({ config: anthropic });
 
 let nextId = 0;
 const usage = { input_tokens: 1500, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 300 };
-const toolUse = (text: string, input: Record<string, unknown>): Reply => ({
+/** A reply of Claude's with these computer calls, ids `toolu_<n>`, then `toolu_<n>_2`, `toolu_<n>_3`… */
+const toolUse = (text: string, ...inputs: Record<string, unknown>[]): Reply => ({
   message: {
     id: `msg_${++nextId}`,
     type: "message",
@@ -25,7 +26,7 @@ const toolUse = (text: string, input: Record<string, unknown>): Reply => ({
     model: "claude-test",
     content: [
       ...(text ? [{ type: "text", text }] : []),
-      { type: "tool_use", id: `toolu_${nextId}`, name: "computer", input },
+      ...inputs.map((input, i) => ({ type: "tool_use", id: i === 0 ? `toolu_${nextId}` : `toolu_${nextId}_${i + 1}`, name: "computer", input })),
     ],
     stop_reason: "tool_use",
     stop_sequence: null,
@@ -180,21 +181,8 @@ describe("Anthropic computer use", () => {
   it("carries out none of Claude's calls once the person took the screen, and tells it so after Resume", async () => {
     const task = "press and type while I take over";
     const { held, open } = gate();
-    const twoCalls: Reply = {
-      message: {
-        id: `msg_${++nextId}`,
-        type: "message",
-        role: "assistant",
-        model: "claude-test",
-        content: [
-          { type: "tool_use", id: "toolu_press", name: "computer", input: { action: "left_click", coordinate: [200, 130] } },
-          { type: "tool_use", id: "toolu_type", name: "computer", input: { action: "type", text: "Grace" } },
-        ],
-        stop_reason: "tool_use",
-        stop_sequence: null,
-        usage,
-      },
-    };
+    const twoCalls = toolUse("", { action: "left_click", coordinate: [200, 130] }, { action: "type", text: "Grace" });
+    const [press, type] = [`toolu_${nextId}`, `toolu_${nextId}_2`];
     model.route(taskOf(task), { ...twoCalls, until: held }, endTurn("Left it to you."));
     const clicked = pages.records.filter((r) => r === "clicked").length;
     const events = await openStream(app.url, "s-claude-takeover", 0);
@@ -212,8 +200,8 @@ describe("Anthropic computer use", () => {
     const results = body(model.requests.filter(taskOf(task))[1]!).messages.at(-1)!.content as { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }[];
     const notDone = [{ type: "text", text: "Not carried out: the person took over the screen before it." }];
     expect(results.filter((b) => b.type === "tool_result")).toEqual([
-      { type: "tool_result", tool_use_id: "toolu_press", content: notDone, is_error: true },
-      { type: "tool_result", tool_use_id: "toolu_type", content: notDone, is_error: true },
+      { type: "tool_result", tool_use_id: press, content: notDone, is_error: true },
+      { type: "tool_result", tool_use_id: type, content: notDone, is_error: true },
     ]);
   });
 
