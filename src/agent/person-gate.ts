@@ -52,8 +52,10 @@ export class PersonGate {
   takeOver(): boolean {
     if (this.signal.aborted) return false;
     if (this.takeoverWanted) return true;
-    // `takeover` without a wish for it: handed back a moment ago, the agent about to run again.
-    if (this.record.current.status !== "running" && this.record.current.status !== "takeover") {
+    // `takeover` without a wish for it: handed back a moment ago, the agent about to run again. A
+    // request to act or an approval being asked (its status not written yet) is the person's turn already.
+    const { status } = this.record.current;
+    if (this.ackWaiter || this.decisionWaiter || (status !== "running" && status !== "takeover")) {
       // The extension's overlay turned to the person at their click: it shows who has the screen again.
       this.tell(this.personHasScreen ? "person" : "agent");
       return false;

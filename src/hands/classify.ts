@@ -61,9 +61,13 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
     case "double_click":
       if (web) return web.risksOf({ x: action.args.x, y: action.args.y }, "click");
       // Without a page's structure, what the click presses is known by the caption the screen shows
-      // there; one that cannot be read is no caption.
+      // there; when it cannot be read, the person is asked as for the first class the policy asks about.
       if (!computer.labelAt || !PRESS_CLASSES.some(asks)) return [];
-      return pressRisks((await computer.labelAt(action.args.x, action.args.y).catch(() => null)) ?? "");
+      try {
+        return pressRisks((await computer.labelAt(action.args.x, action.args.y)) ?? "");
+      } catch {
+        return [{ kind: PRESS_CLASSES.find(asks)!, message: "presses a control whose caption could not be read" }];
+      }
     case "type": {
       if (!web) return [];
       const typed = await web.risksOf("focused", "type");

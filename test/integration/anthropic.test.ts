@@ -203,6 +203,8 @@ describe("Anthropic computer use", () => {
       { type: "tool_result", tool_use_id: press, content: notDone, is_error: true },
       { type: "tool_result", tool_use_id: type, content: notDone, is_error: true },
     ]);
+    // And it is shown the screen as the person left it.
+    expect(results.slice(2).map((b) => b.type)).toEqual(["text", "image"]);
   });
 
   it("fails the task when the reply is not a message", async () => {

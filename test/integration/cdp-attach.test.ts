@@ -101,6 +101,7 @@ describe("attaching to a running browser", () => {
     const configured = await startApp({ modelBaseUrl: model.baseUrl, config: { browser: { cdpUrl: devtools } } });
     try {
       const form = (await targets()).find((t) => t.url.endsWith("form.html"))!;
+      const clicks = pages.records.filter((r) => r === "clicked").length;
       model.route((r) => planningText(r).includes("Task: press it in the configured browser"), act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "Pressed." }));
       const { json } = await configured.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cdp-configured", text: "press it in the configured browser", cdp_target_id: form.id });
       const events = await openStream(configured.url, "s-cdp-configured", 0);
@@ -108,6 +109,8 @@ describe("attaching to a running browser", () => {
       events.close();
       const { json: stored } = await configured.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
       expect(stored.task.cdp).toEqual({ url: devtools, target_id: form.id });
+      // The click landed on that page's button.
+      await expect.poll(() => pages.records.filter((r) => r === "clicked").length).toBe(clicks + 1);
     } finally {
       await configured.close();
     }

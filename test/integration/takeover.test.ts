@@ -23,7 +23,8 @@ describe("takeover on the embedded browser", () => {
     const held = new Promise<void>((resolve) => (stepDone = resolve));
     model.route(
       agentOf(goal),
-      { ...calls(["keys", { method: "press", value: "Tab" }]), until: held },
+      // A reply whose close would claim the key was pressed: both are held back.
+      { ...calls(["keys", { method: "press", value: "Tab" }], ["close", { reasoning: "Pressed Tab.", taskComplete: true }]), until: held },
       calls(["ariaTree", {}]),
       calls(["close", { reasoning: "The field says hello from me.", taskComplete: true }]),
     );
@@ -48,7 +49,7 @@ describe("takeover on the embedded browser", () => {
     expect((await post("/api/chat/input", { task_id, input: { kind: "jump" } })).status).toBe(400);
 
     expect((await post("/api/chat/resume", { task_id })).status).toBe(202);
-    await events.completes(task_id, 30_000);
+    expect(await events.completes(task_id, 30_000)).toMatchObject({ answer: "The field says hello from me." });
     events.close();
     const kinds = events.events.filter((e) => "task_id" in e && e.task_id === task_id).map((e) => e.type);
     expect(kinds.indexOf("task.takeover")).toBeLessThan(kinds.indexOf("task.resumed"));

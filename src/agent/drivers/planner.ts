@@ -16,6 +16,9 @@ import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
 
+/** Why a click the pointer could not be placed for was not made. */
+const NOT_PLACED = "the pointer could not be placed on it";
+
 export class PlannerDriver implements Driver {
   readonly label: string;
   /** `history`: what happened before this driver took over (a task resumed after a restart). */
@@ -29,12 +32,15 @@ export class PlannerDriver implements Driver {
   async drive(run: RunContext): Promise<Outcome> {
     const { computer, hands, config, signal, budget, steps, clock } = run;
     const { planner } = this;
+    // The person asked for the screen during the last step: whether or not they have handed it back yet, look again.
+    let stale = false;
     for (;;) {
       budget.assertStepRoom(steps.count);
       // The person may have changed anything while the screen was theirs: look again.
       const tookOver = await run.gate.pausePoint();
       if (tookOver) this.history.push(TAKEOVER_NOTE);
-      const shot = tookOver || !hands.screen ? await hands.capture() : hands.screen;
+      const shot = tookOver || stale || !hands.screen ? await hands.capture() : hands.screen;
+      stale = false;
       const url = await currentUrl(run);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
@@ -80,6 +86,7 @@ export class PlannerDriver implements Driver {
       if (run.gate.takeoverAsked) {
         // The person took the screen while the model thought: its action, and what it planned after it, were for a screen they now use.
         planner.discard?.(TAKEN_OVER);
+        stale = true;
         await this.record(run, turn, shot, url, { at: aimed, failure: `not carried out: ${TAKEN_OVER}` });
         continue;
       }
@@ -98,6 +105,8 @@ export class PlannerDriver implements Driver {
         performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
       } catch (error) {
         if (!(error instanceof AppError) || (error.code !== "ACTION_FAILED" && error.code !== "DENIED")) throw error;
+        // What the model planned after it assumed it was done.
+        planner.discard?.(error.message);
         hands.takeChecks();
         const after = await hands.capture();
         await this.record(run, turn, after, await currentUrl(run), { at: aimed, failure: error.message });
@@ -105,6 +114,7 @@ export class PlannerDriver implements Driver {
       }
       hands.takeChecks();
       if (performed.kind === "unverified") {
+        planner.discard?.(NOT_PLACED);
         await this.record(run, turn, shot, url, { at: aimed, verification: performed.verification, usage: performed.usage, unverified: true });
         const looks = performed.verification.attempts.filter((a) => a.method === "model").length || performed.verification.attempts.length;
         await this.askUser(run, couldNotHit(action.intent || turn.progress, looks, config.locale));
@@ -127,7 +137,7 @@ export class PlannerDriver implements Driver {
       input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
       output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),
     };
-    const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? "not clicked: the pointer could not be placed on it" : null;
+    const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? `not clicked: ${NOT_PLACED}` : null;
     const step = await run.steps.commit(shot, {
       text: note ? `${turn.progress} (${note})` : turn.progress,
       thought: turn.thought,

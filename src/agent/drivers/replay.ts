@@ -36,7 +36,8 @@ export class ReplayDriver implements Driver {
     for (const step of this.recording) {
       const record = step.tool;
       const tool = record ? findTool(TOOLS, record.name) : undefined;
-      if (!record || !tool || tool.looks || (!record.ok && !tool.ends)) continue;
+      // A close that failed ends the replay as it ended the task, unless it was held back for a takeover.
+      if (!record || !tool || tool.looks || (!record.ok && (!tool.ends || record.error?.code === "TAKEN_OVER"))) continue;
       if (tool.ends) {
         const input = record.input as { reasoning: string; taskComplete: boolean };
         const answer = `${input.reasoning}\n\n${summary(replayed, healed)}`;

@@ -84,10 +84,13 @@ export class ToolDriver implements Driver {
         continue;
       }
       let usage = reply.usage;
+      // Once the person took the screen, what the reply does to it was planned on a screen they now
+      // use; a close after a call held back would claim what was not done, so it is held back too.
+      let heldAny = false;
       for (const checked of reply.calls) {
         budget.assertStepRoom(steps.count);
-        // Once the person took the screen, what the reply does to it was planned on a screen they now use.
-        const held = checked.ok && run.gate.takeoverAsked && !checked.tool.looks && !checked.tool.ends;
+        const held: boolean = checked.ok && run.gate.takeoverAsked && !checked.tool.looks && (!checked.tool.ends || heldAny);
+        heldAny ||= held;
         const ran = !checked.ok
           ? unrun(checked, usage, checked.error)
           : held

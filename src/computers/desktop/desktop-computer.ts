@@ -6,7 +6,7 @@
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
-import { captionAt, labelArea } from "../../perception/pixels/caption.ts";
+import { captionOnScreen } from "../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
@@ -72,9 +72,7 @@ export class DesktopComputer implements Computer {
   }
 
   async labelAt(x: number, y: number): Promise<string | null> {
-    const { width, height } = this.logicalSize;
-    const around = labelArea({ x, y }, this.logicalSize);
-    return captionAt(rasterFromBgrx(await this.x.capture(), width, height, width * 4, around), around, { x, y });
+    return captionOnScreen(await this.x.capture(), this.logicalSize, this.logicalSize.width * 4, { x, y });
   }
 
   async move(x: number, y: number): Promise<void> {

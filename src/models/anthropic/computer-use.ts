@@ -56,6 +56,9 @@ export class AnthropicComputerUse implements Planner {
   private narration = "";
   /** What the person added to the task that the model has not been told, for the next request. */
   private note: string | null = null;
+  /** A discarded call had no screen for a result: the next request shows the screen as it is. */
+  private owesScreen = false;
+  private shown: (TextBlock | ImageBlock)[] = [];
   /** How many of the person's follow-ups the model has been told. */
   private toldFollowUps = 0;
 
@@ -76,7 +79,9 @@ export class AnthropicComputerUse implements Planner {
       this.messages.push({ role: "user", content: [...firstMessage(input), image(input.screenshot)] });
     } else {
       if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: screen(input) });
+      else if (this.owesScreen) this.shown = [{ type: "text", text: "The screen now:" }, ...screen(input)];
       this.inFlight = null;
+      this.owesScreen = false;
       if (added) this.heed(added);
     }
     for (let requests = 0; ; ) {
@@ -129,6 +134,7 @@ export class AnthropicComputerUse implements Planner {
   discard(reason: string): void {
     if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
     this.inFlight = null;
+    this.owesScreen = true;
     for (const call of this.pending) {
       this.results.push({ type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
     }
@@ -146,10 +152,11 @@ export class AnthropicComputerUse implements Planner {
 
   private async ask(display: Size, signal: AbortSignal) {
     const note: TextBlock[] = this.note ? [{ type: "text", text: this.note }] : [];
-    if (this.results.length > 0 || note.length > 0) {
-      this.messages.push({ role: "user", content: [...this.results, ...note] });
+    if (this.results.length > 0 || note.length > 0 || this.shown.length > 0) {
+      this.messages.push({ role: "user", content: [...this.results, ...note, ...this.shown] });
       this.results = [];
       this.note = null;
+      this.shown = [];
     }
     dropOldImages(this.messages, KEEP_IMAGES);
     const tool = this.options.toolVersion ?? toolVersionFor(this.options.model);

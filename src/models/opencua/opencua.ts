@@ -61,7 +61,7 @@ export class OpenCUAPlanner implements Planner {
       {
         role: "user",
         content: [
-          ...attachedParts(input.attachments),
+          ...attachedParts(input.attachments, { images: false }),
           {
             type: "text",
             text: [taskText(input), ...(input.window ? [windowLine(input.window)] : []), input.history.length > 0 ? `Steps so far:\n${input.history.join("\n")}` : "No steps yet."].join("\n"),

@@ -60,7 +60,7 @@ export class UITarsPlanner implements Planner {
       {
         role: "user",
         content: [
-          ...attachedParts(input.attachments),
+          ...attachedParts(input.attachments, { images: false }),
           { type: "text", text: lines.join("\n") },
           { type: "image_url", image_url: { url: `data:${input.screenshot.mimeType};base64,${input.screenshot.data.toString("base64")}` } },
         ],

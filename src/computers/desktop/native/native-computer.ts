@@ -6,8 +6,7 @@
 import type { Button } from "@nut-tree-fork/nut-js";
 import { AppError } from "../../../core/errors.ts";
 import type { Point, Size } from "../../../perception/coordinates.ts";
-import { captionAt, labelArea } from "../../../perception/pixels/caption.ts";
-import { rasterFromBgrx } from "../../../perception/pixels/raster.ts";
+import { captionOnScreen } from "../../../perception/pixels/caption.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate } from "../desktop-input.ts";
 import { bgrxToJpeg, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "../desktop-screen.ts";
@@ -75,8 +74,7 @@ export class NativeComputer implements Computer {
 
   async labelAt(x: number, y: number): Promise<string | null> {
     const image = await this.nut.screen.grab();
-    const around = labelArea({ x, y }, image);
-    return captionAt(rasterFromBgrx(image.data, image.width, image.height, image.byteWidth, around), around, { x, y });
+    return captionOnScreen(image.data, image, image.byteWidth, { x, y });
   }
 
   async move(x: number, y: number): Promise<void> {
