@@ -18,7 +18,8 @@ for (const size of SIZES) {
       const finish = gate();
       model.script(
         { ...overloaded, delayMs: 3000 },
-        { ...overloaded, delayMs: 1000 },
+        // The first retry is shown a few seconds, so a busy machine does not miss it.
+        { ...overloaded, delayMs: 4000 },
         { ...act("move", { x: 100, y: 100 }, "Moving over the form"), until: firstStep.held },
         { ...act("done", { answer: "Looked at the form." }, "Finished"), until: finish.held },
       );

@@ -1,16 +1,18 @@
 // A task streams into its run card: the card appears before the first step is done, steps
 // arrive one by one, the timeline, the scrubber and the screen follow each other, and the card
 // turns into the answer.
+import { gate } from "../support/gate.ts";
 import { act } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("the run card streams steps, replays them in sync, and becomes the answer", async ({ chat, model, pages }) => {
+  // The last answer waits for the test, so the task is still running while the test looks around,
+  // however busy the machine.
+  const finish = gate();
   model.script(
     { ...act("click", { x: 200, y: 130 }, "Pressing the button"), delayMs: 1500 },
     { ...act("type", { text: "hello" }, "Typing hello"), delayMs: 1500 },
-    // The last answer comes late, so the task is still running while the test looks around,
-    // even on a busy machine.
-    { ...act("done", { answer: "I pressed the button and typed **hello**." }, "Finished"), delayMs: 15_000 },
+    { ...act("done", { answer: "I pressed the button and typed **hello**." }, "Finished"), until: finish.held },
   );
   await chat.open();
   await chat.send("press the button and type hello", pages.url("form.html"));
@@ -73,6 +75,7 @@ test("the run card streams steps, replays them in sync, and becomes the answer",
   await card.scrubber.press("End");
   await card.progressToggle.click();
   await expect(card.root).toHaveAttribute("data-status", "running");
+  finish.open();
   await expect(card.root).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(card.answer).toHaveText("I pressed the button and typed hello.");
   await expect(card.answer.locator("strong")).toHaveText("hello");
