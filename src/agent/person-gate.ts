@@ -1,8 +1,8 @@
 // Where a task waits for the person (seed 000 §3.3 AWAITING_USER): "I've done it" after a request
 // to act, the decision on an approval, and a takeover (seed 004 §2.1): the person asks for the
 // screen, the agent carries out nothing it planned from then on, stops at its next pause point —
-// between its steps, never inside one — and waits until they hand it back. The clock stops while they act or decide, and each wait ends at
-// once on Stop.
+// between its steps, never inside one — and waits until they hand it back. The clock stops while
+// they act or decide, and each wait ends at once on Stop.
 import { raceAbort } from "../core/abort.ts";
 import { newId } from "../core/ids.ts";
 import type { ApprovalRequest } from "../hands/hands.ts";

@@ -50,8 +50,8 @@ function pressesEnter(keys: string[]): boolean {
 
 /**
  * The risks of a screen action, or of a page deed on `target`; [] when there are none. `asks`:
- * whether the policy would let a class through unasked, so that what costs a reading of the
- * screen is only looked for when it matters.
+ * whether the policy may stop a class (asks or denies), so that what costs a reading of the screen
+ * is only looked for when it matters.
  */
 export async function risksOfDeed(computer: Computer, action: ScreenAction | null, target: DeedTarget | null, asks: (kind: Risk["kind"]) => boolean = () => true): Promise<Risk[]> {
   const web = computer.web;
