@@ -132,12 +132,11 @@ export class AnthropicComputerUse implements Planner {
 
   /** The call in flight was not carried out, nor what Claude planned after it; it is told why. */
   discard(reason: string): void {
-    if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
+    const why: TextBlock[] = [{ type: "text", text: `Not carried out: ${reason.replace(/\.$/, "")}.` }];
+    if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: why, is_error: true });
     this.inFlight = null;
     this.owesScreen = true;
-    for (const call of this.pending) {
-      this.results.push({ type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: `Not carried out: ${reason}.` }], is_error: true });
-    }
+    for (const call of this.pending) this.results.push({ type: "tool_result", tool_use_id: call.id, content: why, is_error: true });
     this.pending = [];
   }
 
