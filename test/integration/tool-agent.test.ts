@@ -32,7 +32,8 @@ const choose = (role: string, name: string, method: string, value?: string): Res
 async function run(session: string, goal: string, start: string, agentMode: "dom" | "hybrid") {
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: agentMode, session_id: session, text: goal, start_url: pages.url(start) });
   const events = await openStream(app.url, session, 0);
-  const end = await events.waitForEnd(json.task_id, 45_000);
+  // The first task of the file loads the tokenizer and a browser: on a busy machine, well over the usual wait.
+  const end = await events.waitForEnd(json.task_id, 90_000);
   events.close();
   const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
   return { end, stored, requests: model.requests.filter(agentOf(goal)), events: events.events };
