@@ -1,10 +1,12 @@
 // Serves the fixture pages of test/fixtures/pages on 127.0.0.1 and records what they report
-// (`POST /record` with a text body), so a test can observe what happened inside a page.
+// (`POST /record` with a text body, or a message on the WebSocket `/record-socket`, which no
+// browser request or DOM change shows), so a test can observe what happened inside a page.
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { WebSocketServer } from "ws";
 
 const PAGES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/pages");
 // A transparent 1×1 PNG.
@@ -34,15 +36,17 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
   const records: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   let variant = "1";
+  const record = (text: string) => {
+    records.push(text);
+    for (const w of waiters.filter((w) => w.text === text)) w.resolve();
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "POST" && url.pathname === "/record") {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        records.push(text);
-        for (const w of waiters.filter((w) => w.text === text)) w.resolve();
+        record(Buffer.concat(chunks).toString("utf8"));
         res.writeHead(204).end();
       });
       return;
@@ -77,6 +81,12 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
       () => res.writeHead(404).end("not found"),
     );
   });
+  const sockets = new WebSocketServer({ noServer: true });
+  sockets.on("connection", (socket) => socket.on("message", (data) => record(data.toString())));
+  server.on("upgrade", (req, socket, head) => {
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/record-socket") return socket.destroy();
+    sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit("connection", ws, req));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -97,6 +107,8 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
     close: () =>
       new Promise<void>((resolve) => {
         running.delete(origin);
+        for (const socket of sockets.clients) socket.terminate();
+        sockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
