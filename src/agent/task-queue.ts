@@ -7,6 +7,11 @@ export class TaskQueue {
 
   constructor(private readonly limit: number) {}
 
+  /** Whether work given now would wait its turn. */
+  get full(): boolean {
+    return this.running >= this.limit;
+  }
+
   /** Runs `work` once a place is free (or at once when `signal` aborts), and frees the place when it ends. */
   async run<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T> {
     if (this.running >= this.limit && !signal.aborted) {

@@ -40,6 +40,8 @@ export class TaskRun {
   private computer: Computer | null = null;
   private hands: Hands | null = null;
   private finishing = false;
+  /** `task.started` went out while the task waited its turn, `queued`. */
+  private announced = false;
 
   constructor(
     task: Task,
@@ -115,6 +117,12 @@ export class TaskRun {
     return true;
   }
 
+  /** Tells the task's clients it has started, `queued`, before it has a place to run. */
+  async announceQueued(): Promise<void> {
+    this.announced = true;
+    await this.record.emit({ type: "task.started", task_id: this.record.current.id, task: this.record.current });
+  }
+
   /** Runs the task to its end and resolves with it as it ended. */
   async run(): Promise<Task> {
     const signal = this.controller.signal;
@@ -185,11 +193,20 @@ export class TaskRun {
     return record.current;
   }
 
-  /** `task.started`, or for a task resumed after a restart, the person's answer and `task.resumed`. */
+  /**
+   * `task.started` (`task.running` for a task announced while queued; nothing for one stopped
+   * while queued), or for a task resumed after a restart, the person's answer and `task.resumed`.
+   */
   private async begin(): Promise<void> {
     const { record } = this;
     const id = record.current.id;
     const answer = this.resumption?.answer;
+    if (this.announced) {
+      if (this.controller.signal.aborted) return;
+      await record.update({ status: "running" });
+      await record.emit({ type: "task.running", task_id: id });
+      return;
+    }
     if (!answer) {
       await record.update({ status: "running" });
       await record.emit({ type: "task.started", task_id: id, task: record.current });

@@ -53,6 +53,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   /** The agent read a follow-up: it went into the model's input for step `step`. */
   z.object({ type: z.literal("task.follow_up_read"), ...taskId, message_id: z.string(), step: z.number().int().positive() }),
   z.object({ type: z.literal("task.resumed"), ...taskId }),
+  /** A task announced `queued` (MAX_CONCURRENT_TASKS were running when it came) got its place and runs. */
+  z.object({ type: z.literal("task.running"), ...taskId }),
   /** The task's tab in the person's Chrome changed (seed 004 snapshotSync): its address and title as the extension reports them. */
   z.object({ type: z.literal("snapshotSync"), ...taskId, tab: z.object({ id: z.number().int(), url: z.string(), title: z.string() }) }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),

@@ -49,3 +49,24 @@ test("a chat sends nothing while the assistant is answering, and says why", asyn
   await page.getByRole("button", { name: "Stop answering" }).click();
   await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
 });
+
+test.describe("with one task at a time (MAX_CONCURRENT_TASKS=1)", () => {
+  test.use({ appConfig: { limits: { maxConcurrentTasks: 1 } } });
+
+  test("a task sent while another runs says it waits its turn, and can be called off", async ({ chat, model, pages, app }) => {
+    model.script({ ...act("done", { answer: "never" }), delayMs: 30_000 });
+    const other = await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-elsewhere", text: "hold the only place", start_url: pages.url("form.html") });
+    expect(other.status).toBe(202);
+    await expect.poll(() => model.requests.filter((r) => !isChatTurn(r)).length).toBe(1);
+
+    await chat.open();
+    await chat.send("press the button", pages.url("form.html"));
+    const queued = chat.page.getByTestId("queued-run");
+    await expect(queued).toContainText("Waiting for a running task to end…");
+    await expect(chat.runCards).toHaveCount(0);
+    await queued.getByRole("button", { name: "Don't run it" }).click();
+    await expect(chat.card().root).toHaveAttribute("data-status", "stopped");
+    await expect(queued).toHaveCount(0);
+    expect(model.requests.filter((r) => !isChatTurn(r))).toHaveLength(1);
+  });
+});

@@ -109,11 +109,16 @@ describe("the cap on tasks at once", () => {
       const [one, two, three] = await Promise.all(["s-cap-1", "s-cap-2", "s-cap-3"].map((s) => openStream(capped.url, s, 0)));
       await one!.waitFor((e) => e.type === "task.started");
       expect((await capped.api<TaskReply>("GET", `/api/tasks/${second.json.task_id}`)).json.task.status).toBe("queued");
+      // Seed 000 §3.2: started as soon as it is sent, queued; `task.running` once it has its place.
+      expect(await two!.waitFor((e) => e.type === "task.started")).toMatchObject({ task: { id: second.json.task_id, status: "queued" } });
       expect((await capped.api("POST", "/api/chat/stop", { task_id: third.json.task_id })).status).toBe(202);
       expect(await three!.waitForEnd(third.json.task_id)).toMatchObject({ type: "task.stopped" });
+      expect(three!.events.map((e) => e.type)).toEqual(["task.started", "task.stopped"]);
       const endOne = await one!.waitForEnd(first.json.task_id);
       expect(await two!.completes(second.json.task_id)).toMatchObject({ answer: "second" });
-      expect(two!.events.find((e) => e.type === "task.started")!.at >= endOne.at).toBe(true);
+      expect(two!.events.find((e) => e.type === "task.started")!.at < endOne.at).toBe(true);
+      expect(two!.events.find((e) => e.type === "task.running")!.at >= endOne.at).toBe(true);
+      expect(one!.events.some((e) => e.type === "task.running")).toBe(false);
       for (const stream of [one, two, three]) stream!.close();
     } finally {
       await capped.close();

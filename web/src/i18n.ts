@@ -41,6 +41,8 @@ const en = {
   dropFiles: "Drop files to attach them",
   thinking: "Thinking…",
   starting: "Starting…",
+  queued: "Waiting for a running task to end…",
+  stopQueued: "Don't run it",
   /** What a task is doing between its steps (task.activity). */
   activity: {
     thinking: "Thinking…",
@@ -196,6 +198,8 @@ const zh: Strings = {
   dropFiles: "松开以添加附件",
   thinking: "思考中…",
   starting: "正在启动…",
+  queued: "排队中，等待正在运行的任务结束…",
+  stopQueued: "不运行了",
   activity: {
     thinking: "思考中…",
     model_retry: "正在等待模型…",

@@ -10,7 +10,7 @@ import { ChatContainer } from "./ChatContainer.tsx";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { shownError, type ShownError } from "./ErrorNotice.tsx";
 import { RunAnnouncer } from "./RunAnnouncer.tsx";
-import { AnswerMessage, FailedAnswer, StreamingAnswer, UserMessage } from "./Message.tsx";
+import { AnswerMessage, FailedAnswer, QueuedRun, StreamingAnswer, UserMessage } from "./Message.tsx";
 import { PromptInput } from "./PromptInput.tsx";
 import { RunCard, type RunCardProps } from "./RunCard.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
@@ -181,9 +181,10 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   );
 }
 
-/** A task's place in the chat: thinking until its first event, then its run card. */
+/** A task's place in the chat: thinking until its first event, waiting while queued, then its run card. */
 function RunSlot({ run, repliedBelow, handlers }: { run: RunState | undefined; repliedBelow: boolean; handlers: Omit<RunCardProps, "run"> }) {
-  if (!run || run.task.status === "queued") return <ThinkingBar />;
+  if (!run) return <ThinkingBar />;
+  if (run.task.status === "queued") return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
   return <RunCard run={run} repliedBelow={repliedBelow} {...handlers} />;
 }
 

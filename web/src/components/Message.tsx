@@ -54,11 +54,6 @@ export function AnswerMessage({ message }: { message: ChatMessage }) {
 
 /** A reply in progress: thinking, then its text so far, growing, with a caret; it can be stopped. */
 export function StreamingAnswer({ text, onStop }: { text: string; onStop: () => Promise<void> }) {
-  const [stopping, setStopping] = useState(false);
-  const stop = () => {
-    setStopping(true);
-    void onStop().catch(() => setStopping(false));
-  };
   return (
     <div className="flex flex-col items-start gap-1.5">
       {text ? (
@@ -68,15 +63,36 @@ export function StreamingAnswer({ text, onStop }: { text: string; onStop: () => 
       ) : (
         <ThinkingBar />
       )}
-      <button
-        type="button"
-        onClick={stop}
-        disabled={stopping}
-        className="rounded-md px-2 py-1 text-xs font-medium text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60"
-      >
-        {t.stopAnswer}
-      </button>
+      <QuietStop label={t.stopAnswer} onStop={onStop} />
     </div>
+  );
+}
+
+/** A task waiting its turn (MAX_CONCURRENT_TASKS are running): it can be called off before it starts. */
+export function QueuedRun({ onStop }: { onStop: () => Promise<void> }) {
+  return (
+    <div data-testid="queued-run" className="flex flex-col items-start gap-1.5">
+      <ThinkingBar label={t.queued} />
+      <QuietStop label={t.stopQueued} onStop={onStop} />
+    </div>
+  );
+}
+
+function QuietStop({ label, onStop }: { label: string; onStop: () => Promise<void> }) {
+  const [stopping, setStopping] = useState(false);
+  const stop = () => {
+    setStopping(true);
+    void onStop().catch(() => setStopping(false));
+  };
+  return (
+    <button
+      type="button"
+      onClick={stop}
+      disabled={stopping}
+      className="rounded-md px-2 py-1 text-xs font-medium text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+    >
+      {label}
+    </button>
   );
 }
 

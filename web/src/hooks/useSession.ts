@@ -18,6 +18,7 @@ const REFRESHING: ReadonlySet<string> = new Set([
   "task.takeover",
   "task.follow_up",
   "task.resumed",
+  "task.running",
   "task.completed",
   "task.failed",
   "task.stopped",

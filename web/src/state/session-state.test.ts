@@ -62,6 +62,12 @@ describe("reduceEvent", () => {
     expect(read.followUps).toEqual({ msg_f: 2 });
   });
 
+  it("keeps a task announced queued waiting until task.running", () => {
+    const list = events({ type: "task.started", task: task({ status: "queued" }) }, { type: "task.running" });
+    expect(reduce(list.slice(0, 1)).runs.task_1!.task.status).toBe("queued");
+    expect(reduce(list).runs.task_1!.task.status).toBe("running");
+  });
+
   it("knows a follow-up to a task still queued, told before the task starts", () => {
     const followUp = message("user_text", "make it blue", "task_1", "msg_f");
     const state = reduce(events({ type: "task.follow_up", message: followUp }, { type: "task.started", task: task() }));

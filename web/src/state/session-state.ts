@@ -119,6 +119,7 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, task: task({ status: "takeover" }) };
     case "approval.resolved":
     case "task.resumed":
+    case "task.running":
       return { ...run, task: task({ status: "running", answer: null, approval: null }) };
     case "task.completed":
       return { ...run, task: task({ status: "completed", answer: event.answer, finished_at: event.at }) };
