@@ -48,9 +48,21 @@ describe("who has the screen, as the computer is told it", () => {
     expect(told).toEqual(["person", "agent"]);
   });
 
-  it("says the agent still has it when the person asks for it while a decision is awaited", () => {
+  it("says the agent still has it when the person asks for it while it is about to ask them", () => {
     const { gate, told } = gateFor("awaiting_user");
     expect(gate.takeOver()).toBe(false);
     expect(told).toEqual(["agent"]);
+  });
+
+  it("leaves the screen to nobody while an approval waits, a takeover refused meanwhile, and gives it back to the agent at the decision", async () => {
+    const { gate, told } = gateFor("running");
+    const approval = { id: "appr_1", checks: [{ id: "risk_1", code: "pay", message: "It presses Pay." }] } as unknown as Parameters<PersonGate["approve"]>[0];
+    const deciding = gate.approve(approval, true);
+    await expect.poll(() => told).toEqual(["nobody"]);
+    expect(gate.takeOver()).toBe(false);
+    expect(told).toEqual(["nobody", "nobody"]);
+    expect(gate.decide("appr_1", true)).toBe(true);
+    expect(await deciding).toBe(true);
+    expect(told).toEqual(["nobody", "nobody", "agent"]);
   });
 });

@@ -5,6 +5,7 @@
 // they act or decide, and each wait ends at once on Stop.
 import { raceAbort } from "../core/abort.ts";
 import { newId } from "../core/ids.ts";
+import type { ScreenHolder } from "../computers/computer.ts";
 import type { ApprovalRequest } from "../hands/hands.ts";
 import type { Approval, FrameRef } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
@@ -21,7 +22,7 @@ export class PersonGate {
   private takeoverWanted = false;
   private handBackWaiter: (() => void) | null = null;
   /** Tells the computer who has the screen now, for computers that show it (the extension's overlay). */
-  handOver: (to: "agent" | "person") => Promise<void> = async () => undefined;
+  handOver: (to: ScreenHolder) => Promise<void> = async () => undefined;
 
   constructor(
     private readonly record: TaskRecord,
@@ -57,7 +58,7 @@ export class PersonGate {
     const { status } = this.record.current;
     if (this.ackWaiter || this.decisionWaiter || (status !== "running" && status !== "takeover")) {
       // The extension's overlay turned to the person at their click: it shows who has the screen again.
-      this.tell(this.personHasScreen ? "person" : "agent");
+      this.tell(this.holder);
       return false;
     }
     this.takeoverWanted = true;
@@ -69,14 +70,14 @@ export class PersonGate {
     if (!this.takeoverWanted || this.signal.aborted) return false;
     this.takeoverWanted = false;
     // Before the agent stopped, the overlay that turned at their click shows who has the screen.
-    if (!this.handBackWaiter) this.tell(this.personHasScreen ? "person" : "agent");
+    if (!this.handBackWaiter) this.tell(this.holder);
     this.handBackWaiter?.();
     this.handBackWaiter = null;
     return true;
   }
 
   /** `handOver` outside the task's own course: the screen is shown as it is; a failure is the next operation's to report. */
-  private tell(to: "agent" | "person"): void {
+  private tell(to: ScreenHolder): void {
     this.handOver(to).catch(() => undefined);
   }
 
@@ -86,6 +87,11 @@ export class PersonGate {
    */
   get takeoverAsked(): boolean {
     return this.takeoverWanted;
+  }
+
+  /** Who drives the screen now: nobody while an approval waits for the person's decision. */
+  private get holder(): ScreenHolder {
+    return this.personHasScreen ? "person" : this.record.current.approval ? "nobody" : "agent";
   }
 
   /** Whether the person's own input goes to the screen now: they have taken it over, or the agent asked them to act. */
@@ -145,7 +151,10 @@ export class PersonGate {
     const why = approval.checks.map((c) => c.message || c.code).join("\n");
     await record.update({ status: "awaiting_user", approval, answer: why });
     await record.emit({ type: "approval.requested", task_id: record.current.id, approval });
-    const approved = await raceAbort(new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide })), this.signal);
+    const decision = new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide }));
+    await this.handOver("nobody");
+    const approved = await raceAbort(decision, this.signal);
+    await this.handOver("agent");
     await record.emit({ type: "approval.resolved", task_id: record.current.id, approval_id: approval.id, approved });
     await record.update({ status: "running", approval: null, answer: null });
     if (approved || goesOnWhenDenied) {

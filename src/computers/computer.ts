@@ -113,6 +113,9 @@ export interface ActiveWindow {
   app: string;
 }
 
+/** Who drives the screen: the agent, the person, or nobody while the task waits for a decision. */
+export type ScreenHolder = "agent" | "person" | "nobody";
+
 export interface Computer {
   readonly kind: "browser" | "desktop" | "extension";
   /** A fenced browser's network gate; absent where nothing fences the computer (a browser attached over CDP). */
@@ -165,9 +168,10 @@ export interface Computer {
   labelAt?(x: number, y: number): Promise<string | null>;
   /**
    * Computers that show the person who has the screen (the extension's overlay in their own tab):
-   * told when the person takes it (a takeover, a request to act) and when the agent has it again.
+   * told when the person takes it (a takeover, a request to act), when nobody drives it (the task
+   * waits for a decision on an approval) and when the agent has it again.
    */
-  handOver?(to: "agent" | "person"): Promise<void>;
+  handOver?(to: ScreenHolder): Promise<void>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/core/errors.ts";
 import type { ActionRecord } from "../../src/computers/extension/scheduler.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
-import { startApp, type TestApp } from "../support/app.ts";
+import { ALLOW_EVERYTHING, startApp, type TestApp } from "../support/app.ts";
 import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
@@ -35,7 +35,8 @@ let context: BrowserContext;
 let worker: Worker;
 
 beforeAll(async () => {
-  app = await startApp({ modelBaseUrl: model.baseUrl, config: { network: { blockedDomains: ["blocked.example"] } } });
+  // Deleting asks, as it does by default, for the approval test; the rest is allowed.
+  app = await startApp({ modelBaseUrl: model.baseUrl, config: { approvals: { ...ALLOW_EVERYTHING, delete: "ask" }, network: { blockedDomains: ["blocked.example"] } } });
   context = await launchWithExtension();
   worker = await workerNamed(context, "EasyAgentCU");
   await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
@@ -189,6 +190,32 @@ describe("the person's Chrome through the extension", () => {
     expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "Done without you." });
     events.close();
     expect(events.events.some((e) => e.type === "task.takeover")).toBe(false);
+  });
+
+  it("hides the overlay while an approval waits for the person, and shows the agent at work again once they allow it", async () => {
+    const task = "delete my account in my browser";
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      act("click", { x: 180, y: 120 }, "Deleting the account"),
+      { ...act("done", { answer: "Deleted." }, "Done"), until: held },
+    );
+    const events = await openStream(app.url, "s-ext-approval", 0);
+    const taskId = await send("s-ext-approval", task, "approvals.html");
+    const page = await tabPage("approvals.html");
+    const state = () => page.evaluate(() => document.querySelector("easyagentcu-overlay")?.getAttribute("data-state") ?? "hidden");
+    const asked = await events.waitFor((e) => e.type === "approval.requested", 30_000);
+    await expect.poll(state).toBe("hidden");
+    // Hidden, the overlay does not take the person's click for a takeover.
+    await page.mouse.click(600, 500);
+    expect((await app.api("POST", "/api/chat/approve", { task_id: taskId, approval_id: (asked as { approval: { id: string } }).approval.id, approved: true })).status).toBe(202);
+    await expect.poll(state).toBe("ongoing");
+    release();
+    expect(await events.completes(taskId, 30_000)).toMatchObject({ answer: "Deleted." });
+    events.close();
+    expect(events.events.some((e) => e.type === "task.takeover")).toBe(false);
+    await pages.waitForRecord("deleted");
   });
 
   it("never opens a BLOCKED_DOMAINS site there, by address or as the start page, though nothing fences the person's Chrome", async () => {

@@ -8,7 +8,7 @@ import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, Screenshot, StructuralEffect } from "../computer.ts";
+import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
@@ -41,7 +41,7 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   /** Runs after it has let go of the browser. */
   onClose?: () => Promise<void>;
   /** Shows the person who has the screen (computer.ts `handOver`). */
-  handOver?: (to: "agent" | "person") => Promise<void>;
+  handOver?: (to: ScreenHolder) => Promise<void>;
   /** Why the connection to the browser was cut on purpose (the extension left), to report instead of a crash. */
   lost?: () => AppError | null;
   /** Resolves once the browser can be driven: operations wait while the extension reconnects. */
@@ -64,7 +64,7 @@ const MAX_ELEMENTS = 150;
 
 export class BrowserComputer implements Computer {
   readonly kind: "browser" | "extension";
-  readonly handOver?: (to: "agent" | "person") => Promise<void>;
+  readonly handOver?: (to: ScreenHolder) => Promise<void>;
   private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
   /** Work for when the browser is idle (`whenIdle`). */

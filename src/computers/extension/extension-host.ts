@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { OverlayState, SnapshotTab } from "../../protocol/index.ts";
 import { BrowserComputer, type AttachOptions } from "../browser/browser-computer.ts";
-import type { NetworkGate } from "../computer.ts";
+import type { NetworkGate, ScreenHolder } from "../computer.ts";
 import { ArtifactService } from "./artifacts.ts";
 import { CdpRelay } from "./cdp-relay.ts";
 import type { ConnectionEvents, ExtensionConnection } from "./connection.ts";
@@ -29,6 +29,8 @@ const GROUP_TITLE = "EasyAgentCU";
 const LOAD_WAIT_MS = 10_000;
 /** How long a task waits for its extension to connect again (a worker restart, an update). */
 const RECONNECT_WAIT_MS = 15_000;
+/** The task tab's overlay for whoever drives it. */
+const OVERLAY_OF: Record<ScreenHolder, OverlayState> = { agent: "ongoing", person: "takeover", nobody: "hidden" };
 
 interface TaskTab {
   connection: ExtensionConnection;
@@ -101,7 +103,8 @@ export class ExtensionHost {
         kind: "extension",
         gate: this.gate,
         onClose: close,
-        handOver: async (to) => this.overlay(taskId, to === "person" ? "takeover" : "ongoing"),
+        // §2.2: a task suspended for a decision is `hidden`, the person's to look at, not to take over.
+        handOver: async (to) => this.overlay(taskId, OVERLAY_OF[to]),
         lost: () => relay.lost,
         ready: () => mine.ready,
         replacements: () => relay.replacements,
