@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SENSITIVE_DOMAINS } from "../core/config.ts";
-import { hotkeyRisk, sensitiveSiteRisks, withNewOrigins } from "./classify.ts";
+import { hotkeyRisk, onlyLeaves, sensitiveSiteRisks, withNewOrigins } from "./classify.ts";
 
 describe("hotkeyRisk", () => {
   it("knows the chords that close, quit, lock or delete for good, however they are written", () => {
@@ -13,6 +13,18 @@ describe("hotkeyRisk", () => {
 
   it("leaves everyday chords alone", () => {
     for (const keys of [["ctrl", "c"], ["ctrl", "a"], ["Enter"], ["alt", "tab"], ["ctrl", "shift", "w", "x"], ["Delete"]]) expect(hotkeyRisk(keys)).toBeNull();
+  });
+});
+
+describe("onlyLeaves", () => {
+  it("knows opening an address and Back (Alt+Left) leave a page, and nothing else does", () => {
+    const keys = (k: string[]) => ({ type: "keypress" as const, args: { keys: k }, intent: "", requires_verification: false });
+    expect(onlyLeaves({ type: "navigate", args: { url: "https://example.com/" }, intent: "", requires_verification: false })).toBe(true);
+    expect(onlyLeaves(keys(["alt", "left"]))).toBe(true);
+    expect(onlyLeaves(keys(["Alt+ArrowLeft"]))).toBe(true);
+    expect(onlyLeaves(keys(["ctrl", "alt", "left"]))).toBe(false);
+    expect(onlyLeaves(keys(["Enter"]))).toBe(false);
+    expect(onlyLeaves({ type: "click", args: { x: 1, y: 1, button: "left" }, intent: "", requires_verification: false })).toBe(false);
   });
 });
 

@@ -85,6 +85,14 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
   }
 }
 
+/** An action that only leaves the page: another address, or the browser's Back (Alt+Left). */
+export function onlyLeaves(action: ScreenAction): boolean {
+  if (action.type === "navigate") return true;
+  if (action.type !== "keypress") return false;
+  const chord = normalizeChord(action.args.keys);
+  return chord.length === 2 && chord[0] === "Alt" && chord[1] === "ArrowLeft";
+}
+
 /** Typing a `%name%` secret is typing into a sensitive field, whatever the field. */
 export function secretRisks(action: ScreenAction | null, target: DeedTarget | null, secrets: Secrets): Risk[] {
   const text = action?.type === "type" ? action.args.text : (target?.text ?? "");

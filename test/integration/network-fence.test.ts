@@ -70,7 +70,7 @@ describe("the network fence", () => {
     expect(redirected).not.toContain("s-fence-allowed");
   });
 
-  it("never opens a BLOCKED_DOMAINS site the agent names, and lets it leave one a redirect took it to", async () => {
+  it("never opens a BLOCKED_DOMAINS site the agent names, and lets it only leave one a redirect took it to", async () => {
     // The page it leaves to is named in the task: leaving a page for it asks nothing.
     const goal = `visit s-fence-blocked, then ${pages.url("form.html")}`;
     const blockedByRedirect = `${pages.url("redirect")}?to=${encodeURIComponent("http://www.blocked.example/")}`;
@@ -78,6 +78,7 @@ describe("the network fence", () => {
       agentOf(goal),
       calls(["goto", { url: "http://blocked.example/" }]),
       calls(["goto", { url: blockedByRedirect }]),
+      calls(["keys", { method: "type", value: "hello" }]),
       calls(["goto", { url: pages.url("form.html") }]),
       calls(["close", { reasoning: "left it", taskComplete: true }]),
     );
@@ -89,12 +90,14 @@ describe("the network fence", () => {
     expect(steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
       ["goto", false],
       ["goto", true],
+      ["keys", false],
       ["goto", true],
       ["close", true],
     ]);
     expect(steps[0]!.tool!.error).toMatchObject({ code: "DENIED", message: "The agent never opens http://blocked.example: it is on the block-list (BLOCKED_DOMAINS)." });
     expect(steps[1]!.url).toBe("http://www.blocked.example/");
-    expect(steps[2]!.url).toBe(pages.url("form.html"));
+    expect(steps[2]!.tool!.error).toMatchObject({ code: "DENIED", message: expect.stringContaining("http://www.blocked.example is on the block-list (BLOCKED_DOMAINS): the agent may only leave it") });
+    expect(steps[3]!.url).toBe(pages.url("form.html"));
   });
 
   it("never reaches a link-local or cloud-metadata address", async () => {
