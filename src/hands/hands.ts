@@ -19,7 +19,7 @@ import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
-import { localNetworkRisks, onlyLeaves, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
+import { actsOnPage, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
@@ -38,10 +38,9 @@ export type Deed =
   | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; focus?: boolean; fresh?: boolean }
   /**
    * Anything else that changes the page (fill a field, go back): run, then settle, capture and
-   * compare; `on`: the element it acts on and how, for the approval policy; `leaves`: it only
-   * leaves the page (goes back), which is allowed even on a page the agent may not act on.
+   * compare; `on`: the element it acts on and how, for the approval policy.
    */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; leaves?: boolean };
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget };
 
 export type Performed =
   | {
@@ -270,7 +269,8 @@ export class Hands {
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
     // The page the agent is on may be blocked (a redirect took it there): it may only leave.
     await raceAbort(this.keepOffClosed(leads, "opened"), signal);
-    if (url) await raceAbort(this.keepOffClosed([url], (deed.kind === "page" ? deed.leaves === true : onlyLeaves(deed.action)) ? "left" : "acted on"), signal);
+    const acts = deed.kind === "page" ? deed.on !== undefined : actsOnPage(deed.action);
+    if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "stayed on"), signal);
     const risks = [
       ...found,
       ...secretRisks(action, on, this.secrets),
@@ -312,13 +312,13 @@ export class Hands {
 
   /**
    * EasyAgentCU's own UI is never acted on, nor opened, and a site of BLOCKED_DOMAINS never opened
-   * by an address, a link or a form the agent sends (`opened`); a blocked page it is already on
-   * (a redirect took it there) it may only leave (`left`: open another address, go back), not act
-   * on (`acted on`). A browser attached over CDP and the person's
+   * by an address, a link or a form the agent sends (`opened`); on a blocked page it is already on
+   * (a redirect took it there) it may look, scroll, wait and leave (`stayed on`), not act on an
+   * element, type or press keys (`acted on`). A browser attached over CDP and the person's
    * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
    * per origin.
    */
-  private async keepOffClosed(urls: string[], how: "opened" | "acted on" | "left"): Promise<void> {
+  private async keepOffClosed(urls: string[], how: "opened" | "acted on" | "stayed on"): Promise<void> {
     const gate = this.options.computer.gate;
     if (!gate) return;
     for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {

@@ -8,7 +8,7 @@ export const navback = defineTool({
   input: z.object({ reasoningText: z.string().describe("why you go back") }),
   modes: BOTH,
   async run(_input, ctx) {
-    await ctx.perform({ kind: "page", run: () => pageOf(ctx).goBack(), leaves: true });
+    await ctx.perform({ kind: "page", run: () => pageOf(ctx).goBack() });
     return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() } };
   },
 });

@@ -70,7 +70,7 @@ describe("the network fence", () => {
     expect(redirected).not.toContain("s-fence-allowed");
   });
 
-  it("never opens a BLOCKED_DOMAINS site the agent names, and lets it only leave one a redirect took it to", async () => {
+  it("never opens a BLOCKED_DOMAINS site the agent names, and on one a redirect took it to lets it only look and leave", async () => {
     // The page it leaves to is named in the task: leaving a page for it asks nothing.
     const goal = `visit s-fence-blocked, then ${pages.url("form.html")}`;
     const blockedByRedirect = `${pages.url("redirect")}?to=${encodeURIComponent("http://www.blocked.example/")}`;
