@@ -7,7 +7,7 @@ import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, WHEEL_NOTCH_PX, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
@@ -17,9 +17,6 @@ export interface OpenCUAOptions extends ChatEndpoint {
   repairRetries: number;
   coordinates: CoordinateMode;
 }
-
-/** One wheel click of pyautogui.scroll, in pixels. */
-const SCROLL_CLICK_PX = 100;
 
 const SYSTEM_PROMPT = `You operate a computer through its screen to carry out the person's task. You see the task, the steps so far and a screenshot of the screen.
 
@@ -148,7 +145,7 @@ function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: str
         const point = arg(1, "x") !== undefined && arg(1, "x") !== null ? at(1, 2) : (last.pointer ?? { x: Math.floor(image.width / 2), y: Math.floor(image.height / 2) });
         // pyautogui scrolls up for positive clicks, right for positive hscroll clicks.
         const vertical = call.fn === "pyautogui.scroll";
-        add({ type: "scroll", args: { ...point, scroll_x: vertical ? 0 : clicks * SCROLL_CLICK_PX, scroll_y: vertical ? -clicks * SCROLL_CLICK_PX : 0 } });
+        add({ type: "scroll", args: { ...point, scroll_x: vertical ? 0 : clicks * WHEEL_NOTCH_PX, scroll_y: vertical ? -clicks * WHEEL_NOTCH_PX : 0 } });
         break;
       }
       case "pyautogui.write":

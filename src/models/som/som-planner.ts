@@ -8,7 +8,7 @@ import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, WHEEL_NOTCH_PX, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
@@ -17,8 +17,7 @@ export interface SomOptions extends ChatEndpoint {
   jpegQuality: number;
 }
 
-/** A wheel notch of a scroll's `amount`, and the notches of a scroll without one. */
-const NOTCH_PX = 100;
+/** The wheel notches of a scroll without an `amount`. */
 const SCROLL_NOTCHES = 3;
 const MAX_NOTCHES = 20;
 
@@ -143,7 +142,7 @@ export function parseSom(
         const direction = String(answer.direction ?? "down");
         const notches = answer.amount === undefined || answer.amount === null ? SCROLL_NOTCHES : Number(answer.amount);
         if (!Number.isInteger(notches) || notches < 1 || notches > MAX_NOTCHES) return { ok: false, error: `amount must be a whole number of wheel notches from 1 to ${MAX_NOTCHES}` };
-        const px = notches * NOTCH_PX;
+        const px = notches * WHEEL_NOTCH_PX;
         const delta = { up: [0, -px], down: [0, px], left: [-px, 0], right: [px, 0] }[direction];
         if (!delta) return { ok: false, error: `direction must be up, down, left or right, not ${direction}` };
         raw.push({ type: "scroll", args: { ...at, scroll_x: delta[0], scroll_y: delta[1] } });
