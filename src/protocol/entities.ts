@@ -26,10 +26,10 @@ export const attachmentSchema = z.object({
 export type Attachment = z.infer<typeof attachmentSchema>;
 
 /**
- * Where a chat stands, from its latest task: `needs_you` while that task waits for the person
- * (awaiting_user, an approval among them, or takeover).
+ * Where a chat stands, from its latest task: `waiting` while that task waits its turn (queued),
+ * `needs_you` while it waits for the person (awaiting_user, an approval among them, or takeover).
  */
-export const SESSION_STATUSES = ["running", "needs_you", "done", "failed", "stopped"] as const;
+export const SESSION_STATUSES = ["waiting", "running", "needs_you", "done", "failed", "stopped"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
@@ -37,6 +37,7 @@ export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
     case null:
       return null;
     case "queued":
+      return "waiting";
     case "running":
       return "running";
     case "awaiting_user":

@@ -64,9 +64,12 @@ test.describe("with one task at a time (MAX_CONCURRENT_TASKS=1)", () => {
     const queued = chat.page.getByTestId("queued-run");
     await expect(queued).toContainText("Waiting for a running task to end…");
     await expect(chat.runCards).toHaveCount(0);
+    const row = chat.page.getByTestId("session-row").filter({ has: chat.page.getByRole("link", { name: "press the button" }) });
+    await expect(row.getByTestId("session-status")).toHaveText("Waiting");
     await queued.getByRole("button", { name: "Don't run it" }).click();
     await expect(chat.card().root).toHaveAttribute("data-status", "stopped");
     await expect(queued).toHaveCount(0);
+    await expect(row.getByTestId("session-status")).toHaveText("Stopped");
     expect(model.requests.filter((r) => !isChatTurn(r))).toHaveLength(1);
   });
 });

@@ -154,6 +154,7 @@ function SessionRow({ session, current, now, onOpen, onRename, onDelete }: Sessi
 
 function StatusBadge({ status }: { status: SessionStatus }) {
   const look: Record<SessionStatus, string> = {
+    waiting: "bg-zinc-100 text-zinc-700",
     running: "bg-indigo-100 text-indigo-800",
     needs_you: "bg-amber-400 font-semibold text-amber-950 ring-1 ring-amber-500",
     done: "bg-emerald-100 text-emerald-800",
