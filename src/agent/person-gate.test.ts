@@ -62,7 +62,9 @@ describe("who has the screen, as the computer is told it", () => {
     expect(gate.takeOver()).toBe(false);
     expect(told).toEqual(["nobody", "nobody"]);
     expect(gate.decide("appr_1", true)).toBe(true);
+    // Decided, the approval is not yet cleared from the task: a click now finds the agent's screen.
+    expect(gate.takeOver()).toBe(false);
     expect(await deciding).toBe(true);
-    expect(told).toEqual(["nobody", "nobody", "agent"]);
+    expect(told).toEqual(["nobody", "nobody", "agent", "agent"]);
   });
 });

@@ -91,7 +91,7 @@ export class PersonGate {
 
   /** Who drives the screen now: nobody while an approval waits for the person's decision. */
   private get holder(): ScreenHolder {
-    return this.personHasScreen ? "person" : this.record.current.approval ? "nobody" : "agent";
+    return this.personHasScreen ? "person" : this.decisionWaiter ? "nobody" : "agent";
   }
 
   /** Whether the person's own input goes to the screen now: they have taken it over, or the agent asked them to act. */

@@ -22,6 +22,23 @@ describe("TaskQueue", () => {
     expect(order).toEqual(["a starts", "a ends", "b starts", "c starts"]);
   });
 
+  it("passes a freed place straight to the next in line: work given in between still waits", async () => {
+    const queue = new TaskQueue(1);
+    const order: string[] = [];
+    const first = later();
+    const a = queue.run(() => first.promise, new AbortController().signal);
+    const b = queue.run(async () => void order.push("b"), new AbortController().signal);
+    expect(queue.full).toBe(true);
+    first.resolve();
+    await a;
+    // b has the place, though it has not started yet: c, given now, goes after it.
+    expect(queue.full).toBe(true);
+    const c = queue.run(async () => void order.push("c"), new AbortController().signal);
+    await Promise.all([b, c]);
+    expect(order).toEqual(["b", "c"]);
+    expect(queue.full).toBe(false);
+  });
+
   it("lets a task stopped while it waits end at once", async () => {
     const queue = new TaskQueue(1);
     const first = later();

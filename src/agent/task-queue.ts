@@ -12,9 +12,14 @@ export class TaskQueue {
     return this.running >= this.limit;
   }
 
-  /** Runs `work` once a place is free (or at once when `signal` aborts), and frees the place when it ends. */
+  /**
+   * Runs `work` once a place is free (or at once when `signal` aborts, over the limit, to end at
+   * once), and frees the place when it ends. A place that frees up passes straight to the next
+   * in line: work given meanwhile finds the queue still full.
+   */
   async run<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    if (this.running >= this.limit && !signal.aborted) {
+    if (this.running < this.limit || signal.aborted) this.running++;
+    else {
       await new Promise<void>((resolve) => {
         const go = () => {
           signal.removeEventListener("abort", leave);
@@ -22,18 +27,19 @@ export class TaskQueue {
         };
         const leave = () => {
           this.waiting.splice(this.waiting.indexOf(go), 1);
+          this.running++;
           resolve();
         };
         this.waiting.push(go);
         signal.addEventListener("abort", leave, { once: true });
       });
     }
-    this.running++;
     try {
       return await work();
     } finally {
-      this.running--;
-      if (this.running < this.limit) this.waiting.shift()?.();
+      const next = this.running <= this.limit ? this.waiting.shift() : undefined;
+      if (next) next();
+      else this.running--;
     }
   }
 }

@@ -41,7 +41,7 @@ export class TaskRun {
   private hands: Hands | null = null;
   private finishing = false;
   /** `task.started` went out while the task waited its turn, `queued`. */
-  private announced = false;
+  private announcedQueued = false;
 
   constructor(
     task: Task,
@@ -117,10 +117,14 @@ export class TaskRun {
     return true;
   }
 
-  /** Tells the task's clients it has started, `queued`, before it has a place to run. */
-  async announceQueued(): Promise<void> {
-    this.announced = true;
-    await this.record.emit({ type: "task.started", task_id: this.record.current.id, task: this.record.current });
+  /**
+   * Tells the task's clients it has started, `queued`, before it has a place to run. The event is
+   * written in turn with the task's others (it comes before `task.running`); a failure to store it
+   * is logged, and the task runs anyway.
+   */
+  announceQueued(): void {
+    this.announcedQueued = true;
+    this.record.emit({ type: "task.started", task_id: this.record.current.id, task: this.record.current }).catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
   }
 
   /** Runs the task to its end and resolves with it as it ended. */
@@ -201,7 +205,7 @@ export class TaskRun {
     const { record } = this;
     const id = record.current.id;
     const answer = this.resumption?.answer;
-    if (this.announced) {
+    if (this.announcedQueued) {
       if (this.controller.signal.aborted) return;
       await record.update({ status: "running" });
       await record.emit({ type: "task.running", task_id: id });
@@ -219,6 +223,8 @@ export class TaskRun {
   }
 
   private async open(signal: AbortSignal): Promise<Computer> {
+    // A task stopped before it had a place (or while it began) opens nothing.
+    signal.throwIfAborted();
     const opening = this.resources.openComputer(this.record.current);
     // If Stop comes while the browser starts, the computer arrives after the run has ended: close it.
     opening

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SENSITIVE_DOMAINS } from "../core/config.ts";
-import { hotkeyRisk, actsOnPage, sensitiveSiteRisks, withNewOrigins } from "./classify.ts";
+import { actsOnPage, hotkeyRisk, sensitiveSiteRisks, withNewOrigins } from "./classify.ts";
 
 describe("hotkeyRisk", () => {
   it("knows the chords that close, quit, lock or delete for good, however they are written", () => {
@@ -17,13 +17,12 @@ describe("hotkeyRisk", () => {
 });
 
 describe("actsOnPage", () => {
-  it("tells clicks, typing and keys from leaving (an address, Back as Alt+Left) and looking (scroll, wait)", () => {
+  it("tells clicks, typing and keys from leaving (another address) and looking (scroll, wait)", () => {
     const keys = (k: string[]) => ({ type: "keypress" as const, args: { keys: k }, intent: "", requires_verification: false });
     expect(actsOnPage({ type: "navigate", args: { url: "https://example.com/" }, intent: "", requires_verification: false })).toBe(false);
-    expect(actsOnPage(keys(["alt", "left"]))).toBe(false);
-    expect(actsOnPage(keys(["Alt+ArrowLeft"]))).toBe(false);
     expect(actsOnPage({ type: "wait", args: { ms: 100 }, intent: "", requires_verification: false })).toBe(false);
-    expect(actsOnPage(keys(["ctrl", "alt", "left"]))).toBe(true);
+    expect(actsOnPage({ type: "scroll", args: { x: 1, y: 1, scroll_x: 0, scroll_y: 100 }, intent: "", requires_verification: false })).toBe(false);
+    expect(actsOnPage(keys(["alt", "left"]))).toBe(true);
     expect(actsOnPage(keys(["Enter"]))).toBe(true);
     expect(actsOnPage({ type: "click", args: { x: 1, y: 1, button: "left" }, intent: "", requires_verification: false })).toBe(true);
   });

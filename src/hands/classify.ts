@@ -86,14 +86,11 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
 }
 
 /**
- * Whether an action acts on the page it is on: a click, a drag, typing, keys. Opening another
- * address and the browser's Back (Alt+Left) leave it; scrolling, waiting and pointing only look.
+ * Whether an action acts on the page it is on: a click, a drag, typing, keys (any of them reaches
+ * the page's own handlers). Opening another address leaves it; scrolling, waiting and pointing only look.
  */
 export function actsOnPage(action: ScreenAction): boolean {
-  if (!ACTING.has(action.type) || action.type === "navigate") return false;
-  if (action.type !== "keypress") return true;
-  const chord = normalizeChord(action.args.keys);
-  return !(chord.length === 2 && chord[0] === "Alt" && chord[1] === "ArrowLeft");
+  return ACTING.has(action.type) && action.type !== "navigate";
 }
 
 /** Typing a `%name%` secret is typing into a sensitive field, whatever the field. */

@@ -79,3 +79,33 @@ describe("Hands: the page's structure before an action", () => {
     expect(events).toEqual(["read", "url", "read", "press a", "url"]);
   });
 });
+
+describe("Hands: a BLOCKED_DOMAINS page a redirect took the agent to", () => {
+  const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
+  const computer = {
+    kind: "browser",
+    logicalSize: { width: 100, height: 100 },
+    screenshot: async () => shot,
+    settle: async () => undefined,
+    cursorPosition: async () => ({ x: 0, y: 0 }),
+    currentUrl: async () => "https://blocked.example/",
+    gate: { judge: async () => ({ allowed: false, blocked: true }), permit: () => undefined },
+  } as unknown as Computer;
+  const hands = new Hands({
+    computer,
+    config: loadConfig({}),
+    clock: new PhaseClock(),
+    saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
+    signal: new AbortController().signal,
+    trusted: new Set(),
+    ask: async () => true,
+  });
+  const deed = (ran: string[], name: string, passive?: boolean): Deed => ({ kind: "page", run: async () => void ran.push(name), ...(passive ? { passive } : {}) });
+
+  it("refuses what acts on the page, even a page deed that names no element (a select, a hover), and lets it scroll and leave", async () => {
+    const ran: string[] = [];
+    await expect(hands.perform(deed(ran, "select"), { look: null, requested: false })).rejects.toMatchObject({ code: "DENIED", message: expect.stringContaining("may only leave it") });
+    await hands.perform(deed(ran, "back", true), { look: null, requested: false });
+    expect(ran).toEqual(["back"]);
+  });
+});

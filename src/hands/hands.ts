@@ -38,9 +38,10 @@ export type Deed =
   | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; focus?: boolean; fresh?: boolean }
   /**
    * Anything else that changes the page (fill a field, go back): run, then settle, capture and
-   * compare; `on`: the element it acts on and how, for the approval policy.
+   * compare; `on`: the element it acts on and how, for the approval policy; `passive`: it only
+   * scrolls or leaves the page, and touches nothing on it.
    */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget };
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean };
 
 export type Performed =
   | {
@@ -269,8 +270,8 @@ export class Hands {
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
     // The page the agent is on may be blocked (a redirect took it there): it may only leave.
     await raceAbort(this.keepOffClosed(leads, "opened"), signal);
-    const acts = deed.kind === "page" ? deed.on !== undefined : actsOnPage(deed.action);
-    if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "stayed on"), signal);
+    const acts = deed.kind === "page" ? deed.passive !== true : actsOnPage(deed.action);
+    if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "looked at"), signal);
     const risks = [
       ...found,
       ...secretRisks(action, on, this.secrets),
@@ -313,12 +314,12 @@ export class Hands {
   /**
    * EasyAgentCU's own UI is never acted on, nor opened, and a site of BLOCKED_DOMAINS never opened
    * by an address, a link or a form the agent sends (`opened`); on a blocked page it is already on
-   * (a redirect took it there) it may look, scroll, wait and leave (`stayed on`), not act on an
+   * (a redirect took it there) it may look, scroll, wait and leave (`looked at`), not act on an
    * element, type or press keys (`acted on`). A browser attached over CDP and the person's
    * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
    * per origin.
    */
-  private async keepOffClosed(urls: string[], how: "opened" | "acted on" | "stayed on"): Promise<void> {
+  private async keepOffClosed(urls: string[], how: "opened" | "acted on" | "looked at"): Promise<void> {
     const gate = this.options.computer.gate;
     if (!gate) return;
     for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {

@@ -8,7 +8,7 @@ export const navback = defineTool({
   input: z.object({ reasoningText: z.string().describe("why you go back") }),
   modes: BOTH,
   async run(_input, ctx) {
-    await ctx.perform({ kind: "page", run: () => pageOf(ctx).goBack() });
+    await ctx.perform({ kind: "page", run: () => pageOf(ctx).goBack(), passive: true });
     return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() } };
   },
 });

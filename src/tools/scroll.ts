@@ -11,7 +11,7 @@ export const scroll = defineTool({
   label: ({ direction }) => `scroll ${direction}`,
   async run({ direction, percentage = 80 }, ctx) {
     let scrolledPixels = 0;
-    await ctx.perform({ kind: "page", run: async () => void ({ scrolledPixels } = await pageOf(ctx).scrollBy(direction, percentage)) });
+    await ctx.perform({ kind: "page", run: async () => void ({ scrolledPixels } = await pageOf(ctx).scrollBy(direction, percentage)), passive: true });
     const message = scrolledPixels === 0 ? `The page cannot scroll further ${direction}.` : `Scrolled ${direction} by ${scrolledPixels} px.`;
     return { ok: true, data: { success: true, message, scrolledPixels } };
   },

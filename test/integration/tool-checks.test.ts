@@ -53,6 +53,7 @@ describe("the tool agent's checked actions", () => {
     const { end, stored, requests } = await run("s-checks-dead", goal, "effects.html");
     expect(end).toMatchObject({ type: "task.completed" });
     await pages.waitForRecord("dead-clicks:4");
+    expect(pages.records).not.toContain("dead-clicks:5");
     expect(stored.steps[0]!.effect).toMatchObject({ changed: false, retries: 3, note: "retried 3 times a few pixels off" });
     const answer = requests[1]!.body.messages.find((m) => m.role === "tool")!;
     expect(JSON.parse(answer.content as string)).toMatchObject({ ok: true, effect: "nothing changed on the page (retried 3 times a few pixels off)" });

@@ -44,6 +44,8 @@ interface TaskTab {
    */
   ready: Promise<void>;
   stopWatching: () => void;
+  /** What the tab's overlay was last told: shown again on a tab given back (the extension came back, the tab reopened). */
+  overlay: OverlayState;
 }
 
 export class ExtensionHost {
@@ -93,7 +95,7 @@ export class ExtensionHost {
     try {
       const tab = await this.startTab(connection, taskId, "about:blank");
       const relay = await CdpRelay.start(connection, taskId, (reason) => this.restore(taskId, (tab) => this.detached(taskId, tab, reason)));
-      const mine: TaskTab = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, ready: Promise.resolve(), stopWatching: () => undefined };
+      const mine: TaskTab = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, ready: Promise.resolve(), stopWatching: () => undefined, overlay: "ongoing" };
       known = mine;
       this.tabs.set(taskId, known);
       this.watch(taskId, known);
@@ -206,12 +208,14 @@ export class ExtensionHost {
   private async show(taskId: string, known: TaskTab, tab: SnapshotTab): Promise<void> {
     known.tab = known.connection.snapshot.tab(tab.id) ?? tab;
     await known.relay.show(tab);
-    this.overlay(taskId, "ongoing");
+    this.overlay(taskId, known.overlay);
   }
 
   private overlay(taskId: string, state: OverlayState): void {
     const known = this.tabs.get(taskId);
-    if (known) known.connection.send({ type: "task_state", taskId, tabId: known.tab.id, state });
+    if (!known) return;
+    known.overlay = state;
+    known.connection.send({ type: "task_state", taskId, tabId: known.tab.id, state });
   }
 
   /** Keeps each task's tab as the extension reports it, and tells the UI when it changes. */

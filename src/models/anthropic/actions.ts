@@ -4,9 +4,7 @@
 // with a reason the model reads in the tool result.
 import { isInside, type Size } from "../../perception/coordinates.ts";
 import { actionSchema, MAX_WAIT_MS, type Action } from "../../protocol/index.ts";
-
-/** One wheel notch of `scroll_amount`, in pixels. */
-export const SCROLL_STEP_PX = 100;
+import { WHEEL_NOTCH_PX } from "../planner.ts";
 
 export type Translated =
   | { kind: "act"; action: Action }
@@ -46,7 +44,7 @@ export function translate(input: Record<string, unknown>, display: Size, intent:
       case "key":
         return act({ type: "keypress", args: { keys: String(input.text ?? "").split("+").filter(Boolean) }, ...common });
       case "scroll": {
-        const amount = Number(input.scroll_amount ?? 3) * SCROLL_STEP_PX;
+        const amount = Number(input.scroll_amount ?? 3) * WHEEL_NOTCH_PX;
         const direction = String(input.scroll_direction ?? "down");
         const delta = { up: [0, -amount], down: [0, amount], left: [-amount, 0], right: [amount, 0] }[direction];
         if (!delta) return { kind: "refuse", reason: `scroll_direction must be up, down, left or right, not ${direction}` };

@@ -78,6 +78,7 @@ export function QueuedRun({ onStop }: { onStop: () => Promise<void> }) {
   );
 }
 
+/** A small, quiet button that stops something in progress, disabled once pressed unless that fails. */
 function QuietStop({ label, onStop }: { label: string; onStop: () => Promise<void> }) {
   const [stopping, setStopping] = useState(false);
   const stop = () => {

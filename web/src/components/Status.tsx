@@ -5,7 +5,7 @@ import { t } from "../i18n.ts";
 export function statusLabel(status: TaskStatus): string {
   switch (status) {
     case "queued":
-      return t.starting;
+      return t.sessionStatus.waiting;
     case "running":
       return t.running;
     case "awaiting_user":
