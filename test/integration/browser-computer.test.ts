@@ -95,6 +95,17 @@ describe("the browser computer", () => {
     }
   });
 
+  it("goes back and forward on Alt+Left and Alt+Right, as the browser does, though keys sent over CDP never reach it", async () => {
+    await computer.navigate(pages.url("links.html"));
+    await computer.navigate(pages.url("form.html"));
+    await computer.keypress(["alt", "left"]);
+    await expect.poll(() => computer.currentUrl()).toBe(pages.url("links.html"));
+    await computer.keypress(["Alt+ArrowRight"]);
+    await expect.poll(() => computer.currentUrl()).toBe(pages.url("form.html"));
+    await computer.keypress(["ALT", "LEFT"]);
+    await expect.poll(() => computer.currentUrl()).toBe(pages.url("links.html"));
+  });
+
   it("reports a page that cannot be opened as a failed action, not a crash", async () => {
     await expect(computer.navigate("http://127.0.0.1:9/unreachable")).rejects.toMatchObject({ code: "ACTION_FAILED" });
   });

@@ -61,6 +61,16 @@ const DRAG_STEPS = 12;
 const IDLE_AFTER_MS = 200;
 /** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
 const MAX_ELEMENTS = 150;
+/**
+ * Browser shortcuts that keys sent over CDP bring to the page but not to the browser, which would
+ * act on them (measured: Alt+Left leaves the page where it is): done here after the keys, as
+ * Chromium does when the page lets them through.
+ */
+const BROWSER_SHORTCUTS: Record<string, (page: Page, timeout: number) => Promise<unknown>> = {
+  "Alt+ArrowLeft": (page, timeout) => page.goBack({ waitUntil: "commit", timeout }),
+  "Alt+ArrowRight": (page, timeout) => page.goForward({ waitUntil: "commit", timeout }),
+  F5: (page, timeout) => page.reload({ waitUntil: "commit", timeout }),
+};
 
 export class BrowserComputer implements Computer {
   readonly kind: "browser" | "extension";
@@ -281,6 +291,7 @@ export class BrowserComputer implements Computer {
   async keypress(keys: string[]): Promise<void> {
     await this.input(async () => {
       const chord = normalizeChord(keys);
+      const shortcut = BROWSER_SHORTCUTS[chord.join("+")];
       const last = chord.pop();
       if (last === undefined) return;
       for (const modifier of chord) await this.page.keyboard.down(modifier);
@@ -289,6 +300,8 @@ export class BrowserComputer implements Computer {
       } finally {
         for (const modifier of chord.reverse()) await this.page.keyboard.up(modifier);
       }
+      // Where it went, or that nothing happened (no page to go back to), is the effect check's to see.
+      await shortcut?.(this.page, this.options.navigationTimeoutMs).catch(() => undefined);
     });
   }
 
