@@ -13,9 +13,13 @@ import { runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome,
 import type { RunContext } from "./driver.ts";
 
 /** Seed 003's risk levels as the approval policy's classes; a low-risk call is not judged as a whole. */
-const RISKS: Record<Exclude<ToolRisk, "low">, Risk> = {
-  medium: { kind: "medium_risk", message: "controls the desktop's mouse or keyboard" },
-  high: { kind: "high_risk", message: "hands the desktop to the agent's automated loop" },
+const RISKS: Record<Exclude<ToolRisk, "low">, Risk[]> = {
+  medium: [{ kind: "medium_risk", message: "controls the desktop's mouse" }],
+  keyboard: [
+    { kind: "medium_risk", message: "controls the desktop's keyboard" },
+    { kind: "keyboard_input", message: "types or presses keys on the desktop" },
+  ],
+  high: [{ kind: "high_risk", message: "hands the desktop to the agent's automated loop" }],
 };
 
 /** One call as it ran: what came out, what it cost, and the hash of the screen before it. */

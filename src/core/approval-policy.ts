@@ -37,6 +37,7 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   // Seed 003 §5-2: pointer and keyboard calls are medium risk; computer_use, which hands the
   // desktop to an automated loop, is high.
   medium_risk: "allow",
+  keyboard_input: "allow",
   high_risk: "ask",
 };
 

@@ -287,10 +287,10 @@ export class Hands {
    * Judges a whole call of a risky desktop tool (seed 003's risk levels) before it runs: returns
    * when it may, after asking the person if the policy says so; throws DENIED otherwise.
    */
-  async approveCall(risk: Risk, intent: string, options: Pick<PerformOptions, "signal" | "hold"> = {}): Promise<void> {
+  async approveCall(risks: Risk[], intent: string, options: Pick<PerformOptions, "signal" | "hold"> = {}): Promise<void> {
     const signal = options.signal ?? this.options.signal;
     const shot = this.latest ?? (await this.capture(signal));
-    await this.decide([risk], { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null }, signal, options.hold ?? ((wait) => wait()));
+    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null }, signal, options.hold ?? ((wait) => wait()));
   }
 
   /**

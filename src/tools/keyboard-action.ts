@@ -1,6 +1,6 @@
 // keyboard_action (seed 003 step 1-2, medium risk): text typed, a key pressed, or a chord held,
 // into whatever has the desktop's focus, through the hands: the call is judged by the approval
-// policy's `medium_risk`, a risky chord by `hotkey`, and the effect is checked.
+// policy's `medium_risk` and `keyboard_input`, a risky chord by `hotkey`, and the effect is checked.
 import { z } from "zod";
 import type { ScreenAction } from "../perception/resolve.ts";
 import { defineTool, failed, labelled } from "./tool.ts";
@@ -18,7 +18,7 @@ export const keyboardAction = defineTool({
   input,
   modes: ["dom", "hybrid"],
   computers: ["desktop"],
-  risk: "medium",
+  risk: "keyboard",
   label: ({ action, text, key, keys }) => (action === "type" ? labelled("type", text ?? "") : `${action} ${action === "press" ? (key ?? "") : (keys ?? []).join("+")}`),
   async run(call, ctx) {
     let action: ScreenAction;

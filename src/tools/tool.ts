@@ -76,10 +76,10 @@ export type ComputerKind = Computer["kind"];
 
 /**
  * Seed 003's risk levels of the desktop tools: a medium or high one is judged by the approval
- * policy (`medium_risk`, `high_risk`) before the call runs; the browser tools are judged by what
- * each action does instead.
+ * policy (`medium_risk`, `high_risk`) before the call runs, and `keyboard` is medium judged by
+ * `keyboard_input` too; the browser tools are judged by what each action does instead.
  */
-export type ToolRisk = "low" | "medium" | "high";
+export type ToolRisk = "low" | "medium" | "keyboard" | "high";
 
 /** A tool as its file declares it; {@link defineTool} fills in what it leaves out. */
 export interface ToolDefinition<S extends z.ZodType> {

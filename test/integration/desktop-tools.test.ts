@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
-import { ALLOW_EVERYTHING } from "../support/app.ts";
+import { ALLOW_EVERYTHING, startApp } from "../support/app.ts";
 import { fileText, TERMINAL } from "../support/terminal.ts";
 import { systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
@@ -82,5 +82,31 @@ describe("the desktop tools (seed 003)", () => {
     events.close();
     const [denied] = answers(model.requests.filter(agentOf(goal)));
     expect(denied).toMatchObject({ ok: false, error: { code: "DENIED" } });
+  });
+
+  it("asks before keyboard_action alone when the policy says keyboard_input: ask, and not before mouse_action", async () => {
+    const keyboardAsks = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { apps: [TERMINAL] }, approvals: { ...ALLOW_EVERYTHING, keyboard_input: "ask" } } });
+    try {
+      const goal = "type while the person watches the keyboard";
+      model.route(
+        agentOf(goal),
+        calls(["mouse_action", { action: "move", x: 300, y: 300 }]),
+        calls(["keyboard_action", { action: "type", text: "rm -rf nothing" }]),
+        calls(["close", { reasoning: "Not allowed to type.", taskComplete: false }]),
+      );
+      const events = await openStream(keyboardAsks.url, "s-desktop-keys", 0);
+      const { json } = await keyboardAsks.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-desktop-keys", text: goal });
+      const asked = (await events.waitFor((e) => e.type === "approval.requested", 60_000)) as Extract<SessionEvent, { type: "approval.requested" }>;
+      expect(asked.approval.checks.map((c) => [c.code, c.message])).toEqual([["keyboard_input", 'type "rm -rf nothing": it types or presses keys on the desktop.']]);
+      await keyboardAsks.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked.approval.id, approved: false });
+      await events.waitForEnd(json.task_id, 30_000);
+      events.close();
+      expect(events.events.filter((e) => e.type === "approval.requested")).toHaveLength(1);
+      const [moved, typed] = answers(model.requests.filter(agentOf(goal)));
+      expect(moved).toMatchObject({ ok: true });
+      expect(typed).toMatchObject({ ok: false, error: { code: "DENIED" } });
+    } finally {
+      await keyboardAsks.close();
+    }
   });
 });
