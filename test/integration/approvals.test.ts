@@ -11,8 +11,10 @@ import { act, planningText, systemText, type RecordedRequest, type Reply } from 
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
+// A generous model timeout: the scripted model runs in this process, and a long synchronous stretch
+// (the tokenizer loading on a busy machine) would fire a short one first, and the retry would take the next answer.
 // The world's app allows every class: only provenance asks there.
-const { model, pages, app: trusting } = useWorld({ config: { model: { timeoutMs: 5_000 } } });
+const { model, pages, app: trusting } = useWorld({ config: { model: { timeoutMs: 60_000 } } });
 // This one keeps the defaults (ask for submit, pay, delete, …) but refuses paying outright.
 let strict: TestApp;
 beforeAll(async () => {

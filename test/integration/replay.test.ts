@@ -8,7 +8,9 @@ import { systemText, userText, type RecordedRequest, type Reply, type Responder 
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 5_000 } } });
+// A generous model timeout: the scripted model runs in this process, and a long synchronous stretch
+// (the tokenizer loading on a busy machine) would fire a short one first, and the retry would take the next answer.
+const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 60_000 } } });
 
 const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
 const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
