@@ -20,8 +20,23 @@ describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
   });
 });
 
+const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
+
+/** Hands on `computer` with the default policy; `ask` answers the person's part. */
+function handsOn(computer: Computer, ask: () => Promise<boolean>, earlyReadMs?: number): Hands {
+  return new Hands({
+    ...(earlyReadMs === undefined ? {} : { earlyReadMs }),
+    computer,
+    config: loadConfig({}),
+    clock: new PhaseClock(),
+    saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
+    signal: new AbortController().signal,
+    trusted: new Set(),
+    ask,
+  });
+}
+
 describe("Hands: the page's structure before an action", () => {
-  const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
   /** A computer that only notes when its structure and its address are read, and when it acts. */
   function noting(events: string[], urlMs = 0): Computer {
     const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
@@ -43,21 +58,15 @@ describe("Hands: the page's structure before an action", () => {
       },
     } as unknown as Computer;
   }
-  function handsOf(computer: Computer, events: string[], earlyReadMs?: number): Hands {
-    return new Hands({
-      ...(earlyReadMs === undefined ? {} : { earlyReadMs }),
+  const handsOf = (computer: Computer, events: string[], earlyReadMs?: number) =>
+    handsOn(
       computer,
-      config: loadConfig({}),
-      clock: new PhaseClock(),
-      saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
-      signal: new AbortController().signal,
-      trusted: new Set(),
-      ask: async () => {
+      async () => {
         events.push("asked");
         return true;
       },
-    });
-  }
+      earlyReadMs,
+    );
   const press = (keys: string[]): Deed => ({ kind: "action", action: { type: "keypress", args: { keys }, intent: "press", requires_verification: false }, intent: "press" });
 
   it("is read once, while the policy judges the action", async () => {
@@ -81,7 +90,6 @@ describe("Hands: the page's structure before an action", () => {
 });
 
 describe("Hands: a BLOCKED_DOMAINS page a redirect took the agent to", () => {
-  const shot: Screenshot = { data: Buffer.from([1, 2, 3]), mimeType: "image/jpeg", width: 100, height: 100 };
   const computer = {
     kind: "browser",
     logicalSize: { width: 100, height: 100 },
@@ -91,15 +99,7 @@ describe("Hands: a BLOCKED_DOMAINS page a redirect took the agent to", () => {
     currentUrl: async () => "https://blocked.example/",
     gate: { judge: async () => ({ allowed: false, blocked: true }), permit: () => undefined },
   } as unknown as Computer;
-  const hands = new Hands({
-    computer,
-    config: loadConfig({}),
-    clock: new PhaseClock(),
-    saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
-    signal: new AbortController().signal,
-    trusted: new Set(),
-    ask: async () => true,
-  });
+  const hands = handsOn(computer, async () => true);
   const deed = (ran: string[], name: string, passive?: boolean): Deed => ({ kind: "page", run: async () => void ran.push(name), ...(passive ? { passive } : {}) });
 
   it("refuses what acts on the page, even a page deed that names no element (a select, a hover), and lets it scroll and leave", async () => {
