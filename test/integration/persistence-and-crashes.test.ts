@@ -357,17 +357,19 @@ function killChildChromium(): void {
 
 /** A real `serve` process on the data dir, its requests carrying its install token, and kill -9 for it. */
 async function spawnServer(dataDir: string) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", String(port), "--data-dir", dataDir], {
+  // Port 0: a port picked at random could be in use by another process (it was, once, in CI).
+  const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", "0", "--data-dir", dataDir], {
     env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin },
     detached: true,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("running at") && resolve());
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stdout.on("data", (chunk: Buffer) => {
+      const running = /running at (\S+)/.exec(chunk.toString())?.[1];
+      if (running) resolve(running);
+    });
     server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
-  const url = `http://127.0.0.1:${port}`;
   const token = (await readFile(path.join(dataDir, "install-token"), "utf8")).trim();
   return {
     url,

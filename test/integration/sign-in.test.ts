@@ -12,8 +12,7 @@ const { model } = useWorld({ app: false });
 describe("a server others on the network can reach", () => {
   it("asks for the token it printed, through its sign-in link's cookie or a bearer header", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-signin-"));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--host", "0.0.0.0", "--port", String(port), "--data-dir", dataDir], {
+    const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", dataDir], {
       env: { ...process.env, MODEL_BASE_URL: model.baseUrl, LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -27,7 +26,7 @@ describe("a server others on the network can reach", () => {
         });
         server.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
       });
-      const url = `http://127.0.0.1:${port}`;
+      const url = `http://127.0.0.1:${new URL(link).port}`;
       const token = new URL(link).searchParams.get("token")!;
       expect(token.length).toBeGreaterThanOrEqual(32);
 
