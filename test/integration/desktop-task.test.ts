@@ -9,6 +9,7 @@ import type { TaskReply } from "../../src/protocol/index.ts";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import { startApp } from "../support/app.ts";
+import { gate } from "../support/gate.ts";
 import { fileText, TERMINAL } from "../support/terminal.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
@@ -63,8 +64,7 @@ describe("a task on a display of the person's own (DESKTOP_DISPLAY)", () => {
     const own = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { display: display.name } } });
     const person = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0 });
     try {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
+      const { held, open: release } = gate();
       const task = "click around for a while";
       model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 300, y: 300 }, "Clicking"), { ...act("click", { x: 400, y: 300 }, "Clicking again"), until: held });
       const events = await openStream(own.url, "s-failsafe", 0);

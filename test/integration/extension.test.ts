@@ -13,6 +13,7 @@ import type { ActionRecord } from "../../src/computers/extension/scheduler.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING, startApp, type TestApp } from "../support/app.ts";
 import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { gate } from "../support/gate.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -140,8 +141,7 @@ describe("the person's Chrome through the extension", () => {
 
   it("pauses when the person clicks in the task's tab, and goes on after Resume in the page", async () => {
     const task = "wait in my browser while I click";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       { ...act("wait", { ms: 100 }, "Waiting"), until: held },
@@ -167,8 +167,7 @@ describe("the person's Chrome through the extension", () => {
 
   it("shows the agent at work again when the person presses Resume before the agent stopped for them", async () => {
     const task = "wait in my browser while I change my mind";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       { ...act("wait", { ms: 100 }, "Waiting"), until: held },
@@ -194,8 +193,7 @@ describe("the person's Chrome through the extension", () => {
 
   it("hides the overlay while an approval waits for the person, and shows the agent at work again once they allow it", async () => {
     const task = "delete my account in my browser";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       act("click", { x: 180, y: 120 }, "Deleting the account"),
@@ -235,8 +233,7 @@ describe("the person's Chrome through the extension", () => {
 
   it("opens the task's tab again when the person closes it, and the task goes on there", async () => {
     const task = "press the button even if I close the tab";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       { ...act("click", { x: 200, y: 130 }, "Pressing"), until: held },
@@ -301,8 +298,7 @@ describe("the person's Chrome through the extension", () => {
 
   it("takes the task up again when the extension reconnects in the middle of it", async () => {
     const task = "press the button while my extension reconnects";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       { ...act("click", { x: 200, y: 130 }, "Pressing"), until: held },

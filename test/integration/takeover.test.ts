@@ -6,6 +6,7 @@
 // refuses it plainly.
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
+import { gate } from "../support/gate.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -65,8 +66,7 @@ describe("takeover on the embedded browser", () => {
 
   it("carries out nothing a planner chose while the person took the screen, and asks again once it is handed back", async () => {
     const task = "press the button while I take over";
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, open: release } = gate();
     model.route(
       (r) => planningText(r).includes(`Task: ${task}`),
       { ...act("click", { x: 200, y: 130 }, "Pressing the button"), until: held },
