@@ -169,10 +169,15 @@ describe("the extension as the server's client", () => {
     const id = "click-once";
     const from = peer.messages.length;
     const click = { tabId: taskTabId, xpath: '//*[@id="go"]' };
-    // The repeat arrives while the first is running, then again after it finished.
+    // The page holds the click for 3 s, so the repeat surely arrives while the first runs; then it
+    // arrives once more after the first finished.
+    const hold = "document.getElementById('go').addEventListener('click', () => { const end = Date.now() + 3000; while (Date.now() < end); }); 0";
+    await peer.cdp(task, "Runtime.evaluate", { expression: hold });
     peer.send({ type: "browser_action", id, actionId: id, taskId: task, clientId, name: "browser_click", params: click });
     peer.send({ type: "browser_action", id, actionId: id, taskId: task, clientId, name: "browser_click", params: click });
-    const first = await peer.waitFor((m) => m.type === "browser_action_result" && m.id === id, 10_000, from);
+    const first = await peer.waitFor((m) => m.type === "browser_action_result" && m.id === id, 20_000, from);
+    const byFirstResult = peer.messages.slice(from);
+    expect(byFirstResult.filter((m) => m.type === "ack" && m.id === id)).toHaveLength(2);
     const again = await peer.action(task, "browser_click", click, id);
     expect(again).toEqual(first);
     expect(peer.messages.slice(from).filter((m) => m.type === "ack" && m.id === id)).toHaveLength(3);
