@@ -188,8 +188,9 @@ export class Runtime {
     const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume);
     this.runs.set(task.id, run);
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
-    // its turn; told in the same turn as it joins the queue, so none can overtake it meanwhile.
-    if (this.queue.full && !resume?.answer) run.announceQueued();
+    // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,
+    // so none can overtake it meanwhile.
+    if (this.queue.full) run.announceQueued();
     const done = this.queue
       .run(() => run.run(), run.signal)
       .catch((error: unknown) => {

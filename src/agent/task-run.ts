@@ -22,7 +22,7 @@ import { FollowUps } from "./follow-ups.ts";
 import { LiveView } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
-import type { Resumption } from "./resumption.ts";
+import type { PersonAnswer, Resumption } from "./resumption.ts";
 import { StepRecorder } from "./step-recorder.ts";
 import { TaskRecord } from "./task-record.ts";
 
@@ -118,13 +118,20 @@ export class TaskRun {
   }
 
   /**
-   * Tells the task's clients it has started, `queued`, before it has a place to run. The event is
-   * written in turn with the task's others (it comes before `task.running`); a failure to store it
-   * is logged, and the task runs anyway.
+   * Tells the task's clients it waits for a place to run: a new task by `task.started`, `queued`;
+   * one resumed after a restart by the person's answer and `task.queued`, so its question leaves the
+   * chat. The events are written in turn with the task's others (they come before `task.running`
+   * or `task.resumed`); a failure to store them is logged, and the task runs anyway.
    */
   announceQueued(): void {
     this.announcedQueued = true;
-    this.record.emit({ type: "task.started", task_id: this.record.current.id, task: this.record.current }).catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
+    const { record } = this;
+    const id = record.current.id;
+    const answer = this.resumption?.answer;
+    const told = answer
+      ? Promise.all([this.recordAnswer(answer), record.update({ status: "queued", approval: null, answer: null }), record.emit({ type: "task.queued", task_id: id })])
+      : record.emit({ type: "task.started", task_id: id, task: record.current });
+    told.catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
   }
 
   /** Runs the task to its end and resolves with it as it ended. */
@@ -198,8 +205,9 @@ export class TaskRun {
   }
 
   /**
-   * `task.started` (`task.running` for a task announced while queued; nothing for one stopped
-   * while queued), or for a task resumed after a restart, the person's answer and `task.resumed`.
+   * `task.started`; for a task announced while queued `task.running`, or `task.resumed` if it was
+   * resumed after a restart (nothing for one stopped while queued); for a task resumed after a
+   * restart that had a place at once, the person's answer and `task.resumed`.
    */
   private async begin(): Promise<void> {
     const { record } = this;
@@ -208,7 +216,7 @@ export class TaskRun {
     if (this.announcedQueued) {
       if (this.controller.signal.aborted) return;
       await record.update({ status: "running" });
-      await record.emit({ type: "task.running", task_id: id });
+      await record.emit(answer ? { type: "task.resumed", task_id: id } : { type: "task.running", task_id: id });
       return;
     }
     if (!answer) {
@@ -216,10 +224,16 @@ export class TaskRun {
       await record.emit({ type: "task.started", task_id: id, task: record.current });
       return;
     }
-    if (answer.kind === "ack") await record.addMessage("user", answer.text, answer.messageId);
-    else await record.emit({ type: "approval.resolved", task_id: id, approval_id: answer.approvalId, approved: answer.approved });
+    await this.recordAnswer(answer);
     await record.update({ status: "running", approval: null, answer: null });
     await record.emit({ type: "task.resumed", task_id: id });
+  }
+
+  /** The answer a task resumed after a restart was given: the person's reply in the chat, or their decision. */
+  private recordAnswer(answer: PersonAnswer): Promise<void> {
+    const { record } = this;
+    if (answer.kind === "ack") return record.addMessage("user", answer.text, answer.messageId);
+    return record.emit({ type: "approval.resolved", task_id: record.current.id, approval_id: answer.approvalId, approved: answer.approved });
   }
 
   private async open(signal: AbortSignal): Promise<Computer> {

@@ -55,6 +55,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.resumed"), ...taskId }),
   /** A task announced `queued` (MAX_CONCURRENT_TASKS were running when it came) got its place and runs. */
   z.object({ type: z.literal("task.running"), ...taskId }),
+  /** A task the person answered after a restart waits for a place before it goes on (task.resumed). */
+  z.object({ type: z.literal("task.queued"), ...taskId }),
   /** The task's tab in the person's Chrome changed (seed 004 snapshotSync): its address and title as the extension reports them. */
   z.object({ type: z.literal("snapshotSync"), ...taskId, tab: z.object({ id: z.number().int(), url: z.string(), title: z.string() }) }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),

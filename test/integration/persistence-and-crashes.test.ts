@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, type ChatMessage, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
+import { gate } from "../support/gate.ts";
 import { openStream } from "../support/sse.ts";
 import { act, isChatTurn, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
@@ -251,6 +252,47 @@ describe("restart", () => {
       await pages.waitForRecord("deleted");
       const resumed = model.requests.filter((r) => planningText(r).includes(task))[1]!;
       expect(planningText(resumed)).toContain("they allowed it, but it was not done: look again and decide");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("after kill -9, an answered task that must wait for a place leaves its question at once and goes on when one is free", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-answered-queued-"));
+    const task = "Task: delete it when you can";
+    model.route((r) => planningText(r).includes(task), act("click", { x: 180, y: 120 }, "Deleting the account"), act("done", { answer: "Left it." }, "Finished"));
+    const first = await spawnServer(dataDir);
+    const sent = await first.send({ mode: "task", session_id: "s-answered-queued", text: "delete it when you can", start_url: pages.url("approvals.html") });
+    const { task_id } = (await sent.json()) as { task_id: string };
+    const asking = await openStream(first.url, "s-answered-queued", 0);
+    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
+    asking.close();
+    await first.kill();
+
+    const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY, limits: { maxConcurrentTasks: 1 } } });
+    try {
+      // Another session's task holds the only place.
+      const { held, open } = gate();
+      model.route((r) => planningText(r).includes("Task: hold the place"), { ...act("done", { answer: "Held it." }, "Done"), until: held });
+      const holder = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-holder", text: "hold the place" });
+      const holding = await openStream(app.url, "s-holder", 0);
+      await holding.waitFor((e) => e.type === "task.started");
+      const events = await openStream(app.url, "s-answered-queued", asking.events.at(-1)!.id);
+      const approve = () => app.api("POST", "/api/chat/approve", { task_id, approval_id: asked.approval.id, approved: false });
+      expect((await approve()).status).toBe(202);
+      // The question leaves the chat at once: the decision is told, and the task waits, queued.
+      await events.waitFor((e) => e.type === "task.queued");
+      expect((await app.api<TaskReply>("GET", `/api/tasks/${task_id}`)).json.task).toMatchObject({ status: "queued", approval: null, answer: null });
+      expect((await app.api<{ sessions: Session[] }>("GET", "/api/sessions")).json.sessions.find((s) => s.id === "s-answered-queued")!.status).toBe("waiting");
+      expect((await approve()).status).toBe(409);
+      open();
+      expect(await holding.completes(holder.json.task_id)).toMatchObject({ answer: "Held it." });
+      expect(await events.completes(task_id)).toMatchObject({ answer: "Left it." });
+      const told = events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
+      expect(told.map((e) => e.type)).toEqual(["approval.resolved", "task.queued", "task.resumed", "progress.append", "task.completed"]);
+      expect(told.find((e) => e.type === "task.resumed")!.at >= holding.events.find((e) => e.type === "task.completed")!.at).toBe(true);
+      for (const stream of [holding, events]) stream.close();
+      expect(pages.records).not.toContain("deleted");
     } finally {
       await app.close();
     }

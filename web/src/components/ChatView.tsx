@@ -181,10 +181,13 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   );
 }
 
-/** A task's place in the chat: thinking until its first event, waiting while queued, then its run card. */
+/**
+ * A task's place in the chat: thinking until its first event, waiting while queued, then its run
+ * card — which a task resumed after a restart keeps while it waits again, "Waiting" in its header.
+ */
 function RunSlot({ run, repliedBelow, handlers }: { run: RunState | undefined; repliedBelow: boolean; handlers: Omit<RunCardProps, "run"> }) {
   if (!run) return <ThinkingBar />;
-  if (run.task.status === "queued") return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
+  if (run.task.status === "queued" && run.steps.length === 0) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
   return <RunCard run={run} repliedBelow={repliedBelow} {...handlers} />;
 }
 

@@ -19,6 +19,7 @@ const REFRESHING: ReadonlySet<string> = new Set([
   "task.follow_up",
   "task.resumed",
   "task.running",
+  "task.queued",
   "task.completed",
   "task.failed",
   "task.stopped",

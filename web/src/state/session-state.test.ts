@@ -68,6 +68,16 @@ describe("reduceEvent", () => {
     expect(reduce(list).runs.task_1!.task.status).toBe("running");
   });
 
+  it("takes the question of a task answered after a restart away while it waits queued, until task.resumed", () => {
+    const list = events(
+      { type: "task.started", task: task({ status: "awaiting_user", answer: "Please log in." }) },
+      { type: "task.queued" },
+      { type: "task.resumed" },
+    );
+    expect(reduce(list.slice(0, 2)).runs.task_1!.task).toMatchObject({ status: "queued", answer: null, approval: null });
+    expect(reduce(list).runs.task_1!.task.status).toBe("running");
+  });
+
   it("knows a follow-up to a task still queued, told before the task starts", () => {
     const followUp = message("user_text", "make it blue", "task_1", "msg_f");
     const state = reduce(events({ type: "task.follow_up", message: followUp }, { type: "task.started", task: task() }));

@@ -117,6 +117,8 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, liveUrl: event.tab.url };
     case "task.takeover":
       return { ...run, task: task({ status: "takeover" }) };
+    case "task.queued":
+      return { ...run, task: task({ status: "queued", answer: null, approval: null }) };
     case "approval.resolved":
     case "task.resumed":
     case "task.running":
