@@ -116,7 +116,6 @@ describe("restart", () => {
   });
 
   it("keeps a task that waited for the person across kill -9: the person's answer resumes it where it was", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-waiting-"));
     const task = "Task: log in, then press it";
     model.route(
       (r) => planningText(r).includes(task),
@@ -125,14 +124,9 @@ describe("restart", () => {
       act("click", { x: 200, y: 130 }, "Pressing the button"),
       act("done", { answer: "Pressed it." }, "Finished"),
     );
-    const first = await spawnServer(dataDir);
     const attachment = { name: "login.txt", mime_type: "text/plain", data_url: `data:text/plain;base64,${Buffer.from("user: ada").toString("base64")}` };
-    const sent = await first.send({ mode: "task", session_id: "s-waiting", text: "log in, then press it", start_url: pages.url("form.html"), attachments: [attachment] });
-    const { task_id } = (await sent.json()) as { task_id: string };
-    const waiting = await openStream(first.url, "s-waiting", 0);
-    await waiting.waitFor((e) => e.type === "task.awaiting_user");
-    waiting.close();
-    await first.kill();
+    const waiting = await killedWhileAsking({ session_id: "s-waiting", text: "log in, then press it", start_url: pages.url("form.html"), attachments: [attachment] }, "task.awaiting_user");
+    const { dataDir, task_id } = waiting;
     const seen = waiting.events.at(-1)!.id;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
@@ -185,20 +179,14 @@ describe("restart", () => {
   });
 
   it("after kill -9, a message sent to the chat answers the task that waits for the person, rather than starting another", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-waiting-"));
     const task = "Task: sign in, then press it";
     model.route(
       (r) => planningText(r).includes(task),
       act("needs_user", { answer: "Please sign in." }, "Waiting for the sign-in"),
       act("done", { answer: "Signed in." }, "Finished"),
     );
-    const first = await spawnServer(dataDir);
-    const sent = await first.send({ mode: "task", session_id: "s-waiting-chat", text: "sign in, then press it", start_url: pages.url("form.html") });
-    const { task_id } = (await sent.json()) as { task_id: string };
-    const waiting = await openStream(first.url, "s-waiting-chat", 0);
-    await waiting.waitFor((e) => e.type === "task.awaiting_user");
-    waiting.close();
-    await first.kill();
+    const waiting = await killedWhileAsking({ session_id: "s-waiting-chat", text: "sign in, then press it", start_url: pages.url("form.html") }, "task.awaiting_user");
+    const { dataDir, task_id } = waiting;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
     try {
@@ -223,17 +211,10 @@ describe("restart", () => {
   });
 
   it("after kill -9, an answered approval resumes the task, whose planner looks again and decides anew", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-approving-"));
     const task = "Task: delete my account";
     const press = act("click", { x: 180, y: 120 }, "Deleting the account");
     model.route((r) => planningText(r).includes(task), press, press, act("done", { answer: "Deleted." }, "Finished"));
-    const first = await spawnServer(dataDir);
-    const sent = await first.send({ mode: "task", session_id: "s-approving", text: "delete my account", start_url: pages.url("approvals.html") });
-    const { task_id } = (await sent.json()) as { task_id: string };
-    const asking = await openStream(first.url, "s-approving", 0);
-    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
-    asking.close();
-    await first.kill();
+    const { dataDir, task_id, asked } = await killedWhileAsking({ session_id: "s-approving", text: "delete my account", start_url: pages.url("approvals.html") }, "approval.requested");
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY } });
     try {
@@ -258,16 +239,13 @@ describe("restart", () => {
   });
 
   it("after kill -9, an answered task that must wait for a place leaves its question at once and goes on when one is free", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-answered-queued-"));
     const task = "Task: delete it when you can";
     model.route((r) => planningText(r).includes(task), act("click", { x: 180, y: 120 }, "Deleting the account"), act("done", { answer: "Left it." }, "Finished"));
-    const first = await spawnServer(dataDir);
-    const sent = await first.send({ mode: "task", session_id: "s-answered-queued", text: "delete it when you can", start_url: pages.url("approvals.html") });
-    const { task_id } = (await sent.json()) as { task_id: string };
-    const asking = await openStream(first.url, "s-answered-queued", 0);
-    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
-    asking.close();
-    await first.kill();
+    // Other stories on this page delete; this one is refused.
+    const deletions = () => pages.records.filter((r) => r === "deleted").length;
+    const deletedBefore = deletions();
+    const asking = await killedWhileAsking({ session_id: "s-answered-queued", text: "delete it when you can", start_url: pages.url("approvals.html") }, "approval.requested");
+    const { dataDir, task_id, asked } = asking;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY, limits: { maxConcurrentTasks: 1 } } });
     try {
@@ -292,14 +270,13 @@ describe("restart", () => {
       expect(told.map((e) => e.type)).toEqual(["approval.resolved", "task.queued", "task.resumed", "progress.append", "task.completed"]);
       expect(told.find((e) => e.type === "task.resumed")!.at >= holding.events.find((e) => e.type === "task.completed")!.at).toBe(true);
       for (const stream of [holding, events]) stream.close();
-      expect(pages.records).not.toContain("deleted");
+      expect(deletions()).toBe(deletedBefore);
     } finally {
       await app.close();
     }
   });
 
   it("after kill -9, the tool agent waiting for an approval goes on from its recorded calls once the person answers", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-tools-waiting-"));
     const goal = "Close my account with the tools";
     const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
     const calls = (...list: [string, unknown][]): Reply => ({ chat: { text: "Working on it.", calls: list.map(([name, args]) => ({ name, arguments: args })) } });
@@ -313,13 +290,8 @@ describe("restart", () => {
     // Other stories on this page delete too.
     const deletions = () => pages.records.filter((r) => r === "deleted").length;
     const deletedBefore = deletions();
-    const first = await spawnServer(dataDir);
-    const sent = await first.send({ mode: "task", agent_mode: "dom", session_id: "s-tools-waiting", text: goal, start_url: pages.url("approvals.html") });
-    const { task_id } = (await sent.json()) as { task_id: string };
-    const asking = await openStream(first.url, "s-tools-waiting", 0);
-    const asked = (await asking.waitFor((e) => e.type === "approval.requested")) as Extract<SessionEvent, { type: "approval.requested" }>;
-    asking.close();
-    await first.kill();
+    const asking = await killedWhileAsking({ agent_mode: "dom", session_id: "s-tools-waiting", text: goal, start_url: pages.url("approvals.html") }, "approval.requested");
+    const { dataDir, task_id, asked } = asking;
 
     const app = await startApp({ modelBaseUrl: model.baseUrl, dataDir, config: { approvals: DEFAULT_APPROVAL_POLICY } });
     try {
@@ -398,6 +370,22 @@ function killChildChromium(): void {
 }
 
 /** A real `serve` process on the data dir, its requests carrying its install token, and kill -9 for it. */
+/**
+ * Sends a task to a server of its own and kills that server (-9) once the task asks the person
+ * (`what`): the data dir it leaves, the task, the question, and the events up to it.
+ */
+async function killedWhileAsking<T extends "task.awaiting_user" | "approval.requested">(body: { session_id: string } & Record<string, unknown>, what: T) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `easyagentcu-${body.session_id}-`));
+  const first = await spawnServer(dataDir);
+  const sent = await first.send({ mode: "task", ...body });
+  const { task_id } = (await sent.json()) as { task_id: string };
+  const asking = await openStream(first.url, body.session_id, 0);
+  const asked = (await asking.waitFor((e) => e.type === what)) as Extract<SessionEvent, { type: T }>;
+  asking.close();
+  await first.kill();
+  return { dataDir, task_id, asked, events: asking.events };
+}
+
 async function spawnServer(dataDir: string) {
   // Port 0: a port picked at random could be in use by another process (it was, once, in CI).
   const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", "0", "--data-dir", dataDir], {
