@@ -10,7 +10,6 @@ import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
 import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
-import { loadTokenizer } from "../perception/page-view/tokens.ts";
 import { listen } from "../server/listen.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
@@ -45,12 +44,6 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
   if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
-  // The tool agent's page view counts tokens; their tables hold the event loop while they load
-  // (seconds on a busy machine) and take about 70 MB: loaded now, while nobody waits, rather than
-  // while the first task's screen streams — when tasks use the tool agent unless they say otherwise.
-  if (cfg.agent.mode !== "actions") {
-    loadTokenizer().catch((error: unknown) => system.log.warn({ err: error }, "could not load the token tables; the first page view tries again"));
-  }
   void system.modelStatus().then((status) => {
     if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);
   });

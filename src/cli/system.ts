@@ -18,6 +18,7 @@ import { AppError } from "../core/errors.ts";
 import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { modelReadiness } from "../models/readiness.ts";
+import { loadTokenizer } from "../perception/page-view/tokens.ts";
 import type { ModelStatusReply } from "../protocol/index.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
@@ -66,6 +67,12 @@ export async function startSystem(config: Config, options: { recover: boolean },
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
     const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
+  }
+  // The tool agent's page view counts tokens. The tables take about 70 MB and hold the event loop
+  // while they load (seconds on a busy machine): when tasks use the tool agent unless they say
+  // otherwise, they load before the server listens rather than while its first task streams.
+  if (config.agent.mode !== "actions") {
+    await loadTokenizer().catch((error: unknown) => log.warn({ err: error }, "could not load the token tables; the first page view tries again"));
   }
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
