@@ -42,6 +42,8 @@ const en = {
   thinking: "Thinking…",
   starting: "Starting…",
   queued: "Waiting for a running task to end…",
+  /** Beside "Waiting" in the header of a run that waits again for its place. */
+  queuedDetail: "for a running task to end…",
   stopQueued: "Don't run it",
   /** What a task is doing between its steps (task.activity). */
   activity: {
@@ -199,6 +201,7 @@ const zh: Strings = {
   thinking: "思考中…",
   starting: "正在启动…",
   queued: "排队中，等待正在运行的任务结束…",
+  queuedDetail: "等待正在运行的任务结束…",
   stopQueued: "不运行了",
   activity: {
     thinking: "思考中…",

@@ -183,11 +183,13 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
 
 /**
  * A task's place in the chat: thinking until its first event, waiting while queued, then its run
- * card — which a task resumed after a restart keeps while it waits again, "Waiting" in its header.
+ * card — which a task that has shown a screen keeps while it waits again (one answered after a
+ * restart), "Waiting" in its header.
  */
 function RunSlot({ run, repliedBelow, handlers }: { run: RunState | undefined; repliedBelow: boolean; handlers: Omit<RunCardProps, "run"> }) {
   if (!run) return <ThinkingBar />;
-  if (run.task.status === "queued" && run.steps.length === 0) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
+  const shown = run.steps.length > 0 || run.task.live_frame !== null;
+  if (run.task.status === "queued" && !shown) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
   return <RunCard run={run} repliedBelow={repliedBelow} {...handlers} />;
 }
 

@@ -42,7 +42,7 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
         {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
         {/* On a phone it takes a line of its own under the status, the whole width of the header. */}
         <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 sm:order-none sm:line-clamp-2 sm:flex-1 sm:basis-0">
-          {latest ?? doing ?? t.starting}
+          {status === "queued" ? t.queuedDetail : (latest ?? doing ?? t.starting)}
         </span>
         <span className="sr-only">{expanded ? t.hideProgress : t.showProgress}</span>
         <span className="ml-auto flex h-5 shrink-0 items-center sm:ml-0">
