@@ -307,4 +307,33 @@ describe("the extension as the server's client", () => {
     // The task's tab is still known after the reconnect.
     expect(await peer.action(task, "browser_dom_index", { tabId: taskTabId })).toMatchObject({ ok: true });
   });
+
+  it("runs a click once across a restart of its worker, and refuses one the stopped worker began and never finished", async () => {
+    const clicks = () => pages.records.filter((r) => r === "clicked").length;
+    const before = clicks();
+    const click = { tabId: taskTabId, xpath: '//*[@id="go"]' };
+    const done = await peer.action(task, "browser_click", click, "click-before-restart");
+    expect(done).toMatchObject({ ok: true });
+    // The next click is held in the page, which says so first (a synchronous request gets out
+    // before the page stops); Chrome stops the worker meanwhile, as it may any idle or busy worker.
+    const hold = "document.getElementById('go').addEventListener('click', () => { const x = new XMLHttpRequest(); x.open('POST', '/record', false); x.send('holding'); const end = Date.now() + 4000; while (Date.now() < end); }); 0";
+    await peer.cdp(task, "Runtime.evaluate", { expression: hold });
+    peer.send({ type: "browser_action", id: "click-cut-short", actionId: "click-cut-short", taskId: task, clientId, name: "browser_click", params: click });
+    await pages.waitForRecord("holding");
+    const from = peer.messages.length;
+    const other = await context.newPage();
+    const devtools = await context.newCDPSession(other);
+    await devtools.send("ServiceWorker.enable");
+    await devtools.send("ServiceWorker.stopAllWorkers");
+    // A tab event wakes the worker, which connects again.
+    await other.goto(pages.url("article.html"));
+    expect(await peer.waitFor(is("hello"), 20_000, from)).toMatchObject({ clientId });
+    await other.close();
+
+    expect(await peer.action(task, "browser_click", click, "click-before-restart")).toEqual(done);
+    const cut = await peer.action(task, "browser_click", click, "click-cut-short");
+    expect(cut).toMatchObject({ ok: false, error: { code: "ACTION_FAILED", retryable: false, message: expect.stringContaining("restarted while it ran browser_click") } });
+    expect(peer.messages.slice(from).some((m) => m.type === "browser_action_result" && m.id === "click-cut-short" && m.ok)).toBe(false);
+    expect(clicks()).toBe(before + 2);
+  });
 });

@@ -1,9 +1,11 @@
 // Runs the server's `browser_action`s: acks at once, checks the parameters against the contract,
-// runs each id once (a repeat is acked and, once done, answered with the same result), and answers
-// with `browser_action_result`. The handlers, one per action of §4.2, are named here.
+// runs each id once (a repeat is acked and, once done, answered with the same result; for actions
+// that change something, also after the worker restarted: acted.ts), and answers with
+// `browser_action_result`. The handlers, one per action of §4.2, are named here.
 import { ACTION_NAMES, actionParamsSchemas, type ActionName, type ExtensionMessage, type ServerMessage } from "../../../../src/protocol/extension.ts";
 import { readSettings } from "../../shared/settings.ts";
 import { ActionError, toWireError } from "../action-error.ts";
+import { changesSomething, keepResult, markBegun, recall } from "./acted.ts";
 import { getHtml, readabilityExtract, screenshot } from "./capture-actions.ts";
 import type { ActionContext, ActionHandler, ActionHandlers } from "./context.ts";
 import { domIndex, xpathScan } from "./dom-actions.ts";
@@ -39,7 +41,7 @@ export function runAction(action: BrowserAction, send: (message: ExtensionMessag
   if (done) return send(done);
   // Still running: the result goes out when it is ready.
   if (runs.has(id)) return;
-  const run = execute(action).then((result) => {
+  const run = once(action).then((result) => {
     runs.delete(id);
     finished.set(id, result);
     if (finished.size > REMEMBERED) finished.delete(finished.keys().next().value!);
@@ -47,6 +49,23 @@ export function runAction(action: BrowserAction, send: (message: ExtensionMessag
   });
   runs.set(id, run);
   void run.then(send);
+}
+
+/** Runs an action that changes something only if no earlier worker began it (acted.ts); the others run. */
+async function once(action: BrowserAction): Promise<Result> {
+  if (!changesSomething(action.name)) return execute(action);
+  const id = String(action.id);
+  // Storage that fails leaves the worker's own memory to keep the ids.
+  const earlier = await recall(id).catch(() => null);
+  if (earlier === "begun") {
+    const message = `The extension restarted while it ran ${action.name} (${id}); whether it took effect is not known. Look at the page again.`;
+    return { type: "browser_action_result", id, ok: false, error: { code: "ACTION_FAILED", message, retryable: false } };
+  }
+  if (earlier) return earlier;
+  await markBegun(id).catch(() => undefined);
+  const result = await execute(action);
+  await keepResult(id, result).catch(() => undefined);
+  return result;
 }
 
 async function execute(action: BrowserAction): Promise<Result> {
