@@ -40,7 +40,7 @@ export class TaskRun {
   private computer: Computer | null = null;
   private hands: Hands | null = null;
   private finishing = false;
-  /** `task.started` went out while the task waited its turn, `queued`. */
+  /** The task was told it waits its turn (`task.started` queued, or `task.queued` after a restart). */
   private announcedQueued = false;
 
   constructor(
@@ -129,7 +129,8 @@ export class TaskRun {
     const id = record.current.id;
     const answer = this.resumption?.answer;
     const told = answer
-      ? Promise.all([this.recordAnswer(answer), record.update({ status: "queued", approval: null, answer: null }), record.emit({ type: "task.queued", task_id: id })])
+      ? // The stored task keeps its question until it runs: a process that dies meanwhile asks it again.
+        Promise.all([this.recordAnswer(answer), record.update({ status: "queued" }), record.emit({ type: "task.queued", task_id: id })])
       : record.emit({ type: "task.started", task_id: id, task: record.current });
     told.catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
   }
@@ -215,7 +216,7 @@ export class TaskRun {
     const answer = this.resumption?.answer;
     if (this.announcedQueued) {
       if (this.controller.signal.aborted) return;
-      await record.update({ status: "running" });
+      await record.update({ status: "running", approval: null, answer: null });
       await record.emit(answer ? { type: "task.resumed", task_id: id } : { type: "task.running", task_id: id });
       return;
     }
@@ -277,12 +278,12 @@ export class TaskRun {
         break;
       case "failed": {
         const error = { code: outcome.code, message: outcome.message };
-        await record.update({ status: "failed", error, finished_at });
+        await record.update({ status: "failed", error, approval: null, finished_at });
         await record.emit({ type: "task.failed", task_id: id, error });
         break;
       }
       case "stopped":
-        await record.update({ status: "stopped", finished_at });
+        await record.update({ status: "stopped", approval: null, finished_at });
         await record.emit({ type: "task.stopped", task_id: id, reason: outcome.reason });
         break;
     }

@@ -59,7 +59,21 @@ export class Store implements RunRecorder, ChatRecorder {
       // A task that waits for the person lost nothing: its steps (the tool agent's calls among
       // them) and its question are here, and the person's answer resumes it (Runtime.resumeStored).
       // A replay would have to find its place in the recording again; it ends here like a running task.
-      if (row.status === "awaiting_user" && row.replay_of === null && row.computer === "browser") continue;
+      const resumable = row.replay_of === null && row.computer === "browser";
+      if (row.status === "awaiting_user" && resumable) continue;
+      // One the person had answered after an earlier restart, that waited for its place (task.queued),
+      // kept its question: it is asked again rather than lost with the answer.
+      if (row.status === "queued" && resumable && (row.approval !== null || row.answer !== null)) {
+        const task: Task = { ...(await this.toTask(row)), status: "awaiting_user" };
+        await this.saveTask(task);
+        await this.emit(
+          task.session_id,
+          task.approval
+            ? { type: "approval.requested", task_id: task.id, approval: task.approval }
+            : { type: "task.awaiting_user", task_id: task.id, answer: task.answer ?? "", show_ack_button: true },
+        );
+        continue;
+      }
       const error = { code: "INTERRUPTED", message: INTERRUPTED_MESSAGE };
       const task: Task = { ...(await this.toTask(row)), status: "failed", error, finished_at: nowIso() };
       await this.saveTask(task);
@@ -185,9 +199,9 @@ export class Store implements RunRecorder, ChatRecorder {
     return asking ? this.files.readAttachments(toMessage(asking)) : [];
   }
 
-  async taskFollowUps(taskId: string): Promise<string[]> {
+  async taskFollowUps(taskId: string): Promise<ChatMessage[]> {
     const rows = await this.db.selectFrom("events").select("data").where("task_id", "=", taskId).where("type", "=", "task.follow_up").orderBy("seq").execute();
-    return rows.map((row) => (JSON.parse(row.data) as AgentEventOf<"task.follow_up">).message.text);
+    return rows.map((row) => (JSON.parse(row.data) as AgentEventOf<"task.follow_up">).message);
   }
 
   // ---- reads ----
