@@ -49,9 +49,14 @@ export class FollowUps {
     return taken.map((message) => message.text);
   }
 
-  /** Follow-ups of the run this one goes on from (a restart, Continue): read already, told before any new one. */
-  recall(earlier: readonly string[]): void {
-    this.read.unshift(...earlier);
+  /**
+   * Follow-ups of the run this one goes on from (a restart, Continue): read already, told before
+   * any new one. Those still waiting here (sent while a resumed task waited for its place) are
+   * told once, when read.
+   */
+  recall(earlier: readonly ChatMessage[]): void {
+    const waiting = new Set(this.waiting.map((message) => message.id));
+    this.read.unshift(...earlier.filter((message) => !waiting.has(message.id)).map((message) => message.text));
   }
 
   /** Every follow-up read so far, oldest first. */

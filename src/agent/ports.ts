@@ -41,7 +41,7 @@ export interface RunRecorder {
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */
   taskAttachments(task: Task): Promise<Attachment[]>;
   /** What the person told the task while it ran (its follow-ups, read or not), oldest first. */
-  taskFollowUps(taskId: string): Promise<string[]>;
+  taskFollowUps(taskId: string): Promise<ChatMessage[]>;
 }
 
 /** What the chat assistant records: the person's messages and its own, and the chat events. */
