@@ -10,6 +10,8 @@ import type { RunState } from "../state/session-state.ts";
 interface Seen {
   status: TaskStatus;
   steps: number;
+  /** Queued again after the person answered it (a task resumed after a restart waits for its place). */
+  answered: boolean;
 }
 
 /** An answer read aloud is cut here; the card has the rest. */
@@ -23,7 +25,13 @@ export function RunAnnouncer({ runs, loaded }: { runs: Readonly<Record<string, R
   useEffect(() => {
     if (!loaded) return;
     const before = seen.current;
-    seen.current = new Map(Object.values(runs).map((run) => [run.task.id, { status: run.task.status, steps: run.steps.length }]));
+    seen.current = new Map(
+      Object.values(runs).map((run) => {
+        const was = before?.get(run.task.id);
+        const answered = run.task.status === "queued" && (was?.status === "awaiting_user" || was?.answered === true);
+        return [run.task.id, { status: run.task.status, steps: run.steps.length, answered }];
+      }),
+    );
     if (before === null) return;
     for (const run of Object.values(runs)) {
       const news = newsOf(run, before.get(run.task.id));
@@ -58,9 +66,11 @@ function newsOf({ task, steps, stopReason }: RunState, before: Seen | undefined)
       case "stopped":
         return { text: `${t.announceStopped} ${stopReason ? stopReasonText(stopReason) : ""}`.trim(), urgent: false };
       case "running":
-        if (before?.status === "awaiting_user" || before?.status === "takeover") return { text: t.announceResumed, urgent: false };
+        if (before?.status === "awaiting_user" || before?.status === "takeover" || before?.answered) return { text: t.announceResumed, urgent: false };
         break;
       case "queued":
+        if (before?.status === "awaiting_user") return { text: t.queued, urgent: false };
+        break;
       case "takeover":
         break;
     }

@@ -37,6 +37,14 @@ const shownImage = () => screen.getByRole("figure", { name: "Screen" }).querySel
 const timelineItems = () => within(screen.getByRole("list", { name: "Progress" })).getAllByRole("button");
 
 describe("RunCard while running", () => {
+  it("says a task that waits again for its place (answered after a restart) is waiting, and can be stopped", () => {
+    const { onStop } = renderCard({ ...running, task: task({ status: "queued", live_frame: liveFrame(7) }) });
+    expect(screen.getByTestId("run-header").textContent).toContain("Waiting");
+    expect(screen.getByTestId("latest-progress").textContent).toBe("for a running task to end…");
+    fireEvent.click(screen.getByRole("button", { name: "Stop the task" }));
+    expect(onStop).toHaveBeenCalledWith("task_1");
+  });
+
   it("says what the agent does between steps: instead of Starting… before the first, beside the status after", () => {
     const since = new Date(Date.now() - 7_000).toISOString();
     const { rerender, all } = renderCard({ ...running, steps: [], task: task({ current_step_index: 0 }), activity: { activity: "model_retry", attempt: 2, of: 3, since } });

@@ -10,7 +10,8 @@ export function useBringIntoView(element: RefObject<HTMLElement | null>, status:
     const was = seen.current;
     seen.current = { status, approvalId };
     const asks = status === "awaiting_user" || status === "takeover";
-    const resumed = was.status === "awaiting_user" && status === "running";
+    // Answered, it runs, or (after a restart) waits for its place first.
+    const resumed = was.status === "awaiting_user" && (status === "running" || status === "queued");
     if ((was.status === status && was.approvalId === approvalId) || (!asks && !resumed)) return;
     // Its end holds what the person answers with (I've done it, Allow, Resume).
     element.current?.scrollIntoView?.({ block: "end" });
