@@ -69,9 +69,9 @@ export async function startSystem(config: Config, options: { recover: boolean },
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
   }
   // The tool agent's page view counts tokens. The tables take about 70 MB and hold the event loop
-  // while they load (seconds on a busy machine): when tasks use the tool agent unless they say
-  // otherwise, they load before the server listens rather than while its first task streams.
-  if (config.agent.mode !== "actions") {
+  // while they load (seconds on a busy machine): when tasks use the tool agent on a browser unless
+  // they say otherwise, they load before the server listens rather than while its first task streams.
+  if (config.agent.mode !== "actions" && config.computer !== "desktop") {
     await loadTokenizer().catch((error: unknown) => log.warn({ err: error }, "could not load the token tables; the first page view tries again"));
   }
   // The server's own ports, as it listens: the agent's browser never reaches them.

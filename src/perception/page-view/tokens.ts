@@ -1,6 +1,8 @@
 // Tokens as models count them: OpenAI's o200k encoding (GPT-4o and later), which the page view's
-// budget is set in. The encoding's tables take about half a second to load, once per process, so
-// a task that will read pages loads them before its first look.
+// budget is set in. The encoding's tables load once per process, holding the event loop meanwhile
+// (half a second idle, seconds on a busy machine) and taking about 70 MB: the server loads them as
+// it starts when tasks use the tool agent by default, and a task that will read pages loads them
+// (if not yet) before its first look.
 import type { Tiktoken } from "js-tiktoken/lite";
 
 let loading: Promise<Tiktoken> | null = null;
