@@ -7,6 +7,7 @@
 // canvas); with OMNIPARSER_URL an OmniParser server, here a local one answering in OmniParser's
 // own format, replaces the built-in detector.
 import { createServer, type Server } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
@@ -29,11 +30,20 @@ let display: VirtualDisplay;
 let window: ButtonsWindow;
 let desktop: DesktopComputer;
 
+/** The middle of a box, in whole pixels. */
+const centre = (box: Box) => ({ x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) });
+
 beforeAll(async () => {
   display = await VirtualDisplay.start({ width: 1280, height: 800, windowManager: "openbox" });
   window = await openButtonsWindow(display.name);
   desktop = await DesktopComputer.open({ display: display.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0 });
-}, 30_000);
+  // The window is on the screen, drawn, where it said: its Open button reads "Open" there.
+  const open = centre(window.buttons.Open!);
+  for (let tries = 1; (await desktop.labelAt(open.x, open.y)) !== "Open"; tries++) {
+    if (tries >= 40) throw new Error("The buttons window never showed its Open button where it said it was.");
+    await delay(500);
+  }
+}, 60_000);
 afterAll(async () => {
   window?.close();
   await desktop?.close();
@@ -70,7 +80,6 @@ describe("Set-of-Mark from a desktop's pixels", () => {
   });
 
   it("reads the caption a click would press, which the approval policy classifies", async () => {
-    const centre = (box: Box) => ({ x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) });
     const send = centre(window.buttons["Send message"]!);
     const open = centre(window.buttons.Open!);
     expect(await desktop.labelAt(send.x, send.y)).toBe("Send message");
