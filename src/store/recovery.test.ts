@@ -6,35 +6,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Approval, ChatMessage, Task } from "../protocol/index.ts";
+import { task as taskRecord } from "../../web/src/testing/fixtures.ts";
 import { Store } from "./store.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
 const approval: Approval = { id: "appr_1", checks: [{ id: "c1", code: "high_risk", message: "deletes the account" }], action: null, tool: null, intent: "delete it", url: null, frame: null, at: null, box: null };
 
+/** A task of its own session, as the server stores it. */
 function task(id: string, patch: Partial<Task>): Task {
-  return {
-    id,
-    session_id: `s-${id}`,
-    text: id,
-    mode: "actions",
-    computer: "browser",
-    replay_of: null,
-    cdp: null,
-    extension_client_id: null,
-    start_url: null,
-    status: "running",
-    current_step_index: 0,
-    live_frame: null,
-    answer: null,
-    approval: null,
-    error: null,
-    model: "scripted-vl",
-    usage: { input_tokens: 0, output_tokens: 0 },
-    created_at: AT,
-    updated_at: AT,
-    finished_at: null,
-    ...patch,
-  };
+  return taskRecord({ id, session_id: `s-${id}`, text: id, start_url: null, ...patch });
 }
 
 function message(of: Task): ChatMessage {
