@@ -48,9 +48,9 @@ const ORIGIN = "http://pages.bench.test";
 
 const encoder = new Tiktoken(o200k);
 
-/** o200k tokens in `text` (the encoding of GPT-4o and later). */
+/** o200k tokens in `text` (the encoding of GPT-4o and later), special tokens' spellings as plain text, as the page view counts them. */
 function countTokens(text: string): number {
-  return encoder.encode(text).length;
+  return encoder.encode(text, [], []).length;
 }
 
 const INTERACTIVE_ROLES = new Set(["link", "button", "textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "slider", "spinbutton", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "treeitem"]);

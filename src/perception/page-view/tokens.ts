@@ -27,7 +27,9 @@ export async function tokenCounter(): Promise<(text: string) => number> {
   return (text) => {
     let n = seen.get(text);
     if (n === undefined) {
-      n = enc.encode(text).length;
+      // A page's text is the model's input, not its control: `<|endoftext|>` there is plain text
+      // (the encoder would otherwise refuse it, and a page could break its own view).
+      n = enc.encode(text, [], []).length;
       seen.set(text, n);
     }
     return n;
