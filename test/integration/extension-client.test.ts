@@ -105,7 +105,7 @@ describe("the extension as the server's client", () => {
     const tab = await worker.evaluate((id) => chrome.tabs.get(id), taskTabId);
     expect(tab.active).toBe(false);
     expect(tab.groupId).toBe(result.groupId);
-    await peer.waitFor((m) => m.type === "tab_event" && m.event === "created" && m.tab.id === taskTabId, 5_000, from);
+    await peer.waitFor((m) => m.type === "tab_event" && m.event === "created" && m.tab.id === taskTabId, 15_000, from);
     expect(await peer.action(task, "browser_wait_for_loaded", { tabId: taskTabId })).toMatchObject({ ok: true, result: { status: "complete" } });
   });
 
@@ -244,11 +244,11 @@ describe("the extension as the server's client", () => {
 
     // The person clicks in the page.
     await page.mouse.click(500, 400);
-    expect(await peer.waitFor(is("takeover"), 5_000, from)).toEqual({ type: "takeover", taskId: task });
+    expect(await peer.waitFor(is("takeover"), 15_000, from)).toEqual({ type: "takeover", taskId: task });
     await expect.poll(() => overlayState(page)).toBe("takeover");
     await page.mouse.click(520, 420);
     await page.locator("easyagentcu-overlay button.resume").click();
-    expect(await peer.waitFor(is("overlay_command"), 5_000, from)).toEqual({ type: "overlay_command", taskId: task, command: "resume" });
+    expect(await peer.waitFor(is("overlay_command"), 15_000, from)).toEqual({ type: "overlay_command", taskId: task, command: "resume" });
     expect(peer.messages.slice(from).filter(is("takeover"))).toHaveLength(1);
     peer.send({ type: "task_state", taskId: task, tabId: taskTabId, state: "idle" });
     await expect.poll(() => overlayState(page)).toBe("idle");
@@ -271,8 +271,8 @@ describe("the extension as the server's client", () => {
   it("answers TASK_TAB_CLOSED once the person closed the task's tab, and a new task_start recovers", async () => {
     const from = peer.messages.length;
     await worker.evaluate((id) => chrome.tabs.remove(id), taskTabId);
-    expect(await peer.waitFor(is("cdp_detached"), 5_000, from)).toMatchObject({ taskId: task });
-    await peer.waitFor((m) => m.type === "tab_event" && m.event === "removed" && m.tabId === taskTabId, 5_000, from);
+    expect(await peer.waitFor(is("cdp_detached"), 15_000, from)).toMatchObject({ taskId: task });
+    await peer.waitFor((m) => m.type === "tab_event" && m.event === "removed" && m.tabId === taskTabId, 15_000, from);
     const closed = await peer.action(task, "browser_screenshot", { tabId: taskTabId });
     expect(closed).toMatchObject({ ok: false, error: { code: "TASK_TAB_CLOSED" } });
     const restarted = await peer.action(task, "task_start", { url: pages.url("form.html"), reuseExistingTab: true });
@@ -302,7 +302,7 @@ describe("the extension as the server's client", () => {
     await peer.start();
     const hello = await peer.waitFor(is("hello"), 20_000, from);
     expect(hello.clientId).toBe(clientId);
-    await peer.waitFor(is("full_state_sync"), 5_000, from);
+    await peer.waitFor(is("full_state_sync"), 15_000, from);
     expect(peer.connections).toBe(connections + 1);
     // The task's tab is still known after the reconnect.
     expect(await peer.action(task, "browser_dom_index", { tabId: taskTabId })).toMatchObject({ ok: true });

@@ -87,7 +87,7 @@ describe("the live view", () => {
     expect(await logged("s-late")).toEqual([]);
 
     const viewer = await openStream(app.url, "s-late", follow.events.at(-1)!.id);
-    const first = (await viewer.waitFor((e) => e.type === "screen.live", 2000)) as Live;
+    const first = (await viewer.waitFor((e) => e.type === "screen.live", 10_000)) as Live;
     expect(first).toMatchObject({ task_id: taskId, url: pages.url("form.html") });
     viewer.close();
 
