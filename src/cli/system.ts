@@ -68,9 +68,9 @@ export async function startSystem(config: Config, options: { recover: boolean },
     const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
   }
-  // The tool agent's page view counts tokens. The tables take about 70 MB and hold the event loop
-  // while they load (seconds on a busy machine): when tasks use the tool agent on a browser unless
-  // they say otherwise, they load before the server listens rather than while its first task streams.
+  // The tool agent's page view counts tokens. The tables hold the event loop while they load (up to
+  // two seconds on a busy machine): when tasks use the tool agent on a browser unless they say
+  // otherwise, they load before the server listens rather than while its first task streams.
   if (config.agent.mode !== "actions" && config.computer !== "desktop") {
     await loadTokenizer().catch((error: unknown) => log.warn({ err: error }, "could not load the token tables; the first page view tries again"));
   }
