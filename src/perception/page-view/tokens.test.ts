@@ -46,4 +46,13 @@ describe("tokenCounter", () => {
     const differing = [...CORNERS, ...pageLines()].filter((text) => count(text) !== reference.encode(text, [], []).length);
     expect(differing).toEqual([]);
   });
+
+  it("counts an unbroken run of a hostile page's letters, however long, in chunks rather than for minutes", async () => {
+    const count = await tokenCounter();
+    const run = "x".repeat(2048);
+    expect(count(run)).toBe(reference.encode(run, [], []).length);
+    const endless = count("x".repeat(200_000));
+    expect(endless).toBeGreaterThan(200_000 / 16);
+    expect(endless).toBeLessThan(200_000 / 4);
+  });
 });

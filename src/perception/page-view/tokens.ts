@@ -64,25 +64,41 @@ export async function tokenCounter(): Promise<(text: string) => number> {
 }
 
 /**
+ * A piece longer than this (an unbroken run of letters, which a hostile page may make as long as
+ * it likes) is counted in chunks of this many bytes: merging costs the square of a piece's length,
+ * and the count is then off by a token or two per chunk at most.
+ */
+const CHUNK_BYTES = 2048;
+
+/**
  * The tokens of one piece: one if it is a token itself, else as byte-pair encoding makes them —
  * starting from single bytes, the adjacent pair whose union ranks lowest (the first, on a tie)
  * is joined, until no adjacent pair makes a token.
  */
 function pieceTokens(bytes: Buffer, ranks: Map<string, number>): number {
+  if (bytes.length > CHUNK_BYTES) {
+    let n = 0;
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) n += pieceTokens(bytes.subarray(at, at + CHUNK_BYTES), ranks);
+    return n;
+  }
   if (ranks.has(bytes.toString("base64"))) return 1;
-  // Where each part starts, and the end.
+  // Where each part starts, and the end; and the rank of joining each part with the next.
   const bounds = Array.from({ length: bytes.length + 1 }, (_, i) => i);
+  const joined = (i: number) => (i + 2 < bounds.length ? (ranks.get(bytes.subarray(bounds[i], bounds[i + 2]).toString("base64")) ?? Infinity) : Infinity);
+  const pairs = bounds.map((_, i) => joined(i));
   for (;;) {
     let join = -1;
     let lowest = Infinity;
-    for (let i = 0; i + 2 < bounds.length; i++) {
-      const rank = ranks.get(bytes.subarray(bounds[i], bounds[i + 2]).toString("base64"));
-      if (rank !== undefined && rank < lowest) {
-        lowest = rank;
+    for (let i = 0; i < pairs.length; i++) {
+      if (pairs[i]! < lowest) {
+        lowest = pairs[i]!;
         join = i;
       }
     }
     if (join < 0) return bounds.length - 1;
     bounds.splice(join + 1, 1);
+    pairs.splice(join + 1, 1);
+    pairs[join] = joined(join);
+    if (join > 0) pairs[join - 1] = joined(join - 1);
   }
 }
