@@ -31,11 +31,13 @@ describe("recoverInterrupted", () => {
         task("waiting", { status: "awaiting_user", answer: "Please log in." }),
         task("approved-queued", { status: "queued", approval, answer: "deletes the account" }),
         task("acked-queued", { status: "queued", answer: "Please log in." }),
+        // A desktop task is not resumed after a restart, waiting or not.
+        task("desktop-queued", { status: "queued", computer: "desktop", answer: "Please log in." }),
       ];
       for (const t of left) await store.createTask(t, message(t), []);
 
       const failed = await store.recoverInterrupted();
-      expect(failed.map((t) => t.id).sort()).toEqual(["queued", "running"]);
+      expect(failed.map((t) => t.id).sort()).toEqual(["desktop-queued", "queued", "running"]);
       const status = async (id: string) => (await store.getTask(id))!;
       expect(await status("running")).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });
       expect(await status("queued")).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });

@@ -334,6 +334,8 @@ describe("the extension as the server's client", () => {
     const cut = await peer.action(task, "browser_click", click, "click-cut-short");
     expect(cut).toMatchObject({ ok: false, error: { code: "ACTION_FAILED", retryable: false, message: expect.stringContaining("restarted while it ran browser_click") } });
     expect(peer.messages.slice(from).some((m) => m.type === "browser_action_result" && m.id === "click-cut-short" && m.ok)).toBe(false);
+    await expect.poll(clicks).toBe(before + 2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(clicks()).toBe(before + 2);
   });
 });

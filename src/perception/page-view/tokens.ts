@@ -4,8 +4,8 @@
 // a third of the time and keeps a fifth of the memory (27 MB). Text that spells a special token
 // (`<|endoftext|>`) is counted as plain text: a page's text is the model's input, not its control.
 // The tables load once per process, holding the event loop meanwhile (a second on a busy machine):
-// the server loads them as it starts when tasks use the tool agent by default, and a task that
-// will read pages loads them (if not yet) before its first look.
+// the server loads them as it starts when tasks use the tool agent on a browser by default, and a
+// task that will read pages loads them (if not yet) before its first look.
 
 interface Encoding {
   /** Splits text into the pieces that are encoded apart (words, numbers, runs of spaces, …). */
@@ -14,8 +14,9 @@ interface Encoding {
   ranks: Map<string, number>;
 }
 
-/** Pieces (words, mostly) repeat across lines and pages: their counts are kept, up to this many. */
+/** Pieces (words, mostly) repeat across lines and pages: the counts of short ones are kept, up to this many. */
 const KNOWN_PIECES = 50_000;
+const KNOWN_PIECE_LENGTH = 256;
 const known = new Map<string, number>();
 
 let loading: Promise<Encoding> | null = null;
@@ -53,7 +54,7 @@ export async function tokenCounter(): Promise<(text: string) => number> {
         if (tokens === undefined) {
           tokens = pieceTokens(Buffer.from(piece, "utf8"), ranks);
           if (known.size >= KNOWN_PIECES) known.clear();
-          known.set(piece, tokens);
+          if (piece.length <= KNOWN_PIECE_LENGTH) known.set(piece, tokens);
         }
         n += tokens;
       }
@@ -66,7 +67,7 @@ export async function tokenCounter(): Promise<(text: string) => number> {
 /**
  * A piece longer than this (an unbroken run of letters, which a hostile page may make as long as
  * it likes) is counted in chunks of this many bytes: merging costs the square of a piece's length,
- * and the count is then off by a token or two per chunk at most.
+ * and the count is then typically off by a token or two per chunk.
  */
 const CHUNK_BYTES = 2048;
 
