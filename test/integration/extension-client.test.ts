@@ -68,6 +68,18 @@ describe("the extension as the server's client", () => {
   let taskTabId: number;
   const task = "task-1";
 
+  /** Sends a click on the task page's button with this id, without waiting for its answer. */
+  const sendClick = (id: string) =>
+    peer.send({ type: "browser_action", id, actionId: id, taskId: task, clientId, name: "browser_click", params: { tabId: taskTabId, xpath: '//*[@id="go"]' } });
+  /**
+   * Makes the task page hold each later click of its button `ms` long, after it records `said`
+   * (a synchronous request, which gets out before the page stops).
+   */
+  const holdClicks = (ms: number, said: string) =>
+    peer.cdp(task, "Runtime.evaluate", {
+      expression: `document.getElementById('go').addEventListener('click', () => { const x = new XMLHttpRequest(); x.open('POST', '/record', false); x.send(${JSON.stringify(said)}); const end = Date.now() + ${ms}; while (Date.now() < end); }); 0`,
+    });
+
   it("says hello with a lasting client id, then sends the browser's full state", async () => {
     const hello = await peer.waitFor(is("hello"));
     expect(hello.clientId).toMatch(/^[0-9a-f-]{36}$/);
@@ -171,10 +183,9 @@ describe("the extension as the server's client", () => {
     const click = { tabId: taskTabId, xpath: '//*[@id="go"]' };
     // The page holds the click for 3 s, so the repeat surely arrives while the first runs; then it
     // arrives once more after the first finished.
-    const hold = "document.getElementById('go').addEventListener('click', () => { const end = Date.now() + 3000; while (Date.now() < end); }); 0";
-    await peer.cdp(task, "Runtime.evaluate", { expression: hold });
-    peer.send({ type: "browser_action", id, actionId: id, taskId: task, clientId, name: "browser_click", params: click });
-    peer.send({ type: "browser_action", id, actionId: id, taskId: task, clientId, name: "browser_click", params: click });
+    await holdClicks(3000, "holding a click");
+    sendClick(id);
+    sendClick(id);
     const first = await peer.waitFor((m) => m.type === "browser_action_result" && m.id === id, 20_000, from);
     const byFirstResult = peer.messages.slice(from);
     expect(byFirstResult.filter((m) => m.type === "ack" && m.id === id)).toHaveLength(2);
@@ -314,12 +325,11 @@ describe("the extension as the server's client", () => {
     const click = { tabId: taskTabId, xpath: '//*[@id="go"]' };
     const done = await peer.action(task, "browser_click", click, "click-before-restart");
     expect(done).toMatchObject({ ok: true });
-    // The next click is held in the page, which says so first (a synchronous request gets out
-    // before the page stops); Chrome stops the worker meanwhile, as it may any idle or busy worker.
-    const hold = "document.getElementById('go').addEventListener('click', () => { const x = new XMLHttpRequest(); x.open('POST', '/record', false); x.send('holding'); const end = Date.now() + 4000; while (Date.now() < end); }); 0";
-    await peer.cdp(task, "Runtime.evaluate", { expression: hold });
-    peer.send({ type: "browser_action", id: "click-cut-short", actionId: "click-cut-short", taskId: task, clientId, name: "browser_click", params: click });
-    await pages.waitForRecord("holding");
+    // The next click is held in the page, which says so first; Chrome stops the worker meanwhile,
+    // as it may any idle or busy worker.
+    await holdClicks(4000, "holding a click across the restart");
+    sendClick("click-cut-short");
+    await pages.waitForRecord("holding a click across the restart");
     const from = peer.messages.length;
     const other = await context.newPage();
     const devtools = await context.newCDPSession(other);
