@@ -1,12 +1,19 @@
 // Replay benchmark: a tool-agent task (sign up on the long form: ariaTree, fillForm, act Submit,
 // close) run once with the model, then run again from its recording. Prints both times and the
 // model calls each made, for an instant model and for one that takes a second per answer, as a
-// hosted model does. Asserts nothing.
+// hosted model does. Run again is pressed a second after the answer came, as a person reading it
+// would, and each task is sent a second after the one before ended: sent at once, a task also waits
+// for the next browser context, which opens as a task ends (backbone.ts measures that wait as "back
+// to back"). Asserts nothing.
 import { performance } from "node:perf_hooks";
 import { startApp } from "../test/support/app.ts";
 import { startFixtureServer } from "../test/support/fixture-server.ts";
 import { startScriptedModel, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../test/support/scripted-model.ts";
 import { openStream } from "../test/support/sse.ts";
+
+/** How long after a task ended the next one is sent. */
+const READ_MS = 1000;
+const pause = () => new Promise((resolve) => setTimeout(resolve, READ_MS));
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
@@ -45,11 +52,13 @@ async function measure(latencyMs: number, n: number) {
   );
   const session = `bench-replay-${latencyMs}-${n}`;
   const asked0 = model.requests.length;
+  await pause();
   let t0 = performance.now();
   const first = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: session, text: goal, start_url: pages.url("long-form.html") });
   await until(session, first.json.task_id);
   const original = performance.now() - t0;
   const asked1 = model.requests.length;
+  await pause();
   t0 = performance.now();
   const again = await app.api<{ task_id: string }>("POST", "/api/chat/replay", { task_id: first.json.task_id });
   await until(session, again.json.task_id);

@@ -71,8 +71,11 @@ export interface BrowserPage {
   locate(ref: string): Promise<{ target: ElementTarget; coveredBy: string | null }>;
   /** Acts on the element a ref of the latest ARIA tree names. */
   actOnRef(ref: string, action: RefAction): Promise<ElementTarget>;
-  /** A recorded element as it is now (by its locator code, else its XPath), scrolled into view; null when it is gone. */
-  findTarget(target: ElementTarget): Promise<ElementTarget | null>;
+  /**
+   * A recorded element as it is now (by its locator code, else its XPath) with its box; `scroll`
+   * brings it wholly into view first. Null when it is gone.
+   */
+  findTarget(target: ElementTarget, options: { scroll: boolean }): Promise<ElementTarget | null>;
   /** Acts on a recorded element found by {@link findTarget}. */
   actOnTarget(target: ElementTarget, action: RefAction): Promise<void>;
   /** The article text of the page (Readability); long texts are stored through `saveArtifact`. */

@@ -74,9 +74,14 @@ export const act = defineTool({
 
 /** Does recorded element actions again on the elements found again (act, fillForm). */
 export async function replayOnElements(intent: string, found: RecordedTarget[], ctx: ToolContext): Promise<ToolOutcome> {
-  for (const { target, action } of found) {
+  for (const { target, action: recorded } of found) {
     ctx.signal.throwIfAborted();
-    const acted = await actOnElement(ctx, { target }, action ?? { kind: "click" }, intent);
+    const action: RefAction = recorded ?? { kind: "click" };
+    // A click lands on the element's box: measured as its turn comes, in view, since the actions
+    // before it may have moved the page. The other actions find their element themselves.
+    const now = action.kind === "click" ? await pageOf(ctx).findTarget(target, { scroll: true }) : target;
+    if (!now?.box) return failed("INVALID_TARGET", `${intent}: the recorded element ${target.locator ?? target.xpath} is not on the page any more.`);
+    const acted = await actOnElement(ctx, { target: now }, action, intent);
     if (!acted.ok) return acted.outcome;
   }
   const at = found[0] ? centerOf(found[0].target) : undefined;

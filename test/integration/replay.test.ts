@@ -99,6 +99,37 @@ describe("Run again", () => {
     expect(click.effect).toMatchObject({ changed: true });
   });
 
+  it("clicks each recorded element where it is when its turn comes, though the actions before it scrolled the page", async () => {
+    const goal = "Sign Ada up for Pro";
+    model.route(
+      agentOf(goal),
+      calls(["ariaTree", {}]),
+      // Pro is below the fold and First name at the top: filling First name scrolls back up.
+      calls(["fillForm", { fields: [{ action: "the Pro plan", value: "true" }, { action: "the First name field", value: "Ada" }] }]),
+      calls(["act", { action: "click the Submit button" }]),
+      calls(["close", { reasoning: "Signed Ada up for Pro.", taskComplete: true }]),
+    );
+    const form = (r: RecordedRequest) => systemText(r).startsWith("You choose elements") && userText(r).includes("long-form.html");
+    const refOf = (r: RecordedRequest, role: string, name: string) => new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(userText(r))![1];
+    model.route(
+      form,
+      (r) => ({ text: JSON.stringify({ fields: [{ ref: refOf(r, "radio", "Pro"), method: "click" }, { ref: refOf(r, "textbox", "First name"), method: "fill", value: "Ada" }] }) }),
+      choose("button", "Submit", "click"),
+    );
+    const signedUp = `submitted:${JSON.stringify({ firstName: "Ada", lastName: "", email: "", phone: "", dob: "", street: "", city: "", postcode: "", country: "", plan: "pro", about: "", terms: false })}`;
+    const first = await app.api<SendReply>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-replay-scrolled", text: goal, start_url: pages.url("long-form.html") });
+    expect((await untilEnd("s-replay-scrolled", first.json.task_id!)).end).toMatchObject({ type: "task.completed" });
+    await pages.waitForRecord(signedUp);
+
+    pages.records.length = 0;
+    const before = model.requests.length;
+    const again = await app.api<SendReply>("POST", "/api/chat/replay", { task_id: first.json.task_id });
+    const replay = await untilEnd("s-replay-scrolled", again.json.task_id!);
+    expect(replay.end).toMatchObject({ type: "task.completed", answer: expect.stringContaining("replayed steps 2, 3 without the model._") });
+    await pages.waitForRecord(signedUp);
+    expect(model.requests.length).toBe(before);
+  });
+
   it("takes only completed tasks of the tool agent", async () => {
     model.route((r) => JSON.stringify(r.body).includes("Task: a planner task"), { answer: { thought: "", progress: "Done", action: { type: "done", args: { answer: "ok" } } } });
     const sent = await app.api<SendReply>("POST", "/api/chat/send", { mode: "task", session_id: "s-replay-planner", text: "a planner task", start_url: pages.url("form.html") });

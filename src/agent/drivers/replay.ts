@@ -72,12 +72,14 @@ async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord
   if (!parsed.ok) return { name: tool.name, label: record.label ?? tool.name, input: record.input, outcome: parsed.outcome, spent: NO_USAGE, beforeHash: null };
   const { input } = parsed;
   if (record.targets.length === 0 || !tool.replay) return runner.call(tool, input, NO_USAGE);
+  // Only the browser tools record elements, and they ran on a page. Looked for all at once, without
+  // scrolling: a click's element is brought into view as its turn comes.
   const found: RecordedTarget[] = [];
-  for (const { target, action } of record.targets) {
-    // Only the browser tools record elements, and they ran on a page.
-    const now = await runner.context.web?.findTarget(target);
-    if (!now?.box) return null;
-    found.push({ target: now, action });
+  const now = await Promise.all(record.targets.map(({ target }) => runner.context.web?.findTarget(target, { scroll: false })));
+  for (const [i, { action }] of record.targets.entries()) {
+    const target = now[i];
+    if (!target?.box) return null;
+    found.push({ target, action });
   }
   const replay = tool.replay;
   return runner.call(tool, input, NO_USAGE, (ctx: ToolContext) => replay(input, found, ctx));

@@ -60,10 +60,15 @@ export class WebPage implements BrowserPage {
     }
   }
 
-  async findTarget(target: ElementTarget): Promise<ElementTarget | null> {
+  async findTarget(target: ElementTarget, { scroll }: { scroll: boolean }): Promise<ElementTarget | null> {
     const locator = await this.locatorOf(target);
-    await locator?.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
-    const box = await locator?.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    if (!locator) return null;
+    let box = await locator.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    // Scrolled to only when it is not wholly in view: scrolling waits for the element to hold still.
+    if (box && scroll && !this.wholly(box)) {
+      await locator.scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
+      box = await locator.boundingBox({ timeout: ACTION_TIMEOUT_MS });
+    }
     // Found by the recording's own locator and XPath: only its place is new.
     return box ? { ...target, box: this.inView(this.toScreenshot(box)) } : null;
   }
@@ -82,7 +87,8 @@ export class WebPage implements BrowserPage {
       if (!make) continue;
       try {
         const locator = make();
-        if ((await locator.count()) === 1 && (await locator.isVisible())) return locator;
+        const [count, visible] = await Promise.all([locator.count(), locator.isVisible().catch(() => false)]);
+        if (count === 1 && visible) return locator;
       } catch {
         // Code this reader does not take, or a frame that is gone: try the next way.
       }
@@ -223,6 +229,12 @@ export class WebPage implements BrowserPage {
   }
 
   /** The part of a box (screenshot pixels) that is in view, so that its centre can be clicked. */
+  /** Whether a box in CSS pixels lies wholly inside the viewport. */
+  private wholly(box: { x: number; y: number; width: number; height: number }): boolean {
+    const viewport = this.page().viewportSize();
+    return !!viewport && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+  }
+
   private inView(box: ElementTarget["box"]): ElementTarget["box"] {
     const viewport = this.page().viewportSize();
     if (!box || !viewport) return box;
