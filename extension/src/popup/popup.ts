@@ -17,11 +17,12 @@ function showStatus(status: ConnectionStatus | undefined) {
 }
 
 async function init() {
-  const settings = await readSettings();
+  // Read together and shown at once: the popup never shows a connection without its client id.
+  const [settings, status, clientId] = await Promise.all([readSettings(), readStatus(), existingClientId()]);
   $<HTMLInputElement>("serverUrl").value = settings.serverUrl;
   $<HTMLInputElement>("token").value = settings.token;
-  showStatus(await readStatus());
-  $("clientId").textContent = (await existingClientId()) ?? "not made yet";
+  showStatus(status);
+  $("clientId").textContent = clientId ?? "not made yet";
   chrome.storage.session.onChanged.addListener((changes) => {
     if (STATUS_KEY in changes) showStatus(changes[STATUS_KEY]!.newValue as ConnectionStatus | undefined);
   });
