@@ -112,9 +112,6 @@ export interface Planner {
   discard?(reason: string): void;
 }
 
-/** One wheel notch (a click of the wheel, pyautogui.scroll's unit) of a model's scroll, in pixels. */
-export const WHEEL_NOTCH_PX = 100;
-
 /**
  * The model gave up (Set-of-Mark's `fail`, OpenCUA's `terminate(status='failure')`): the task
  * ends failed with its reason (TASK_INCOMPLETE), its last answer recorded as a step.

@@ -6,6 +6,12 @@ const coord = z.number().int();
 const point = { x: coord, y: coord };
 
 export const MOUSE_BUTTONS = ["left", "right", "middle"] as const;
+/**
+ * One wheel notch (a click of the wheel, pyautogui.scroll's unit) in a scroll's pixels, as a
+ * browser counts it: planners whose models scroll in notches send this many pixels a notch, and a
+ * desktop turns the pixels back into as many notches.
+ */
+export const WHEEL_NOTCH_PX = 100;
 export const MAX_WAIT_MS = 10_000;
 
 export const actionArgsSchemas = {

@@ -3,8 +3,8 @@
 // outside the screen is refused with its bounds, a click's pointer is checked, every action's
 // effect too, and the call is judged by the approval policy's `medium_risk` first.
 import { z } from "zod";
-import { DESKTOP_NOTCH_PX } from "../computers/desktop/desktop-input.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
+import { WHEEL_NOTCH_PX } from "../protocol/index.ts";
 import { toScreen } from "./points.ts";
 import { clickAt, defineTool, failed, notPlaced } from "./tool.ts";
 
@@ -46,7 +46,7 @@ export const mouseAction = defineTool({
       action = { type: "drag", args: { x: at.x, y: at.y, end_x: end.x, end_y: end.y }, intent, requires_verification: false };
     } else if (call.action === "scroll") {
       if (!call.scroll_amount) return failed("INVALID_ARGUMENTS", "scroll needs a scroll_amount other than 0: positive scrolls up, negative down.");
-      action = { type: "scroll", args: { x: at.x, y: at.y, scroll_x: 0, scroll_y: -call.scroll_amount * DESKTOP_NOTCH_PX }, intent, requires_verification: false };
+      action = { type: "scroll", args: { x: at.x, y: at.y, scroll_x: 0, scroll_y: -call.scroll_amount * WHEEL_NOTCH_PX }, intent, requires_verification: false };
     } else {
       action = { type: call.action, args: { x: at.x, y: at.y }, intent, requires_verification: false };
     }

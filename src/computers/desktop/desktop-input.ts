@@ -4,14 +4,13 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError, StopRequested } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
+import { WHEEL_NOTCH_PX } from "../../protocol/index.ts";
 
 /** What a desktop says when asked to open an address. */
 export function refuseNavigate(): never {
   throw new AppError("ACTION_FAILED", "A desktop has no address bar of its own: open a browser on it to go to an address.");
 }
 
-/** One wheel notch of a desktop scrolls about this many screen pixels. */
-export const DESKTOP_NOTCH_PX = 40;
 const DRAG_STEPS = 10;
 
 export class InputGuard {
@@ -61,5 +60,5 @@ export function dragPath(from: Point, to: Point): Point[] {
 
 /** Wheel notches for a scroll of so many pixels: at least one for any scroll, none for none. */
 export function wheelNotches(pixels: number): number {
-  return pixels === 0 ? 0 : Math.max(1, Math.round(Math.abs(pixels) / DESKTOP_NOTCH_PX));
+  return pixels === 0 ? 0 : Math.max(1, Math.round(Math.abs(pixels) / WHEEL_NOTCH_PX));
 }

@@ -3,8 +3,7 @@
 // Some actions are answered without touching the computer (a screenshot); the rest are refused
 // with a reason the model reads in the tool result.
 import { isInside, type Size } from "../../perception/coordinates.ts";
-import { actionSchema, MAX_WAIT_MS, type Action } from "../../protocol/index.ts";
-import { WHEEL_NOTCH_PX } from "../planner.ts";
+import { actionSchema, MAX_WAIT_MS, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.ts";
 
 export type Translated =
   | { kind: "act"; action: Action }

@@ -3,11 +3,11 @@
 // Coordinates may be relative (0–1 or 0–1000) or absolute pixels of the image (MODEL_COORDINATES).
 // Several calls in one answer are carried out one step each.
 import type { Size } from "../../perception/coordinates.ts";
-import { actionSchema, type Action } from "../../protocol/index.ts";
+import { actionSchema, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { GaveUp, taskText, WHEEL_NOTCH_PX, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";

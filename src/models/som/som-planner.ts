@@ -3,12 +3,12 @@
 // pixels; the id becomes the element's centre in the image it saw. Any OpenAI-compatible vision
 // endpoint can back it.
 import { centerOf, describeElements, drawMarks, type UiElement } from "../../perception/elements.ts";
-import { actionSchema, type Action } from "../../protocol/index.ts";
+import { actionSchema, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import { GaveUp, taskText, WHEEL_NOTCH_PX, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
