@@ -58,6 +58,11 @@ export interface PlannerTurn {
   planner: string;
   /** The model flagged the action: the person must approve it before it runs; `acknowledge` tells the model they did. */
   approval?: { checks: SafetyCheckNotice[]; acknowledge(): void };
+  /**
+   * A click that only puts the focus in the field the next turn types into: its pointer is
+   * checked, and its effect is the typing's, so it is not tried again for showing none itself.
+   */
+  focus?: boolean;
 }
 
 export interface SafetyCheckNotice {

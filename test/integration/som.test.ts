@@ -44,6 +44,9 @@ describe("the Set-of-Mark planner", () => {
         ["done", "som:scripted-vl"],
       ]);
       expect(stored.steps[0]).toMatchObject({ cursor_x: 200 * dpr, cursor_y: 130 * dpr });
+      // The click before typing only puts the focus in the field: the typing shows the effect.
+      expect(stored.steps[1]!.effect).toBeNull();
+      expect(stored.steps[2]!.effect).toMatchObject({ changed: true, retries: 0 });
     } finally {
       await app.close();
     }

@@ -102,7 +102,7 @@ export class PlannerDriver implements Driver {
       }
       let performed: Performed;
       try {
-        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
+        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
       } catch (error) {
         if (!(error instanceof AppError) || (error.code !== "ACTION_FAILED" && error.code !== "DENIED")) throw error;
         // What the model planned after it assumed it was done.

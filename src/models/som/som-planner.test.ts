@@ -21,6 +21,13 @@ describe("the Set-of-Mark planner's answers (seed 002 §3.1)", () => {
     expect(parsed(answer)).toEqual({ actions, failure: null });
   });
 
+  it("types into an element by clicking it first, a click that only puts the focus there", () => {
+    const typed = parseSom(JSON.stringify({ thought: "t", progress: "p", action: "type", element_id: 1, text: "Ada" }), elements, image);
+    expect(typed.ok && typed.value).toMatchObject({ actions: [{ type: "click", args: { x: 140, y: 120 } }, { type: "type", args: { text: "Ada" } }], focusFirst: true });
+    const focused = parseSom(JSON.stringify({ thought: "t", progress: "p", action: "type", text: "Ada" }), elements, image);
+    expect(focused.ok && focused.value).toMatchObject({ actions: [{ type: "type", args: { text: "Ada" } }], focusFirst: false });
+  });
+
   it("takes fail as the end of the task, failed, with the model's reason", () => {
     expect(parsed({ action: "fail", answer: "There is no Save button on this screen." })).toEqual({ actions: [], failure: "There is no Save button on this screen." });
   });

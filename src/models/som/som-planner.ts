@@ -89,6 +89,7 @@ export class SomPlanner implements Planner {
       action,
       usage: i === 0 ? usage : { input_tokens: 0, output_tokens: 0 },
       planner: this.name,
+      ...(i === 0 && value.focusFirst ? { focus: true } : {}),
     }));
     if (value.failure !== null) throw new GaveUp(value.failure, { thought: value.thought, progress: value.progress, usage, planner: this.name });
     this.queue = rest;
@@ -101,7 +102,7 @@ export function parseSom(
   text: string,
   elements: UiElement[],
   image: { width: number; height: number },
-): Parsed<{ thought: string; progress: string; actions: Action[]; failure: string | null }> {
+): Parsed<{ thought: string; progress: string; actions: Action[]; focusFirst: boolean; failure: string | null }> {
   const json = extractJson(text);
   if (!json.ok) return json;
   const answer = json.value as Record<string, unknown>;
@@ -161,7 +162,7 @@ export function parseSom(
         raw.push({ type: "needs_user", args: { answer: String(answer.answer ?? "") } });
         break;
       case "fail":
-        return { ok: true, value: { thought, progress, actions: [], failure: String(answer.answer ?? "") || thought || "The model could not finish the task." } };
+        return { ok: true, value: { thought, progress, actions: [], focusFirst: false, failure: String(answer.answer ?? "") || thought || "The model could not finish the task." } };
       default:
         return { ok: false, error: `action must be one of click, double_click, right_click, type, hotkey, press, scroll, navigate, wait, needs_user, done, fail — not ${JSON.stringify(kind)}` };
     }
@@ -174,5 +175,6 @@ export function parseSom(
     if (!parsed.success) return { ok: false, error: `${r.type}: ${parsed.error.issues[0]?.message}` };
     actions.push(parsed.data);
   }
-  return { ok: true, value: { thought, progress, actions, failure: null } };
+  // The click before typing into an element only puts the focus there.
+  return { ok: true, value: { thought, progress, actions, focusFirst: kind === "type" && actions.length === 2, failure: null } };
 }
