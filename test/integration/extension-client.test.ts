@@ -265,6 +265,41 @@ describe("the extension as the server's client", () => {
     await expect.poll(() => overlayState(page)).toBe("idle");
   });
 
+  it("raises a takeover for the person's click in a frame of another site inside the page, never for the agent's", async () => {
+    await peer.cdp(task, "Page.navigate", { url: pages.url("iframe.html") });
+    expect(await peer.action(task, "browser_wait_for_loaded", { tabId: taskTabId })).toMatchObject({ ok: true });
+    const page = await pageOf(pages.url("iframe.html"));
+    // A sign-in or payment form often lives in a frame of another site: localhost is not 127.0.0.1.
+    const inner = pages.url("iframe-inner.html").replace("127.0.0.1", "localhost");
+    await page.evaluate((src) => void (document.querySelector("iframe")!.src = src), inner);
+    await expect.poll(() => page.frames().some((f) => f.url() === inner)).toBe(true);
+    const frame = page.frames().find((f) => f.url() === inner)!;
+    await frame.waitForLoadState("load");
+    const box = (await frame.locator("#inner-button").boundingBox())!;
+    const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
+    peer.send({ type: "task_state", taskId: task, tabId: taskTabId, state: "ongoing" });
+    await expect.poll(() => overlayState(page)).toBe("ongoing");
+    const from = peer.messages.length;
+    const records = pages.records.length;
+
+    // The agent's click on the frame's button: the frame reports it, the worker knows it for the agent's.
+    for (const type of ["mousePressed", "mouseReleased"]) await peer.cdp(task, "Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+    await expect.poll(() => pages.records.slice(records)).toContain("inner-clicked");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(peer.messages.slice(from).filter(is("takeover"))).toEqual([]);
+    expect(await overlayState(page)).toBe("ongoing");
+
+    // The person clicks the same button.
+    await page.mouse.click(x, y);
+    expect(await peer.waitFor(is("takeover"), 15_000, from)).toEqual({ type: "takeover", taskId: task });
+    await expect.poll(() => overlayState(page)).toBe("takeover");
+    peer.send({ type: "task_state", taskId: task, tabId: taskTabId, state: "idle" });
+    await expect.poll(() => overlayState(page)).toBe("idle");
+    // Back to the form the next tests use.
+    await peer.cdp(task, "Page.navigate", { url: pages.url("form.html?again") });
+    expect(await peer.action(task, "browser_wait_for_loaded", { tabId: taskTabId })).toMatchObject({ ok: true });
+  });
+
   it("clicks through the DOM with a warning once the debugger let go, unless CDP was asked for", async () => {
     expect(await peer.action(task, "task_stop", {})).toMatchObject({ ok: true, result: { stopped: true } });
     const before = pages.records.filter((r) => r === "clicked").length;

@@ -1,9 +1,11 @@
-// The worker's side of the overlay (§2.2): keeps each task tab's state, pushes it to the tab's
-// content script (injecting the script where the page predates the extension), answers a
-// script that starts in a freshly navigated page, and turns what the person does in the overlay
-// into `takeover` and `overlay_command` for the server.
+// The worker's side of the overlay (§2.2): keeps each task tab's state, pushes it to the content
+// script of every frame of the tab (injecting it where the page predates the extension), answers
+// a script that starts in a freshly navigated page or frame, and turns what the person does — in
+// the page or in any frame inside it — into `takeover`, and the overlay's buttons into
+// `overlay_command`, for the server.
 import type { ExtensionMessage, OverlayState } from "../../../src/protocol/extension.ts";
 import type { FromOverlay, OverlayHelloReply, ToOverlay } from "../shared/messages.ts";
+import { agentInputLately } from "./agent-input.ts";
 import { tasks } from "./tasks.ts";
 
 export const OVERLAY_SCRIPT = "overlay.js";
@@ -18,16 +20,16 @@ export async function setOverlayState(taskId: string, tabId: number, state: Over
 
 /** A tab that stopped being the task's goes back to showing nothing. */
 export async function clearOverlay(tabId: number, taskId: string): Promise<void> {
-  await chrome.tabs.sendMessage(tabId, { type: "overlay_state", state: "idle", taskId } satisfies ToOverlay, { frameId: 0 }).catch(() => {});
+  await chrome.tabs.sendMessage(tabId, { type: "overlay_state", state: "idle", taskId } satisfies ToOverlay).catch(() => {});
 }
 
 async function pushState(tabId: number, message: ToOverlay): Promise<void> {
   try {
-    await chrome.tabs.sendMessage(tabId, message, { frameId: 0 });
+    await chrome.tabs.sendMessage(tabId, message);
   } catch {
     // No script in the page (opened before the extension was loaded, or still loading): put one
-    // there; it asks for its state when it starts. Pages that forbid scripts stay without one.
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: [OVERLAY_SCRIPT] }).catch(() => {});
+    // in each of its frames; each asks for its state when it starts. Pages that forbid scripts stay without one.
+    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [OVERLAY_SCRIPT] }).catch(() => {});
   }
 }
 
@@ -35,23 +37,29 @@ async function pushState(tabId: number, message: ToOverlay): Promise<void> {
 export function listenToOverlays(sendSoon: (message: ExtensionMessage) => void): void {
   chrome.runtime.onMessage.addListener((message: FromOverlay, sender, reply: (answer: OverlayHelloReply | undefined) => void) => {
     const tabId = sender.tab?.id;
-    if (tabId === undefined || sender.frameId !== 0 || sender.id !== chrome.runtime.id) return false;
-    void answer(message, tabId, sendSoon).then(reply, () => reply(undefined));
+    if (tabId === undefined || sender.id !== chrome.runtime.id) return false;
+    // The overlay's buttons are drawn in the page itself, never in a frame inside it.
+    if (message.type === "overlay_command" && sender.frameId !== 0) return false;
+    void answer(message, tabId, sender.frameId ?? 0, sendSoon).then(reply, () => reply(undefined));
     return true;
   });
 }
 
-async function answer(message: FromOverlay, tabId: number, sendSoon: (message: ExtensionMessage) => void): Promise<OverlayHelloReply | undefined> {
+async function answer(message: FromOverlay, tabId: number, frameId: number, sendSoon: (message: ExtensionMessage) => void): Promise<OverlayHelloReply | undefined> {
   const owner = await tasks.byTab(tabId);
   switch (message.type) {
     case "overlay_hello":
       return owner ? { state: owner.record.overlay, taskId: owner.taskId } : { state: "idle" };
-    case "overlay_takeover":
-      // Once per run: only a tab the agent holds (ongoing) can be taken over.
-      if (owner?.record.overlay !== "ongoing") return undefined;
+    case "overlay_takeover": {
+      // Once per run: only a tab the agent holds (ongoing) can be taken over. The page's own overlay
+      // knows the agent's input windows; for a frame inside it, the worker judges.
+      if (owner?.record.overlay !== "ongoing" || (frameId !== 0 && agentInputLately(tabId))) return undefined;
       await tasks.update(owner.taskId, { overlay: "takeover" });
       sendSoon({ type: "takeover", taskId: owner.taskId });
+      // A frame inside the page saw it: the page's overlay shows it too.
+      await pushState(tabId, { type: "overlay_state", state: "takeover", taskId: owner.taskId });
       return { state: "takeover", taskId: owner.taskId };
+    }
     case "overlay_command":
       if (!owner || (message.command !== "resume" && message.command !== "stop")) return undefined;
       sendSoon({ type: "overlay_command", taskId: owner.taskId, command: message.command });

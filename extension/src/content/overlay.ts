@@ -1,7 +1,9 @@
-// The overlay content script (overlay.js, §2.2): keeps the tab's state — idle, hidden, ongoing,
-// takeover — as the worker sets it, and while `ongoing` watches for the person's own input
-// (trusted pointer, key and wheel events, caught first) to raise a takeover, once. The agent's own
-// input is trusted too: the worker announces it first, and it is not counted.
+// The overlay content script (overlay.js, §2.2), in the page and in every frame inside it: keeps
+// the tab's state — idle, hidden, ongoing, takeover — as the worker sets it, and while `ongoing`
+// watches for the person's own input (trusted pointer, key and wheel events, caught first) to
+// raise a takeover, once. The agent's own input is trusted too: the worker announces it to the page
+// first, and it is not counted; a frame reports all it sees, and the worker judges. Only the page
+// draws the overlay.
 import type { OverlayState } from "../../../src/protocol/extension.ts";
 import { AGENT_INPUT_GRACE_MS, type FromOverlay, type OverlayHelloReply, type ToOverlay } from "../shared/messages.ts";
 import { createOverlayView, OVERLAY_TAG } from "./overlay-view.ts";
@@ -28,11 +30,12 @@ function start() {
       return undefined;
     }
   };
-  const view = createOverlayView((command) => void tell({ type: "overlay_command", command }));
+  const inPage = window === window.top;
+  const view = inPage ? createOverlayView((command) => void tell({ type: "overlay_command", command })) : null;
   let told = false;
   const setState = (next: OverlayState) => {
     state = next;
-    view.show(next);
+    view?.show(next);
   };
 
   const agentActive = () => {
@@ -45,9 +48,14 @@ function start() {
   const onInput = (event: Event) => {
     if (!event.isTrusted || state !== "ongoing" || agentActive()) return;
     if (event.composedPath().some((node) => node instanceof Element && node.localName === OVERLAY_TAG)) return;
-    setState("takeover");
     told = true;
-    void tell({ type: "overlay_takeover" });
+    if (inPage) {
+      setState("takeover");
+      void tell({ type: "overlay_takeover" });
+      return;
+    }
+    // The worker decides whether it was the agent's: it says takeover to every frame if not.
+    void tell({ type: "overlay_takeover" }).then((answer) => answer && setState(answer.state));
   };
   for (const type of ["pointerdown", "keydown", "wheel"]) window.addEventListener(type, onInput, { capture: true, passive: true });
 
