@@ -15,7 +15,7 @@ import { ArtifactService } from "./artifacts.ts";
 import { CdpRelay } from "./cdp-relay.ts";
 import type { ConnectionEvents, ExtensionConnection } from "./connection.ts";
 import { ExtensionRegistry } from "./registry.ts";
-import { ActionScheduler, type SchedulerTimeouts } from "./scheduler.ts";
+import { ActionScheduler, RETRY_AFTER_MS, type SchedulerTimeouts } from "./scheduler.ts";
 
 /** What the host reports to the runtime: the person's takeover and the overlay's buttons. */
 export interface PersonSignals {
@@ -80,6 +80,8 @@ export class ExtensionHost {
    * blank: the task's start URL is opened by the hands as in any browser, and loads once.
    */
   async open(taskId: string, clientId: string | null, options: Omit<AttachOptions, "kind" | "onClose" | "handOver" | "lost" | "ready" | "replacements">): Promise<BrowserComputer> {
+    // No extension online may be one reconnecting: PLUGIN_OFFLINE is tried once more after a second (seed 004 §5.1).
+    await this.registry.waitFor(clientId, RETRY_AFTER_MS);
     const connection = this.registry.bind(taskId, clientId);
     let known: TaskTab | null = null;
     const close = async () => {

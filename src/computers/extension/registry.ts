@@ -103,11 +103,14 @@ export class ExtensionRegistry {
     this.bindings.delete(taskId);
   }
 
-  /** Resolves when a client with this id is online (at once if it is), or with null after the time. */
-  async waitFor(clientId: string, timeoutMs: number): Promise<ExtensionConnection | null> {
+  /**
+   * Resolves when a client with this id is online (any client, for null) — at once if one is — or
+   * with null after the time.
+   */
+  async waitFor(clientId: string | null, timeoutMs: number): Promise<ExtensionConnection | null> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const online = this.get(clientId);
+      const online = clientId ? this.get(clientId) : this.pick();
       if (online || Date.now() >= deadline) return online;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, deadline - Date.now());

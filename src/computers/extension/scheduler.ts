@@ -43,7 +43,8 @@ export interface Done<N extends ActionName> {
 
 type Reply = Extract<ExtensionMessage, { type: "browser_action_result" }>;
 
-const RETRY_AFTER_MS = 1_000;
+/** A retryable error is tried once more after this long (seed 004 §5.1). */
+export const RETRY_AFTER_MS = 1_000;
 const HISTORY = 500;
 
 export class ActionScheduler {
