@@ -104,6 +104,14 @@ const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 const EARLY_READ_MS = 50;
 
+/**
+ * Only a left click is tried again when it shows no effect (seed 002 §2.5): a second double click
+ * would open a slow program twice, a second right click its menu again.
+ */
+function triedAgain(action: ScreenAction): boolean {
+  return action.type === "click" && action.args.button === "left";
+}
+
 /** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
 export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
   return CLICKS.has(type) && (mode === "always" || (mode === "requested" && requested));
@@ -226,7 +234,7 @@ export class Hands {
 
     let result = await attempt({ x: 0, y: 0 });
     let retries = 0;
-    if (action && CLICKS.has(action.type)) {
+    if (action && triedAgain(action)) {
       for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
         if (result.changed) break;
         retries++;

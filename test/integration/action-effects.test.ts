@@ -39,6 +39,14 @@ describe("the effect check", () => {
     );
   });
 
+  it("never double-clicks again when nothing changed: a program slow to open would open twice", async () => {
+    const before = pages.records.length;
+    const { steps } = await run("open the dead button", act("double_click", { x: 180, y: 125 }, "Opening the dead button"), act("done", { answer: "ok" }));
+    await expect.poll(() => pages.records.slice(before)).toContain("dead-clicks:2");
+    expect(pages.records.slice(before)).not.toContain("dead-clicks:3");
+    expect(steps[0]?.effect).toMatchObject({ changed: false, retries: 0, note: null });
+  });
+
   it("does not take a ticked checkbox or one changed digit for no change", async () => {
     const before = pages.records.length;
     const { steps } = await run(
