@@ -130,6 +130,11 @@ export interface Computer {
    * whatever their share of the screen: a typed line is a sliver of a whole desktop.
    */
   readonly minChangedPixels?: number;
+  /**
+   * How long after a click its effect may still come on computers that report no structure: a
+   * desktop program may draw its answer late. A click is not tried again before then.
+   */
+  readonly lateEffectMs?: number;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;

@@ -103,6 +103,8 @@ const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 const EARLY_READ_MS = 50;
+/** How often a screen that showed no effect yet is looked at again, while its program may still answer. */
+const LATE_EFFECT_POLL_MS = 100;
 
 /**
  * Only a left click is tried again when it shows no effect (seed 002 §2.5): a second double click
@@ -206,18 +208,8 @@ export class Hands {
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
 
-    const attempt = async (jitter: Point) => {
-      const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
-      watched = null;
-      await clock.time("action", async () => {
-        if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-        for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
-        }
-      });
-      await clock.time("settle", () => raceAbort(computer.settle(), signal));
-      const [after, structure] = await Promise.all([this.capture(signal), watch ? clock.time("effect", () => raceAbort(watch(), signal)) : null]);
-      return clock.time("effect", async () => {
+    const compare = (after: Screenshot, structure: StructuralEffect | null) =>
+      clock.time("effect", async () => {
         const structural = structure ? hasEffect(structure) : null;
         // The DOM already shows an effect: comparing pixels would only cost time.
         if (structural) return { after, ratio: null, changed: true, structural };
@@ -230,6 +222,31 @@ export class Hands {
         const enough = computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels;
         return { after, ratio: round(diff.ratio), changed: diff.changed || enough, structural };
       });
+
+    let acted = 0;
+    const attempt = async (jitter: Point) => {
+      const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
+      watched = null;
+      await clock.time("action", async () => {
+        if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
+        for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+          await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+        }
+      });
+      acted = performance.now();
+      await clock.time("settle", () => raceAbort(computer.settle(), signal));
+      const [after, structure] = await Promise.all([this.capture(signal), watch ? clock.time("effect", () => raceAbort(watch(), signal)) : null]);
+      return compare(after, structure);
+    };
+
+    /** The change the screen shows by `until`, if any: a program that answers late. */
+    const lateChange = async (until: number) => {
+      while (performance.now() < until) {
+        await clock.time("settle", () => delay(LATE_EFFECT_POLL_MS, signal));
+        const late = await compare(await this.capture(signal), null);
+        if (late.changed) return late;
+      }
+      return null;
     };
 
     let result = await attempt({ x: 0, y: 0 });
@@ -237,6 +254,12 @@ export class Hands {
     if (action && triedAgain(action)) {
       for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
         if (result.changed) break;
+        // Clicked again only once the program has had its time to answer.
+        const late = computer.lateEffectMs ? await lateChange(acted + computer.lateEffectMs) : null;
+        if (late) {
+          result = late;
+          break;
+        }
         retries++;
         result = await attempt(jitter);
       }

@@ -1,9 +1,10 @@
 // A whole task on the desktop (COMPUTER=desktop): the server starts a virtual desktop of its own
 // for the task, with a window manager and a terminal; the JSON planner clicks into the terminal
 // and types a command, which a real shell runs; the desktop goes away with the task.
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
@@ -49,6 +50,38 @@ describe("a task on the desktop", () => {
     // The focused window is told to the model, as it is shown over the live view.
     const planned = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`));
     expect(planningText(planned.at(-1)!)).toMatch(/Active window: ".*" \(XTerm\)/);
+  });
+
+  it("waits for a program that answers a click late instead of clicking it again", async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-late-")), "clicks.txt");
+    const late = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { apps: [`python3 ${path.join(import.meta.dirname, "../fixtures/desktop/late.py")} ${file}`] } } });
+    try {
+      const task = "load the thing";
+      let windowUp = () => {};
+      const up = new Promise<void>((resolve) => (windowUp = resolve));
+      const answered = fileText(file);
+      model.route(
+        (r) => planningText(r).includes(`Task: ${task}`),
+        // The screen the click is compared with shows the window.
+        { ...act("wait", { ms: 300 }, "Waiting for the window"), until: up },
+        act("click", { x: 250, y: 170 }, "Loading"),
+        // The desktop goes away with the task: done once the program has answered.
+        { ...act("done", { answer: "Loaded." }, "Finished"), until: answered },
+      );
+      const events = await openStream(late.url, "s-desktop-late", 0);
+      const { json } = await late.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-desktop-late", text: task });
+      await events.waitFor((e) => e.type === "screen.live" && e.window?.startsWith("Late answer") === true, 30_000);
+      windowUp();
+      expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Loaded." });
+      events.close();
+      // Its answer came 400 ms after the click: that is the click's effect, and it was clicked once.
+      const { steps } = (await late.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+      expect(steps[1]!.effect).toMatchObject({ changed: true, retries: 0 });
+      await delay(1_000);
+      expect(await readFile(file, "utf8")).toBe("clicked\n");
+    } finally {
+      await late.close();
+    }
   });
 
   it("refuses a start URL, which a desktop has nowhere to open", async () => {

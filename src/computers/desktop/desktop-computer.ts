@@ -10,7 +10,7 @@ import { captionOnScreen } from "../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
-import { bgrxToJpeg, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
+import { bgrxToJpeg, DESKTOP_LATE_EFFECT_MS, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
 import { Clipboard } from "./clipboard.ts";
 import { Keyboard } from "./keyboard.ts";
 import { typeText } from "./typing.ts";
@@ -38,6 +38,7 @@ export class DesktopComputer implements Computer {
   readonly kind = "desktop" as const;
   readonly logicalSize: Size;
   readonly minChangedPixels = DESKTOP_MIN_CHANGED_PIXELS;
+  readonly lateEffectMs = DESKTOP_LATE_EFFECT_MS;
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly pixels: PixelElements;

@@ -7,6 +7,8 @@ import type { LiveFrameListener, Screenshot } from "../computer.ts";
 
 /** About a word of text: less is a blinking caret or noise, which the diff leaves out anyway. */
 export const DESKTOP_MIN_CHANGED_PIXELS = 100;
+/** Seed 002 §5 looks for a click's effect a second after it. */
+export const DESKTOP_LATE_EFFECT_MS = 1_000;
 
 /** A capture as 32-bit pixels: blue, green, red, one unused byte; `stride` bytes a row (rows may be padded). */
 export interface BgrxPixels {

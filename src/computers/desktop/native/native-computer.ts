@@ -9,7 +9,7 @@ import type { Point, Size } from "../../../perception/coordinates.ts";
 import { captionOnScreen } from "../../../perception/pixels/caption.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../../computer.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate } from "../desktop-input.ts";
-import { bgrxToJpeg, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "../desktop-screen.ts";
+import { bgrxToJpeg, DESKTOP_LATE_EFFECT_MS, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "../desktop-screen.ts";
 import { NativeSpaces, nutChord, typingRuns, wheelAmount } from "./nut-input.ts";
 
 type Nut = typeof import("@nut-tree-fork/nut-js");
@@ -28,6 +28,7 @@ const LIBNUT_DELAY_MS = 10;
 export class NativeComputer implements Computer {
   readonly kind = "desktop" as const;
   readonly minChangedPixels = DESKTOP_MIN_CHANGED_PIXELS;
+  readonly lateEffectMs = DESKTOP_LATE_EFFECT_MS;
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly spaces: NativeSpaces;
