@@ -36,7 +36,12 @@ Actions:
 - wait
 - needs_user: "answer" saying what the person must do (sign in, solve a captcha, decide), after which you go on
 - done: "answer" for the person, in Markdown
-- fail: "answer" saying why the task cannot be done; the task ends failed`;
+- fail: "answer" saying why the task cannot be done; the task ends failed
+
+Rules:
+- Type text exactly as it is meant to appear: Chinese, Japanese or any other script as written, never romanized (no pinyin).
+- If the element you need is not on screen, scroll or switch to the window that has it.
+- If three actions in a row changed nothing (the steps so far say "no change"), try another way.`;
 
 export class SomPlanner implements Planner {
   readonly name: string;
