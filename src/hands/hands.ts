@@ -249,19 +249,19 @@ export class Hands {
       return null;
     };
 
-    let result = await attempt({ x: 0, y: 0 });
+    // A click is taken for one without effect only once its program has had its time to answer.
+    const waitsLate = action !== null && CLICKS.has(action.type) && computer.lateEffectMs !== undefined;
+    const click = async (jitter: Point) => {
+      const first = await attempt(jitter);
+      return first.changed || !waitsLate ? first : ((await lateChange(acted + computer.lateEffectMs!)) ?? first);
+    };
+    let result = await click({ x: 0, y: 0 });
     let retries = 0;
     if (action && triedAgain(action)) {
       for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
         if (result.changed) break;
-        // Clicked again only once the program has had its time to answer.
-        const late = computer.lateEffectMs ? await lateChange(acted + computer.lateEffectMs) : null;
-        if (late) {
-          result = late;
-          break;
-        }
         retries++;
-        result = await attempt(jitter);
+        result = await click(jitter);
       }
     }
     const note = result.changed

@@ -74,6 +74,7 @@ export const act = defineTool({
 
 /** Does recorded element actions again on the elements found again (act, fillForm). */
 export async function replayOnElements(intent: string, found: RecordedTarget[], ctx: ToolContext): Promise<ToolOutcome> {
+  const acted: RecordedTarget[] = [];
   for (const { target, action: recorded } of found) {
     ctx.signal.throwIfAborted();
     const action: RefAction = recorded ?? { kind: "click" };
@@ -81,9 +82,10 @@ export async function replayOnElements(intent: string, found: RecordedTarget[], 
     // before it may have moved the page. The other actions find their element themselves.
     const now = action.kind === "click" ? await pageOf(ctx).findTarget(target, { scroll: true }) : target;
     if (!now?.box) return failed("INVALID_TARGET", `${intent}: the recorded element ${target.locator ?? target.xpath} is not on the page any more.`);
-    const acted = await actOnElement(ctx, { target: now }, action, intent);
-    if (!acted.ok) return acted.outcome;
+    const done = await actOnElement(ctx, { target: now }, action, intent);
+    if (!done.ok) return done.outcome;
+    acted.push({ target: now, action: recorded });
   }
-  const at = found[0] ? centerOf(found[0].target) : undefined;
-  return { ok: true, data: { success: true, replayed: true }, targets: found, ...(at ? { at } : {}) };
+  const at = acted[0] ? centerOf(acted[0].target) : undefined;
+  return { ok: true, data: { success: true, replayed: true }, targets: acted, ...(at ? { at } : {}) };
 }

@@ -25,12 +25,16 @@ export async function clearOverlay(tabId: number, taskId: string): Promise<void>
 
 async function pushState(tabId: number, message: ToOverlay): Promise<void> {
   try {
-    await chrome.tabs.sendMessage(tabId, message);
+    await chrome.tabs.sendMessage(tabId, message, { frameId: 0 });
   } catch {
     // No script in the page (opened before the extension was loaded, or still loading): put one
-    // in each of its frames; each asks for its state when it starts. Pages that forbid scripts stay without one.
+    // in it and in each of its frames; each asks for its state when it starts. Pages that forbid
+    // scripts stay without one.
     await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [OVERLAY_SCRIPT] }).catch(() => {});
+    return;
   }
+  // The frames inside the page keep the state too, to report the person's input in them.
+  await chrome.tabs.sendMessage(tabId, message).catch(() => {});
 }
 
 /** Handles the overlay's messages; `sendSoon` reaches the server now or once connected. */

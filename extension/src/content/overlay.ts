@@ -33,6 +33,8 @@ function start() {
   const inPage = window === window.top;
   const view = inPage ? createOverlayView((command) => void tell({ type: "overlay_command", command })) : null;
   let told = false;
+  /** A frame's report of input is on its way to the worker. */
+  let reporting = false;
   const setState = (next: OverlayState) => {
     state = next;
     view?.show(next);
@@ -55,7 +57,12 @@ function start() {
       return;
     }
     // The worker decides whether it was the agent's: it says takeover to every frame if not.
-    void tell({ type: "overlay_takeover" }).then((answer) => answer && setState(answer.state));
+    if (reporting) return;
+    reporting = true;
+    void tell({ type: "overlay_takeover" }).then((answer) => {
+      reporting = false;
+      if (answer) setState(answer.state);
+    });
   };
   for (const type of ["pointerdown", "keydown", "wheel"]) window.addEventListener(type, onInput, { capture: true, passive: true });
 

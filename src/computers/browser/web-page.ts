@@ -228,13 +228,13 @@ export class WebPage implements BrowserPage {
     return { locator: await describeLocator(locator), xpath: at?.xpath ?? null, box: box ? this.toScreenshot(box) : null };
   }
 
-  /** The part of a box (screenshot pixels) that is in view, so that its centre can be clicked. */
   /** Whether a box in CSS pixels lies wholly inside the viewport. */
   private wholly(box: { x: number; y: number; width: number; height: number }): boolean {
     const viewport = this.page().viewportSize();
     return !!viewport && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
   }
 
+  /** The part of a box (screenshot pixels) that is in view, so that its centre can be clicked. */
   private inView(box: ElementTarget["box"]): ElementTarget["box"] {
     const viewport = this.page().viewportSize();
     if (!box || !viewport) return box;
