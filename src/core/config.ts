@@ -208,6 +208,8 @@ export const configSchema = z.object({
     allowedOrigins: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
     /** Domains the agent may never open, with their subdomains. */
     blockedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+    /** When any: the only public domains the agent may open, with their subdomains. */
+    allowedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
     /** Sites where every action that changes something waits for the person (`sensitive_site`), with their subdomains. */
     sensitiveDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([...SENSITIVE_DOMAINS]),
   }).prefault({}),
@@ -291,7 +293,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     som: { maxElements: env.SOM_MAX_ELEMENTS, ocrBudgetMs: env.SOM_OCR_BUDGET_MS, omniparserUrl: env.OMNIPARSER_URL, omniparserTimeoutMs: env.OMNIPARSER_TIMEOUT_MS },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
-    network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },
+    network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, allowedDomains: env.ALLOWED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));
   const parsed = configSchema.safeParse(merged);

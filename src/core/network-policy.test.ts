@@ -4,6 +4,7 @@ import { blockedName, judge, type NetworkPolicy } from "./network-policy.ts";
 const policy: NetworkPolicy = {
   allowedOrigins: ["http://127.0.0.1:3000", "localhost:*"],
   blockedDomains: ["evil.example"],
+  allowedDomains: [],
   serverPorts: new Set([8000]),
   localAddresses: ["10.1.2.3"],
 };
@@ -30,8 +31,25 @@ describe("the network policy", () => {
   });
 
   it("refuses a blocked domain and its subdomains", () => {
-    expect(judge(policy, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, why: expect.stringContaining("block-list"), blocked: true });
-    expect(blockedName(policy, "EVIL.example.")).toMatchObject({ allowed: false, blocked: true });
+    expect(judge(policy, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, why: expect.stringContaining("block-list"), closedBy: "BLOCKED_DOMAINS" });
+    expect(blockedName(policy, "EVIL.example.")).toMatchObject({ allowed: false, closedBy: "BLOCKED_DOMAINS" });
     expect(blockedName(policy, "notevil.example")).toBeNull();
+  });
+
+  it("opens only the domains of an allow-list once one is set, and local origins as ALLOWED_ORIGINS says", () => {
+    const only = { ...policy, allowedDomains: ["docs.example", "evil.example"] };
+    expect(judge(only, "docs.example", 443, "93.184.216.34")).toEqual({ allowed: true });
+    expect(judge(only, "API.docs.example.", 443, "93.184.216.34")).toEqual({ allowed: true });
+    expect(judge(only, "elsewhere.example", 443, "93.184.216.34")).toEqual({ allowed: false, why: "elsewhere.example is not on the allow-list (ALLOWED_DOMAINS)", closedBy: "ALLOWED_DOMAINS" });
+    expect(blockedName(only, "elsewhere.example")).toMatchObject({ closedBy: "ALLOWED_DOMAINS" });
+    // A public address written as such is judged as a name would be.
+    expect(judge(only, "93.184.216.34", 80, "93.184.216.34")).toMatchObject({ allowed: false, closedBy: "ALLOWED_DOMAINS" });
+    // The block-list still wins.
+    expect(judge(only, "www.evil.example", 443, "93.184.216.34")).toMatchObject({ allowed: false, closedBy: "BLOCKED_DOMAINS" });
+    // This machine and private networks go by ALLOWED_ORIGINS, by address or by the names it lists.
+    expect(judge(only, "127.0.0.1", 3000, "127.0.0.1")).toEqual({ allowed: true });
+    expect(judge(only, "localhost", 5173, "127.0.0.1")).toEqual({ allowed: true });
+    expect(blockedName(only, "localhost")).toBeNull();
+    expect(judge(only, "127.0.0.1", 3001, "127.0.0.1")).toMatchObject({ allowed: false, local: true });
   });
 });

@@ -1,7 +1,8 @@
 // Where the agent's own browser may connect (issue 12's fence, seed 000 §9): judged on the address
 // a host name resolves to, so a name that points at this machine is judged as this machine.
 // Link-local and cloud-metadata addresses are never reached, nor EasyAgentCU's own server; local
-// and private networks only where the allow-list names the origin; public addresses are.
+// and private networks only where the allow-list names the origin; public addresses are, unless
+// a domain allow-list is set: then only its domains.
 import { BlockList, isIP } from "node:net";
 
 export interface NetworkPolicy {
@@ -9,6 +10,8 @@ export interface NetworkPolicy {
   allowedOrigins: readonly string[];
   /** Domains never allowed, with their subdomains. */
   blockedDomains: readonly string[];
+  /** When any: the only public domains allowed, with their subdomains; local origins still go by `allowedOrigins`. */
+  allowedDomains: readonly string[];
   /** The ports EasyAgentCU's server listens on: never reachable on this machine's addresses. */
   serverPorts: ReadonlySet<number>;
   /** This machine's own addresses (its network interfaces), besides loopback. */
@@ -17,9 +20,16 @@ export interface NetworkPolicy {
 
 /**
  * `local`: refused only because the origin is local or private and not allowed yet, so the person
- * may allow it; `own`: EasyAgentCU's own server, which nothing allows.
+ * may allow it; `own`: EasyAgentCU's own server, which nothing allows; `closedBy`: the domain list
+ * that keeps it closed.
  */
-export type Verdict = { allowed: true } | { allowed: false; why: string; local?: true; own?: true; blocked?: true };
+export type Verdict = { allowed: true } | { allowed: false; why: string; local?: true; own?: true; closedBy?: DomainList };
+export type DomainList = "BLOCKED_DOMAINS" | "ALLOWED_DOMAINS";
+
+/** How a closed site is described: `${origin} ${closedPhrase(list)}`. */
+export function closedPhrase(list: DomainList): string {
+  return list === "BLOCKED_DOMAINS" ? "is on the block-list (BLOCKED_DOMAINS)" : "is not on the allow-list (ALLOWED_DOMAINS)";
+}
 
 const NEVER = new BlockList();
 NEVER.addSubnet("169.254.0.0", 16, "ipv4"); // link-local, where cloud metadata lives
@@ -53,9 +63,24 @@ export function inDomains(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`));
 }
 
-/** A host of BLOCKED_DOMAINS (or a subdomain of one), judged by its name alone; null for any other. */
-export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains">, host: string): Extract<Verdict, { allowed: false }> | null {
-  return inDomains(host, policy.blockedDomains) ? { allowed: false, why: `${host.toLowerCase().replace(/\.$/, "")} is on the block-list`, blocked: true } : null;
+/**
+ * A host the domain lists close, judged by its name alone: one of BLOCKED_DOMAINS (or a subdomain),
+ * or, with ALLOWED_DOMAINS set, a name on neither that list nor ALLOWED_ORIGINS (an address, or
+ * `localhost`, is judged once resolved); null for any other.
+ */
+export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains" | "allowedDomains" | "allowedOrigins">, host: string): Extract<Verdict, { allowed: false }> | null {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (inDomains(name, policy.blockedDomains)) return closed(name, "BLOCKED_DOMAINS");
+  const named = isIP(name) === 0 && name !== "localhost" && !allowed(policy.allowedOrigins, name, "*");
+  return named && outsideAllowed(policy, name) ? closed(name, "ALLOWED_DOMAINS") : null;
+}
+
+function closed(name: string, list: DomainList): Extract<Verdict, { allowed: false }> {
+  return { allowed: false, why: `${name} ${closedPhrase(list)}`, closedBy: list };
+}
+
+function outsideAllowed(policy: Pick<NetworkPolicy, "allowedDomains">, name: string): boolean {
+  return policy.allowedDomains.length > 0 && !inDomains(name, policy.allowedDomains);
 }
 
 /** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */
@@ -72,17 +97,18 @@ export function judge(policy: NetworkPolicy, host: string, port: number, address
     if (allowed(policy.allowedOrigins, name, port)) return { allowed: true };
     return { allowed: false, why: `${name}:${port} is on this machine or a private network; add it to ALLOWED_ORIGINS to let the agent open it`, local: true };
   }
-  return { allowed: true };
+  return outsideAllowed(policy, name) ? closed(name, "ALLOWED_DOMAINS") : { allowed: true };
 }
 
-function allowed(origins: readonly string[], host: string, port: number): boolean {
+/** Whether an origin of the list names the host and port (`*`: any port of it). */
+function allowed(origins: readonly string[], host: string, port: number | "*"): boolean {
   return origins.some((origin) => {
     const bare = origin.toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/\/.*$/, "");
     const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+|\*))?$/.exec(bare);
     if (!match) return false;
     const wantedHost = match[1]!.replace(/^\[|\]$/g, "");
     const wantedPort = match[2] ?? (origin.toLowerCase().startsWith("https:") ? "443" : "80");
-    return wantedHost === host && (wantedPort === "*" || Number(wantedPort) === port);
+    return wantedHost === host && (wantedPort === "*" || port === "*" || Number(wantedPort) === port);
   });
 }
 

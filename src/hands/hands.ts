@@ -8,6 +8,7 @@
 // refused (DENIED, which goes back to whoever decided it).
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
 import { judge, originOf } from "../core/approval-policy.ts";
+import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
 import type { PhaseClock } from "../core/phase-clock.ts";
 import { Secrets } from "../core/secrets.ts";
@@ -125,8 +126,8 @@ export class Hands {
   private readonly log = new CheckLog();
   /** The origins the task has been on. */
   private readonly visited = new Set<string>();
-  /** Whether an origin is closed to the agent (EasyAgentCU's own server, a blocked domain), as judged once. */
-  private readonly closed = new Map<string, { own: boolean; blocked: boolean }>();
+  /** Whether an origin is closed to the agent (EasyAgentCU's own server; a domain list), as judged once. */
+  private readonly closed = new Map<string, { own: boolean; closedBy: DomainList | null }>();
   private readonly secrets: Secrets;
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
@@ -343,8 +344,9 @@ export class Hands {
   }
 
   /**
-   * EasyAgentCU's own UI is never acted on, nor opened, and a site of BLOCKED_DOMAINS never opened
-   * by an address, a link or a form the agent sends (`opened`); on a blocked page it is already on
+   * EasyAgentCU's own UI is never acted on, nor opened, and a site the domain lists close
+   * (BLOCKED_DOMAINS, or outside ALLOWED_DOMAINS) never opened by an address, a link or a form the
+   * agent sends (`opened`); on such a page it is already on
    * (a redirect took it there) it may look, scroll, wait and leave (`looked at`), not act on an
    * element, type or press keys (`acted on`). A browser attached over CDP and the person's
    * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
@@ -357,13 +359,13 @@ export class Hands {
       let closed = this.closed.get(origin);
       if (closed === undefined) {
         const verdict = await gate.judge(origin);
-        closed = { own: !verdict.allowed && verdict.own === true, blocked: !verdict.allowed && verdict.blocked === true };
+        closed = { own: !verdict.allowed && verdict.own === true, closedBy: (!verdict.allowed && verdict.closedBy) || null };
         this.closed.set(origin, closed);
       }
       if (closed.own) throw new AppError("DENIED", `EasyAgentCU never acts on its own UI (${origin}).`);
-      if (closed.blocked && how === "opened") throw new AppError("DENIED", `The agent never opens ${origin}: it is on the block-list (BLOCKED_DOMAINS).`);
-      if (closed.blocked && how === "acted on") {
-        throw new AppError("DENIED", `${origin} is on the block-list (BLOCKED_DOMAINS): the agent may only leave it, by opening another address or going back.`);
+      if (closed.closedBy && how === "opened") throw new AppError("DENIED", `The agent never opens ${origin}: it ${closedPhrase(closed.closedBy)}.`);
+      if (closed.closedBy && how === "acted on") {
+        throw new AppError("DENIED", `${origin} ${closedPhrase(closed.closedBy)}: the agent may only leave it, by opening another address or going back.`);
       }
     }
   }

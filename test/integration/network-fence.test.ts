@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply, TasksReply } from "../../src/protocol/index.ts";
-import { ALLOW_EVERYTHING } from "../support/app.ts";
+import { ALLOW_EVERYTHING, startApp } from "../support/app.ts";
 import { systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -98,6 +98,33 @@ describe("the network fence", () => {
     expect(steps[1]!.url).toBe("http://www.blocked.example/");
     expect(steps[2]!.tool!.error).toMatchObject({ code: "DENIED", message: expect.stringContaining("http://www.blocked.example is on the block-list (BLOCKED_DOMAINS): the agent may only leave it") });
     expect(steps[3]!.url).toBe(pages.url("form.html"));
+  });
+
+  it("with ALLOWED_DOMAINS set, opens no other public site, by name or through a redirect, and still the local origins allowed", async () => {
+    const only = await startApp({ modelBaseUrl: model.baseUrl, config: { approvals: ALLOW_EVERYTHING, network: { allowedDomains: ["docs.example"] } } });
+    try {
+      // The page it leaves to is named in the task: leaving a page for it asks nothing.
+      const goal = `visit s-fence-only, then ${pages.url("form.html")}`;
+      const redirected = `${pages.url("redirect")}?to=${encodeURIComponent("http://elsewhere.example/")}`;
+      model.route(
+        agentOf(goal),
+        calls(["goto", { url: "http://elsewhere.example/" }]),
+        calls(["goto", { url: redirected }]),
+        calls(["ariaTree", {}]),
+        calls(["goto", { url: pages.url("form.html") }]),
+        calls(["close", { reasoning: "seen", taskComplete: true }]),
+      );
+      const events = await openStream(only.url, "s-fence-only", 0);
+      const { json } = await only.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-fence-only", text: goal });
+      await events.completes(json.task_id);
+      events.close();
+      const { steps } = (await only.api<TaskReply>("GET", `/api/tasks/${json.task_id}`)).json;
+      expect(steps[0]!.tool!.error).toMatchObject({ code: "DENIED", message: "The agent never opens http://elsewhere.example: it is not on the allow-list (ALLOWED_DOMAINS)." });
+      expect(JSON.stringify(steps[2]!.tool!.output)).toContain("elsewhere.example is not on the allow-list (ALLOWED_DOMAINS)");
+      expect(steps[3]).toMatchObject({ url: pages.url("form.html"), tool: { ok: true } });
+    } finally {
+      await only.close();
+    }
   });
 
   it("never reaches a link-local or cloud-metadata address", async () => {

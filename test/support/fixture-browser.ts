@@ -6,7 +6,7 @@ import { fixtureOrigins } from "./fixture-server.ts";
 
 /** A headless host whose network fence lets its pages open the fixture servers of this process. */
 export function fixtureHost(): BrowserHost {
-  return new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
+  return new BrowserHost({ headless: true, network: () => ({ allowedOrigins: fixtureOrigins(), blockedDomains: [], allowedDomains: [], serverPorts: new Set(), localAddresses: [] }) });
 }
 
 /** A screen of `width`×`height` on `host`, set up as a task's is. */

@@ -60,13 +60,13 @@ export class BrowserHost {
 
   /**
    * A browser our fence does not cover (attached over CDP, the person's own Chrome) goes where they
-   * may go; only EasyAgentCU's own server and BLOCKED_DOMAINS stay closed to the agent there, which
-   * the hands see through this gate.
+   * may go; only EasyAgentCU's own server and the sites the domain lists close (BLOCKED_DOMAINS,
+   * ALLOWED_DOMAINS) stay closed to the agent there, which the hands see through this gate.
    */
   readonly unfencedGate: NetworkGate = {
     judge: async (url) => {
       const verdict = await judgeUrl(this.policy(), new URL(url));
-      return !verdict.allowed && (verdict.own || verdict.blocked) ? verdict : { allowed: true };
+      return !verdict.allowed && (verdict.own || verdict.closedBy) ? verdict : { allowed: true };
     },
     permit: () => undefined,
   };
