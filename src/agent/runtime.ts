@@ -7,6 +7,7 @@ import type { Config } from "../core/config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
+import { chatTakesImages } from "../models/chat/index.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
@@ -106,10 +107,11 @@ export class Runtime {
       throw new AppError("INVALID_BODY", "start_url: a desktop has no address bar of its own; say in the task where to go.");
     }
     // A model without image input cannot use the hybrid tools (seed 001 §10.5), nor a desktop's, which has only its screen.
-    if (task.computer === "desktop" && task.mode !== "actions" && !this.config.agent.vision) {
+    const vision = chatTakesImages(this.config);
+    if (task.computer === "desktop" && task.mode !== "actions" && !vision) {
       throw new AppError("INVALID_BODY", "mode: the desktop tools need a model that takes images (AGENT_VISION=true); without one, drive the desktop with a planner (mode actions).");
     }
-    if (task.mode === "hybrid" && !this.config.agent.vision) task.mode = "dom";
+    if (task.mode === "hybrid" && !vision) task.mode = "dom";
     const { continues } = submission;
     const continuation = continues ? continuationOf(continues.of, continues.steps) : null;
     const driver: Driver = submission.replay

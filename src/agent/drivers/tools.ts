@@ -11,6 +11,7 @@ import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
+import { chatTakesImages } from "../../models/chat/index.ts";
 import { followUpNote } from "../../models/planner.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
 import { loadTokenizer } from "../../perception/page-view/tokens.ts";
@@ -49,7 +50,7 @@ export class ToolDriver implements Driver {
     const runner = new ToolRunner(run, model);
     const { web } = runner.context;
     const { agent } = config;
-    const tools = toolSet({ mode, computer: computer.kind, vision: agent.vision, search: agent.searchApiKey !== "" });
+    const tools = toolSet({ mode, computer: computer.kind, vision: chatTakesImages(config), search: agent.searchApiKey !== "" });
     const prompt = { goal: task.text, today: today(), startUrl: task.start_url, mode, tools };
     const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
     // Page views count tokens: the tables load while the page is prepared and the model thinks.

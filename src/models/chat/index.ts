@@ -21,6 +21,14 @@ export function createChatModel(config: Config): ChatModel {
     : new OpenAIChat({ baseUrl, apiKey, model: name, policy });
 }
 
+/**
+ * Whether the chat model takes images: AGENT_VISION, except that DashScope's text-only `qwen-plus`
+ * (the chat model with a UI-TARS or OpenCUA planner, unless CHAT_MODEL names another) never does.
+ */
+export function chatTakesImages(config: Config): boolean {
+  return config.agent.vision && chatEndpoint(config).name !== CHAT_DEFAULTS.qwen.name;
+}
+
 /** The chat assistant's protocol, model, endpoint and key, as the configuration resolves them. */
 export function chatEndpoint(config: Config): { provider: "qwen" | "openai" | "anthropic"; name: string; baseUrl: string; apiKey: string } {
   const { model, chat, providers } = config;
