@@ -20,10 +20,10 @@ describe("loadConfig", () => {
 
   it("reads the environment, and flags win over it", () => {
     const config = loadConfig(
-      { PORT: "9000", MODEL_NAME: "qwen-vl-max", MODEL_BASE_URL: "http://127.0.0.1:1/v1", MAX_STEPS: "5", HEADLESS: "false", ALLOWED_DOMAINS: "docs.example, wiki.example" },
+      { PORT: "9000", MODEL_NAME: "qwen-vl-max", MODEL_BASE_URL: "http://127.0.0.1:1/v1", MAX_STEPS: "5", HEADLESS: "false", ALLOWED_DOMAINS: "docs.example, https://*.Wiki.example:443/start, bücher.example." },
       { port: 9100 },
     );
-    expect(config.network.allowedDomains).toEqual(["docs.example", "wiki.example"]);
+    expect(config.network.allowedDomains).toEqual(["docs.example", "wiki.example", "xn--bcher-kva.example"]);
     expect(config.port).toBe(9100);
     expect(config.model).toMatchObject({ name: "qwen-vl-max", baseUrl: "http://127.0.0.1:1/v1" });
     expect(config.limits.maxSteps).toBe(5);

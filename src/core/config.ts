@@ -1,6 +1,7 @@
 // The one validated configuration object, read once at start from the environment and the
 // command line, then passed down (STYLE habit 9). Nothing else reads process.env.
 import path from "node:path";
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { approvalPolicySchema } from "./approval-policy.ts";
 import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
@@ -28,6 +29,29 @@ const bool = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false", "yes", "no"])])
   .transform((v) => v === true || v === "1" || v === "true" || v === "yes");
 const int = z.coerce.number().int();
+
+/**
+ * A comma-separated list of domains, each read as the host name it means, in its ASCII form:
+ * `https://*.Docs.example:443/path` is `docs.example`, `bücher.example` is `xn--bcher-kva.example`.
+ */
+function domainList(defaults: string[]) {
+  return z
+    .preprocess((v) => (typeof v === "string" ? v.split(",") : v), z.array(z.string()))
+    .transform((list) => list.map(domainOf).filter((d) => d !== ""))
+    .default(defaults);
+}
+
+function domainOf(entry: string): string {
+  const host = entry
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/[/?#].*$/, "")
+    .replace(/:\d+$/, "")
+    .replace(/^\*?\./, "")
+    .replace(/\.$/, "");
+  return domainToASCII(host) || host;
+}
 
 /** Set-of-Mark from pixels, for computers opened without a configuration (tests, benchmarks). */
 export const SOM_DEFAULTS = { maxElements: 40, ocrBudgetMs: 300, omniparserTimeoutMs: 30_000 } as const;
@@ -207,11 +231,11 @@ export const configSchema = z.object({
     /** Local or private origins the agent may open (`http://127.0.0.1:3000`, `localhost:*`); everything public is allowed anyway. */
     allowedOrigins: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
     /** Domains the agent may never open, with their subdomains. */
-    blockedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+    blockedDomains: domainList([]),
     /** When any: the only public domains the agent may open, with their subdomains. */
-    allowedDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([]),
+    allowedDomains: domainList([]),
     /** Sites where every action that changes something waits for the person (`sensitive_site`), with their subdomains. */
-    sensitiveDomains: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().min(1))).default([...SENSITIVE_DOMAINS]),
+    sensitiveDomains: domainList([...SENSITIVE_DOMAINS]),
   }).prefault({}),
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedName, judge, type NetworkPolicy } from "./network-policy.ts";
+import { blockedName, judge, outsideAllowed, type NetworkPolicy } from "./network-policy.ts";
 
 const policy: NetworkPolicy = {
   allowedOrigins: ["http://127.0.0.1:3000", "localhost:*"],
@@ -17,7 +17,7 @@ describe("the network policy", () => {
   });
 
   it("never reaches EasyAgentCU's own server, by any name or local address", () => {
-    for (const [host, address] of [["127.0.0.1", "127.0.0.1"], ["localhost", "::1"], ["rebound.example", "127.0.0.1"], ["10.1.2.3", "10.1.2.3"], ["x", "::ffff:127.0.0.1"]]) {
+    for (const [host, address] of [["127.0.0.1", "127.0.0.1"], ["localhost", "::1"], ["rebound.example", "127.0.0.1"], ["10.1.2.3", "10.1.2.3"], ["x", "::ffff:127.0.0.1"], ["[::ffff:a01:203]", "::ffff:a01:203"]]) {
       expect(judge(policy, host!, 8000, address!)).toMatchObject({ allowed: false, why: expect.stringContaining("own server") });
     }
   });
@@ -41,7 +41,8 @@ describe("the network policy", () => {
     expect(judge(only, "docs.example", 443, "93.184.216.34")).toEqual({ allowed: true });
     expect(judge(only, "API.docs.example.", 443, "93.184.216.34")).toEqual({ allowed: true });
     expect(judge(only, "elsewhere.example", 443, "93.184.216.34")).toEqual({ allowed: false, why: "elsewhere.example is not on the allow-list (ALLOWED_DOMAINS)", closedBy: "ALLOWED_DOMAINS" });
-    expect(blockedName(only, "elsewhere.example")).toMatchObject({ closedBy: "ALLOWED_DOMAINS" });
+    expect(outsideAllowed(only, "elsewhere.example")).toMatchObject({ closedBy: "ALLOWED_DOMAINS" });
+    expect(outsideAllowed(only, "docs.example.")).toBeNull();
     // A public address written as such is judged as a name would be.
     expect(judge(only, "93.184.216.34", 80, "93.184.216.34")).toMatchObject({ allowed: false, closedBy: "ALLOWED_DOMAINS" });
     // The block-list still wins.
@@ -49,7 +50,8 @@ describe("the network policy", () => {
     // This machine and private networks go by ALLOWED_ORIGINS, by address or by the names it lists.
     expect(judge(only, "127.0.0.1", 3000, "127.0.0.1")).toEqual({ allowed: true });
     expect(judge(only, "localhost", 5173, "127.0.0.1")).toEqual({ allowed: true });
-    expect(blockedName(only, "localhost")).toBeNull();
     expect(judge(only, "127.0.0.1", 3001, "127.0.0.1")).toMatchObject({ allowed: false, local: true });
+    // EasyAgentCU's own server stays its own, by any name.
+    expect(judge(only, "mybox", 8000, "10.1.2.3")).toMatchObject({ allowed: false, own: true });
   });
 });

@@ -63,29 +63,32 @@ export function inDomains(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => name === d.toLowerCase() || name.endsWith(`.${d.toLowerCase()}`));
 }
 
+/** A host of BLOCKED_DOMAINS (or a subdomain of one), judged by its name alone; null for any other. */
+export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains">, host: string): Extract<Verdict, { allowed: false }> | null {
+  const name = bareName(host);
+  return inDomains(name, policy.blockedDomains) ? closed(name, "BLOCKED_DOMAINS") : null;
+}
+
 /**
- * A host the domain lists close, judged by its name alone: one of BLOCKED_DOMAINS (or a subdomain),
- * or, with ALLOWED_DOMAINS set, a name on neither that list nor ALLOWED_ORIGINS (an address, or
- * `localhost`, is judged once resolved); null for any other.
+ * With ALLOWED_DOMAINS set, a public host that is not one of its domains (or a subdomain): judged
+ * once the host is known to be public, or could not be resolved at all; null for any other.
  */
-export function blockedName(policy: Pick<NetworkPolicy, "blockedDomains" | "allowedDomains" | "allowedOrigins">, host: string): Extract<Verdict, { allowed: false }> | null {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (inDomains(name, policy.blockedDomains)) return closed(name, "BLOCKED_DOMAINS");
-  const named = isIP(name) === 0 && name !== "localhost" && !allowed(policy.allowedOrigins, name, "*");
-  return named && outsideAllowed(policy, name) ? closed(name, "ALLOWED_DOMAINS") : null;
+export function outsideAllowed(policy: Pick<NetworkPolicy, "allowedDomains">, host: string): Extract<Verdict, { allowed: false }> | null {
+  const name = bareName(host);
+  return policy.allowedDomains.length > 0 && !inDomains(name, policy.allowedDomains) ? closed(name, "ALLOWED_DOMAINS") : null;
 }
 
 function closed(name: string, list: DomainList): Extract<Verdict, { allowed: false }> {
   return { allowed: false, why: `${name} ${closedPhrase(list)}`, closedBy: list };
 }
 
-function outsideAllowed(policy: Pick<NetworkPolicy, "allowedDomains">, name: string): boolean {
-  return policy.allowedDomains.length > 0 && !inDomains(name, policy.allowedDomains);
+function bareName(host: string): string {
+  return host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
 }
 
 /** Judges a connection to `host:port` that would go to `address` (what `host` resolves to). */
 export function judge(policy: NetworkPolicy, host: string, port: number, address: string): Verdict {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const name = bareName(host);
   const ip = unmapped(address);
   const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
   const blocked = blockedName(policy, name);
@@ -97,23 +100,27 @@ export function judge(policy: NetworkPolicy, host: string, port: number, address
     if (allowed(policy.allowedOrigins, name, port)) return { allowed: true };
     return { allowed: false, why: `${name}:${port} is on this machine or a private network; add it to ALLOWED_ORIGINS to let the agent open it`, local: true };
   }
-  return outsideAllowed(policy, name) ? closed(name, "ALLOWED_DOMAINS") : { allowed: true };
+  return outsideAllowed(policy, name) ?? { allowed: true };
 }
 
-/** Whether an origin of the list names the host and port (`*`: any port of it). */
-function allowed(origins: readonly string[], host: string, port: number | "*"): boolean {
+function allowed(origins: readonly string[], host: string, port: number): boolean {
   return origins.some((origin) => {
     const bare = origin.toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/\/.*$/, "");
     const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+|\*))?$/.exec(bare);
     if (!match) return false;
     const wantedHost = match[1]!.replace(/^\[|\]$/g, "");
     const wantedPort = match[2] ?? (origin.toLowerCase().startsWith("https:") ? "443" : "80");
-    return wantedHost === host && (wantedPort === "*" || port === "*" || Number(wantedPort) === port);
+    return wantedHost === host && (wantedPort === "*" || Number(wantedPort) === port);
   });
 }
 
-/** `::ffff:127.0.0.1` is 127.0.0.1. */
+/** `::ffff:127.0.0.1` is 127.0.0.1, and so is `::ffff:7f00:1`, as a URL writes it. */
 function unmapped(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1]! : address;
+  const bare = address.replace(/^\[|\]$/g, "");
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (dotted) return dotted[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
+  if (!hex) return address;
+  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
 }

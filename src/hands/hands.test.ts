@@ -97,7 +97,7 @@ describe("Hands: a BLOCKED_DOMAINS page a redirect took the agent to", () => {
     settle: async () => undefined,
     cursorPosition: async () => ({ x: 0, y: 0 }),
     currentUrl: async () => "https://blocked.example/",
-    gate: { judge: async () => ({ allowed: false, blocked: true }), permit: () => undefined },
+    gate: { judge: async () => ({ allowed: false, why: "blocked.example is on the block-list (BLOCKED_DOMAINS)", closedBy: "BLOCKED_DOMAINS" }), permit: () => undefined },
   } as unknown as Computer;
   const hands = handsOn(computer, async () => true);
   const deed = (ran: string[], name: string, passive?: boolean): Deed => ({ kind: "page", run: async () => void ran.push(name), ...(passive ? { passive } : {}) });

@@ -6,7 +6,7 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
-import { blockedName, judge, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
+import { blockedName, judge, outsideAllowed, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
 
 export class Fence {
   private constructor(
@@ -50,7 +50,7 @@ async function resolve(policy: NetworkPolicy, host: string, port: number): Promi
   try {
     addresses = net.isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address);
   } catch {
-    return { allowed: false, why: `${bare} could not be resolved` };
+    return outsideAllowed(policy, bare) ?? { allowed: false, why: `${bare} could not be resolved` };
   }
   for (const address of addresses) {
     const verdict = judge(policy, bare, port, address);
