@@ -38,6 +38,11 @@ export async function openAgentInput(tabId: number): Promise<void> {
 export function closeAgentInput(tabId: number): void {
   const window = windows.get(tabId);
   if (window) windows.set(tabId, { ...window, open: Math.max(0, window.open - 1), closedAt: Date.now() });
+  // Once its grace has passed, a closed window is forgotten: the map holds only tabs in use now.
+  setTimeout(() => {
+    const now = windows.get(tabId);
+    if (now && now.open === 0 && Date.now() >= now.closedAt + REPORT_GRACE_MS) windows.delete(tabId);
+  }, REPORT_GRACE_MS + 100);
   void tell(tabId, { type: "agent_input_done" });
 }
 

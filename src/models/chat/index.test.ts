@@ -9,5 +9,6 @@ describe("whether the chat model takes images", () => {
     expect(chatTakesImages(loadConfig({ MODEL_PROVIDER: "anthropic" }))).toBe(true);
     expect(chatTakesImages(loadConfig({ MODEL_PROVIDER: "uitars" }))).toBe(false);
     expect(chatTakesImages(loadConfig({ MODEL_PROVIDER: "opencua", CHAT_MODEL: "qwen-vl-max" }))).toBe(true);
+    expect(chatTakesImages(loadConfig({ MODEL_PROVIDER: "opencua", CHAT_MODEL: "qwen-max-latest" }))).toBe(false);
   });
 });

@@ -21,12 +21,15 @@ export function createChatModel(config: Config): ChatModel {
     : new OpenAIChat({ baseUrl, apiKey, model: name, policy });
 }
 
+/** DashScope's text-only chat models (`qwen-plus`, `qwen-max-latest`…); its vision ones are `qwen-vl-…`. */
+const TEXT_ONLY = /^qwen-(plus|max|turbo|long)(-|$)/;
+
 /**
- * Whether the chat model takes images: AGENT_VISION, except that DashScope's text-only `qwen-plus`
- * (the chat model with a UI-TARS or OpenCUA planner, unless CHAT_MODEL names another) never does.
+ * Whether the chat model takes images: AGENT_VISION, except that DashScope's text-only models
+ * (`qwen-plus` is the chat model with a UI-TARS or OpenCUA planner unless another is chosen) never do.
  */
 export function chatTakesImages(config: Config): boolean {
-  return config.agent.vision && chatEndpoint(config).name !== CHAT_DEFAULTS.qwen.name;
+  return config.agent.vision && !TEXT_ONLY.test(chatEndpoint(config).name);
 }
 
 /** The chat assistant's protocol, model, endpoint and key, as the configuration resolves them. */
