@@ -109,7 +109,7 @@ export class Runtime {
     // A model without image input cannot use the hybrid tools (seed 001 §10.5), nor a desktop's, which has only its screen.
     const vision = chatTakesImages(this.config);
     if (task.computer === "desktop" && task.mode !== "actions" && !vision) {
-      throw new AppError("INVALID_BODY", "mode: the desktop tools need a chat model that takes images (AGENT_VISION=true, a CHAT_MODEL other than qwen-plus); without one, drive the desktop with a planner (mode actions).");
+      throw new AppError("INVALID_BODY", "mode: the desktop tools need a chat model that takes images (AGENT_VISION=true, and not one of DashScope's text-only models such as qwen-plus); without one, drive the desktop with a planner (mode actions).");
     }
     if (task.mode === "hybrid" && !vision) task.mode = "dom";
     const { continues } = submission;

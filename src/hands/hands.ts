@@ -251,10 +251,10 @@ export class Hands {
     };
 
     // A click is taken for one without effect only once its program has had its time to answer.
-    const waitsLate = action !== null && CLICKS.has(action.type) && computer.lateEffectMs !== undefined;
+    const lateMs = action !== null && CLICKS.has(action.type) ? computer.lateEffectMs : undefined;
     const click = async (jitter: Point) => {
       const first = await attempt(jitter);
-      return first.changed || !waitsLate ? first : ((await lateChange(acted + computer.lateEffectMs!)) ?? first);
+      return first.changed || lateMs === undefined ? first : ((await lateChange(acted + lateMs)) ?? first);
     };
     let result = await click({ x: 0, y: 0 });
     let retries = 0;

@@ -60,7 +60,7 @@ async function answer(message: FromOverlay, tabId: number, frameId: number, send
       if (owner?.record.overlay !== "ongoing" || (frameId !== 0 && agentInputLately(tabId))) return undefined;
       await tasks.update(owner.taskId, { overlay: "takeover" });
       sendSoon({ type: "takeover", taskId: owner.taskId });
-      // A frame inside the page saw it: the page's overlay shows it too.
+      // Every frame learns it: the page's overlay shows it when a frame saw it, and the frames stop reporting.
       await pushState(tabId, { type: "overlay_state", state: "takeover", taskId: owner.taskId });
       return { state: "takeover", taskId: owner.taskId };
     }

@@ -74,13 +74,9 @@ async function again(runner: ToolRunner, tool: AgentTool, record: ToolCallRecord
   if (record.targets.length === 0 || !tool.replay) return runner.call(tool, input, NO_USAGE);
   // Only the browser tools record elements, and they ran on a page. Looked for all at once, without
   // scrolling: a click's element is brought into view as its turn comes.
-  const found: RecordedTarget[] = [];
   const now = await Promise.all(record.targets.map(({ target }) => runner.context.web?.findTarget(target, { scroll: false })));
-  for (const [i, { action }] of record.targets.entries()) {
-    const target = now[i];
-    if (!target?.box) return null;
-    found.push({ target, action });
-  }
+  if (now.some((target) => !target?.box)) return null;
+  const found: RecordedTarget[] = record.targets.map(({ action }, i) => ({ target: now[i]!, action }));
   const replay = tool.replay;
   return runner.call(tool, input, NO_USAGE, (ctx: ToolContext) => replay(input, found, ctx));
 }
