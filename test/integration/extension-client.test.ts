@@ -282,9 +282,15 @@ describe("the extension as the server's client", () => {
     const from = peer.messages.length;
     const records = pages.records.length;
 
-    // The agent's click on the frame's button: the frame reports it, the worker knows it for the agent's.
-    for (const type of ["mousePressed", "mouseReleased"]) await peer.cdp(task, "Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
-    await expect.poll(() => pages.records.slice(records)).toContain("inner-clicked");
+    // The agent's click on the frame's button: the frame reports it, the worker knows it for the
+    // agent's. Chrome routes a click into another site's frame only once that frame is drawn, which
+    // a busy machine can delay past the load: the click is sent again until the frame has one, as
+    // the agent's hands would after a click with no effect.
+    const agentClick = async () => {
+      for (const type of ["mousePressed", "mouseReleased"]) await peer.cdp(task, "Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+      return pages.records.slice(records);
+    };
+    await expect.poll(agentClick, { interval: 1_000 }).toContain("inner-clicked");
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(peer.messages.slice(from).filter(is("takeover"))).toEqual([]);
     expect(await overlayState(page)).toBe("ongoing");
