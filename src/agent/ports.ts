@@ -55,6 +55,8 @@ export interface ChatRecorder {
 
 export interface TaskResources {
   openComputer(task: Task): Promise<Computer>;
+  /** Drops what the computers kept for a chat between its tasks (its browser's sign-ins): the chat was deleted. */
+  forgetChat(sessionId: string): void;
   /** The planner for one task; adapters that hold a conversation give each task its own. */
   plannerFor(task: Pick<Task, "id" | "text">, choice?: ModelChoice): Planner;
   /** The chat model that drives the browser tool agent. */

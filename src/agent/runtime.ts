@@ -228,6 +228,11 @@ export class Runtime {
     return this.recorder.taskAttachments(task);
   }
 
+  /** A deleted chat's sign-ins are not carried to anything. */
+  forgetChat(sessionId: string): void {
+    this.resources.forgetChat(sessionId);
+  }
+
   /** The task a session is running, if any. */
   activeTask(sessionId: string): string | undefined {
     return this.busySessions.get(sessionId);

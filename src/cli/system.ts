@@ -105,11 +105,12 @@ export async function startSystem(config: Config, options: { recover: boolean },
       openComputer: async (task) => {
         if (task.computer === "desktop") return openDesktop(config);
         if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
-        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som });
+        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
         const url = allowedEndpoint(config, task.cdp.url);
         if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);
         return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs, secrets });
       },
+      forgetChat: (sessionId) => browsers.forget(sessionId),
     },
     log,
   );

@@ -61,6 +61,18 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
       res.writeHead(302, { location: url.searchParams.get("to") ?? "/" }).end();
       return;
     }
+    if (url.pathname === "/sign-in") {
+      // Signs the browser in as `user` with a session cookie scripts cannot read, as sites do.
+      const user = url.searchParams.get("user") ?? "someone";
+      res.writeHead(302, { "set-cookie": `sid=${encodeURIComponent(user)}; Path=/; HttpOnly; SameSite=Lax`, location: "/account.html" }).end();
+      return;
+    }
+    if (url.pathname === "/whoami") {
+      // Who the session cookie says the browser is (account.html).
+      const sid = /(?:^|;\s*)sid=([^;]*)/.exec(req.headers.cookie ?? "")?.[1];
+      res.writeHead(200, { "content-type": "text/plain" }).end(sid ? decodeURIComponent(sid) : "");
+      return;
+    }
     if (url.pathname === "/slow-image") {
       // Holds back a page's load event for `ms`.
       setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(PIXEL), Number(url.searchParams.get("ms") ?? 1000));

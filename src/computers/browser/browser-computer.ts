@@ -17,6 +17,7 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
+import { readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
 
@@ -93,6 +94,8 @@ export class BrowserComputer implements Computer {
   private pageReplacements = 0;
   /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
   private readonly renderers = new WeakMap<Page, "alive" | "crashed">();
+  /** The chat's sign-ins this context started from, and where it gives back its own as it closes. */
+  private signIns: CarriedSignIns | null = null;
 
   readonly web: WebPage;
   readonly gate: NetworkGate | undefined;
@@ -399,6 +402,15 @@ export class BrowserComputer implements Computer {
     return this.live.listen(listener);
   }
 
+  /**
+   * Starts with a chat's sign-ins, before its task's first page loads, and gives back the ones it
+   * holds when it closes (sign-ins.ts). Only for a context of our own: an attached browser keeps its own.
+   */
+  async carry(signIns: CarriedSignIns): Promise<void> {
+    if (signIns.cookies.length > 0) await this.context.addCookies(signIns.cookies);
+    this.signIns = signIns;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -409,6 +421,8 @@ export class BrowserComputer implements Computer {
         await this.browser.close().catch(() => undefined);
         await this.attached.onClose?.();
       } else {
+        const cookies = this.signIns ? await readCookies(this.context) : null;
+        if (cookies) this.signIns?.keep(cookies);
         await this.context.close().catch(() => undefined);
       }
     } finally {

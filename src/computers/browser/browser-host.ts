@@ -2,7 +2,8 @@
 // through. Each task gets its own isolated browser context from it, opened while the task before
 // ran (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
 // instead connects a task to a browser that runs elsewhere, over CDP — someone else's browser,
-// which the fence does not cover.
+// which the fence does not cover. What a chat's tasks are signed in to passes from one to the next
+// (sign-ins.ts).
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
@@ -13,6 +14,7 @@ import type { NetworkGate } from "../computer.ts";
 import { Fence, judgeUrl } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
+import { SignIns } from "./sign-ins.ts";
 
 // Without these, Chromium keeps trying to reach Google's services, which closed networks refuse.
 /**
@@ -53,6 +55,8 @@ export class BrowserHost {
   private readonly removals = new Set<Promise<void>>();
   /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
   private readonly permitted = new Set<string>();
+  /** The cookies each chat's browser held when its last task ended. */
+  private readonly signIns = new SignIns();
   private readonly gate: NetworkGate = {
     judge: (url) => judgeUrl(this.policy(), new URL(url)),
     permit: (origin) => void this.permitted.add(origin),
@@ -73,8 +77,23 @@ export class BrowserHost {
 
   constructor(private readonly options: BrowserHostOptions) {}
 
-  async open(options: BrowserComputerOptions): Promise<BrowserComputer> {
+  /** Forgets the sign-ins kept for a chat (it was deleted). */
+  forget(chat: string): void {
+    this.signIns.forget(chat);
+  }
+
+  /**
+   * A browser context for a task. One of a chat (`chat`: its session id) starts from the sign-ins
+   * the chat's last task ended with, and leaves its own for the next.
+   */
+  async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
     const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
+    if (chat !== undefined) {
+      await computer.carry(this.signIns.of(chat)).catch(async (error: unknown) => {
+        await computer.close();
+        throw error;
+      });
+    }
     // The next task's context opens while this one runs, so one sent as this one ends finds it
     // ready; but between its steps (its model thinking), not beside them: opening it slowed the
     // steps it ran beside by a third. A task whose steps follow at once opens it as it ends.

@@ -1,5 +1,6 @@
 // The chat list and its changes: GET and POST /api/sessions, PATCH /api/sessions/:id (rename) and
-// DELETE /api/sessions/:id, which a task or an answer under way refuses (SESSION_BUSY).
+// DELETE /api/sessions/:id, which a task or an answer under way refuses (SESSION_BUSY), and which
+// forgets the chat's browser sign-ins with its records.
 import { Hono } from "hono";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
@@ -33,6 +34,7 @@ export function sessionRoutes(store: Store, runtime: Runtime) {
       const refusal = running ? `Its task ${running} is running; stop it first, then delete the chat.` : await store.deleteRefusal(id);
       if (refusal) throw new AppError("SESSION_BUSY", `Chat ${id} cannot be deleted now. ${refusal}`);
       await store.deleteSession(id);
+      runtime.forgetChat(id);
       return c.body(null, 204);
     });
 }

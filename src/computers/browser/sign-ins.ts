@@ -1,0 +1,64 @@
+// A chat's sign-ins, carried from one of its tasks to the next. Each task drives a browser context
+// of its own, closed with it; the cookies that context holds as it closes — where nearly every site
+// keeps who is signed in — are kept here for the chat, in this process's memory only (never written
+// to disk), and the chat's next task starts with them. Deleting the chat forgets them.
+//
+// Local storage, session storage and IndexedDB are not carried: putting a site's local storage back
+// means loading a page of that site first (about 0.2 s per task), or a script that every frame of
+// every site would receive with every site's values.
+import type { BrowserContext } from "playwright-core";
+
+export type SignInCookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
+
+/** What a task's browser starts with, and where it gives back what it holds as it closes. */
+export interface CarriedSignIns {
+  readonly cookies: SignInCookies;
+  keep(cookies: SignInCookies): void;
+}
+
+/** The chats whose sign-ins are kept: past this many, the one that opened a browser longest ago is forgotten. */
+const MAX_CHATS = 100;
+/** How long a closing browser may take to give its cookies; one that takes longer keeps nothing. */
+const READ_TIMEOUT_MS = 2_000;
+
+/** One chat's sign-ins, and how many times they were kept. A chat forgotten and used again is another. */
+interface Chat {
+  cookies: SignInCookies;
+  kept: number;
+}
+
+export class SignIns {
+  private readonly chats = new Map<string, Chat>();
+
+  /** The chat's sign-ins for one of its tasks. */
+  of(id: string): CarriedSignIns {
+    const chat = this.chats.get(id) ?? { cookies: [], kept: 0 };
+    this.chats.delete(id);
+    this.chats.set(id, chat);
+    for (const oldest of this.chats.keys()) {
+      if (this.chats.size <= MAX_CHATS) break;
+      this.chats.delete(oldest);
+    }
+    const kept = chat.kept;
+    return {
+      cookies: chat.cookies,
+      // Only over what the browser started with: not into a chat forgotten since, nor over what a
+      // later task kept (a task stopped while its browser opened closes that browser late).
+      keep: (cookies) => {
+        if (this.chats.get(id) !== chat || chat.kept !== kept) return;
+        chat.cookies = cookies;
+        chat.kept++;
+      },
+    };
+  }
+
+  forget(id: string): void {
+    this.chats.delete(id);
+  }
+}
+
+/** The context's cookies, or null when it cannot give them in time (its browser died or hangs). */
+export async function readCookies(context: BrowserContext): Promise<SignInCookies | null> {
+  const late = new Promise<null>((resolve) => setTimeout(resolve, READ_TIMEOUT_MS, null).unref());
+  return Promise.race([context.cookies().catch(() => null), late]);
+}
