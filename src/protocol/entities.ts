@@ -164,7 +164,7 @@ export const toolCallSchema = z.object({
   ok: z.boolean(),
   /** What the tool returned to the model; null when it failed. */
   output: z.unknown(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean().optional() }).nullable(),
   /** The elements it acted on, as replay finds them again, with what was done to each (null: a click or drag at a point). */
   targets: z.array(z.object({ target: elementTargetSchema, action: refActionSchema.nullable() })).default([]),
   /** A hash of the screen before the call. */

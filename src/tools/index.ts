@@ -125,7 +125,8 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";
-    return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error) } };
+    const retryable = error instanceof AppError && error.retryable ? { retryable: true } : {};
+    return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error), ...retryable } };
   } finally {
     clearTimeout(timer);
   }

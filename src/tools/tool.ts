@@ -58,7 +58,8 @@ export interface ToolOutcome {
   data?: unknown;
   /** Text the model reads after the JSON as it is, never escaped into it (a page view); recorded as the output's `view`. */
   text?: string;
-  error?: { code: string; message: string };
+  /** Why it failed; `retryable` when trying the same call again may work (seed 004 §5.1: a model or the extension did not answer in time, say). */
+  error?: { code: string; message: string; retryable?: boolean };
   /** An image for the model (the screenshot tool), with the spaces it was made in. */
   image?: { shot: Screenshot; spaces: Spaces };
   /** The computer action the call amounts to, for the step record. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, type SessionEvent, type TaskReply, type TasksReply } from "../../src/protocol/index.ts";
 import { childPids, commandLine, processesWith } from "../support/processes.ts";
-import { act, planningText } from "../support/scripted-model.ts";
+import { act, planningText, systemText, type RecordedRequest } from "../support/scripted-model.ts";
 import { openStream, type EventStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 import { gate } from "../support/gate.ts";
@@ -61,6 +61,24 @@ describe("a page's renderer killed under a running task", () => {
     const again = await openStream(app.url, "s-renderer", end.id);
     expect(await again.completes(next)).toMatchObject({ answer: "fine again" });
     again.close();
+  });
+});
+
+describe("a page's renderer killed under a tool-agent task", () => {
+  it("fails the task with BROWSER_CRASHED at the call that met it, without asking the model again", async () => {
+    const killed = gate();
+    const isTask = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages).includes("Goal: read the lost tab");
+    model.route(isTask, { chat: { calls: [{ name: "ariaTree", arguments: {} }] }, until: killed.held });
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "hybrid", session_id: "s-tool-renderer", text: "read the lost tab", start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-tool-renderer", 0);
+    await expect.poll(() => model.requests.filter(isTask).length).toBe(1);
+    for (const pid of renderersOf(ourChromium())) process.kill(pid, "SIGKILL");
+    killed.open();
+
+    const end = (await events.waitForEnd(json.task_id)) as Failed;
+    events.close();
+    expect(end).toMatchObject({ type: "task.failed", error: { code: "BROWSER_CRASHED" } });
+    expect(model.requests.filter(isTask)).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../core/errors.ts";
+import { runTool } from "./index.ts";
+import type { ToolContext } from "./tool.ts";
+
+// runTool reads only these of the context; the rest goes to the tool as it is.
+const context = { signal: new AbortController().signal, perform: async () => undefined, approve: async () => undefined, askPerson: async () => "" } as unknown as ToolContext;
+
+describe("runTool", () => {
+  it("gives the model a failure's code and message, and says when the same call may work if tried again (seed 004 §5.1)", async () => {
+    const timedOut = await runTool("click", () => Promise.reject(new AppError("PLUGIN_TIMEOUT_EXEC", "The extension did not finish.", { retryable: true })), context, 5_000);
+    expect(timedOut).toEqual({ ok: false, error: { code: "PLUGIN_TIMEOUT_EXEC", message: "The extension did not finish.", retryable: true } });
+    const refused = await runTool("click", () => Promise.reject(new AppError("INVALID_TARGET", "No such element.")), context, 5_000);
+    expect(refused).toEqual({ ok: false, error: { code: "INVALID_TARGET", message: "No such element." } });
+    const broken = await runTool("click", () => Promise.reject(new Error("boom")), context, 5_000);
+    expect(broken).toEqual({ ok: false, error: { code: "ACTION_FAILED", message: "boom" } });
+  });
+
+  it("fails a call past its deadline", async () => {
+    const slow = await runTool("wait", (ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))), context, 50);
+    expect(slow).toEqual({ ok: false, error: { code: "ACTION_FAILED", message: "wait took longer than 0.05 s." } });
+  });
+});
