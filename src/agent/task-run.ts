@@ -266,6 +266,7 @@ export class TaskRun {
     return { status: "failed", code, message: redact(message, secretsOf(this.config)) };
   }
 
+  /** Records how the task ended; only a completed one keeps an answer (a question it asked is not one). */
   private async finish(outcome: Outcome): Promise<void> {
     const { record } = this;
     const finished_at = nowIso();
@@ -278,12 +279,12 @@ export class TaskRun {
         break;
       case "failed": {
         const error = { code: outcome.code, message: outcome.message };
-        await record.update({ status: "failed", error, approval: null, finished_at });
+        await record.update({ status: "failed", error, approval: null, answer: null, finished_at });
         await record.emit({ type: "task.failed", task_id: id, error });
         break;
       }
       case "stopped":
-        await record.update({ status: "stopped", approval: null, finished_at });
+        await record.update({ status: "stopped", approval: null, answer: null, finished_at });
         await record.emit({ type: "task.stopped", task_id: id, reason: outcome.reason });
         break;
     }

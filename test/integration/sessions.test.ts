@@ -53,6 +53,8 @@ describe("the sessions list", () => {
     expect((await app.api<ErrorJson>("DELETE", "/api/sessions/s-wait")).json.error.code).toBe("SESSION_BUSY");
     await app.api("POST", "/api/chat/stop", { task_id: waiting });
     await expect.poll(async () => (await listed("s-wait"))?.status).toBe("stopped");
+    // Its question is not its answer.
+    expect((await app.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task).toMatchObject({ status: "stopped", answer: null });
 
     // The most recently active chat comes first; a chat without a task has no status.
     const fresh = (await app.api<Session>("POST", "/api/sessions", {})).json;
