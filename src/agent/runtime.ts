@@ -164,7 +164,7 @@ export class Runtime {
   /** Stops a task that waits for the person since an earlier server process died. */
   async stopStored(task: Task): Promise<void> {
     const record = new TaskRecord(task, this.recorder);
-    await record.update({ status: "stopped", approval: null, finished_at: nowIso() });
+    await record.update({ status: "stopped", approval: null, answer: null, finished_at: nowIso() });
     await record.emit({ type: "task.stopped", task_id: task.id, reason: "stopped by the user" });
   }
 

@@ -41,6 +41,8 @@ describe("recoverInterrupted", () => {
       const status = async (id: string) => (await store.getTask(id))!;
       expect(await status("running")).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });
       expect(await status("queued")).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });
+      // The question a desktop task waited on is not its answer.
+      expect(await status("desktop-queued")).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" }, answer: null });
       expect(await status("waiting")).toMatchObject({ status: "awaiting_user", answer: "Please log in." });
       expect(await status("approved-queued")).toMatchObject({ status: "awaiting_user", approval: { id: "appr_1" } });
       expect(await status("acked-queued")).toMatchObject({ status: "awaiting_user", answer: "Please log in." });

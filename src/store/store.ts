@@ -75,7 +75,7 @@ export class Store implements RunRecorder, ChatRecorder {
         continue;
       }
       const error = { code: "INTERRUPTED", message: INTERRUPTED_MESSAGE };
-      const task: Task = { ...(await this.toTask(row)), status: "failed", error, finished_at: nowIso() };
+      const task: Task = { ...(await this.toTask(row)), status: "failed", error, approval: null, answer: null, finished_at: nowIso() };
       await this.saveTask(task);
       await this.emit(task.session_id, { type: "task.failed", task_id: task.id, error });
       recovered.push(task);

@@ -8,12 +8,17 @@ const context = { signal: new AbortController().signal, perform: async () => und
 
 describe("runTool", () => {
   it("gives the model a failure's code and message, and says when the same call may work if tried again (seed 004 §5.1)", async () => {
-    const timedOut = await runTool("click", () => Promise.reject(new AppError("PLUGIN_TIMEOUT_EXEC", "The extension did not finish.", { retryable: true })), context, 5_000);
-    expect(timedOut).toEqual({ ok: false, error: { code: "PLUGIN_TIMEOUT_EXEC", message: "The extension did not finish.", retryable: true } });
+    const timedOut = await runTool("extract", () => Promise.reject(new AppError("MODEL_TIMEOUT", "The model did not answer.", { retryable: true })), context, 5_000);
+    expect(timedOut).toEqual({ ok: false, error: { code: "MODEL_TIMEOUT", message: "The model did not answer.", retryable: true } });
     const refused = await runTool("click", () => Promise.reject(new AppError("INVALID_TARGET", "No such element.")), context, 5_000);
     expect(refused).toEqual({ ok: false, error: { code: "INVALID_TARGET", message: "No such element." } });
     const broken = await runTool("click", () => Promise.reject(new Error("boom")), context, 5_000);
     expect(broken).toEqual({ ok: false, error: { code: "ACTION_FAILED", message: "boom" } });
+  });
+
+  it("ends the task when the computer is gone, which no call gets past", async () => {
+    const crashed = new AppError("BROWSER_CRASHED", "The browser closed unexpectedly.", { retryable: true });
+    await expect(runTool("click", () => Promise.reject(crashed), context, 5_000)).rejects.toBe(crashed);
   });
 
   it("fails a call past its deadline", async () => {

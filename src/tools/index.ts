@@ -94,7 +94,14 @@ export function parseInput(tool: AgentTool, input: unknown): { ok: true; input: 
 }
 
 /**
- * Runs one validated call, or the replay of one; never throws but for Stop. Its deadline pauses
+ * Failures that no call can get past: the computer is gone (its browser crashed, the extension left
+ * for good). They end the task, which may be tried again, rather than go back to the model.
+ */
+const ENDS_TASK: ReadonlySet<string> = new Set(["BROWSER_CRASHED", "PLUGIN_OFFLINE"]);
+
+/**
+ * Runs one validated call, or the replay of one; never throws but for Stop and a computer that is
+ * gone (ENDS_TASK). Its deadline pauses
  * while the person decides an approval, and a call past its deadline is told so through its
  * signal, so it stops between its acting steps instead of carrying on unseen.
  */
@@ -124,6 +131,7 @@ export async function runTool(name: string, work: (ctx: ToolContext) => Promise<
     return await raceAbort(work(bounded), signal);
   } catch (error) {
     if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
+    if (error instanceof AppError && ENDS_TASK.has(error.code)) throw error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";
     const retryable = error instanceof AppError && error.retryable ? { retryable: true } : {};
     return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error), ...retryable } };

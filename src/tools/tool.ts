@@ -58,7 +58,7 @@ export interface ToolOutcome {
   data?: unknown;
   /** Text the model reads after the JSON as it is, never escaped into it (a page view); recorded as the output's `view`. */
   text?: string;
-  /** Why it failed; `retryable` when trying the same call again may work (seed 004 §5.1: a model or the extension did not answer in time, say). */
+  /** Why it failed; `retryable` when trying the same call again may work (seed 004 §5.1: a model that did not answer in time, say). */
   error?: { code: string; message: string; retryable?: boolean };
   /** An image for the model (the screenshot tool), with the spaces it was made in. */
   image?: { shot: Screenshot; spaces: Spaces };

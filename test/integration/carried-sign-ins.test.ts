@@ -8,10 +8,13 @@ import { useWorld } from "../support/world.ts";
 
 const { model, pages, app } = useWorld();
 
-/** What the account page reported since `from`, once it reported `count` times (it reports each load). */
+/**
+ * What the account page reported since `from`, once it reported `count` times (it reports each
+ * load). Waited on from the send, a browser's launch among it: longer than the usual poll.
+ */
 async function reported(from: number, count: number): Promise<string[]> {
   const reports = () => pages.records.slice(from).filter((r) => r.startsWith("account:"));
-  await expect.poll(() => reports().length).toBeGreaterThanOrEqual(count);
+  await expect.poll(() => reports().length, { timeout: 60_000 }).toBeGreaterThanOrEqual(count);
   return reports();
 }
 

@@ -287,8 +287,11 @@ describe("the extension as the server's client", () => {
     // a busy machine can delay past the load: the click is sent again until the frame has one, as
     // the agent's hands would after a click with no effect.
     const agentClick = async () => {
-      for (const type of ["mousePressed", "mouseReleased"]) await peer.cdp(task, "Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
-      return pages.records.slice(records);
+      const seen = pages.records.slice(records);
+      if (!seen.includes("inner-clicked")) {
+        for (const type of ["mousePressed", "mouseReleased"]) await peer.cdp(task, "Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+      }
+      return seen;
     };
     await expect.poll(agentClick, { interval: 1_000 }).toContain("inner-clicked");
     await new Promise((resolve) => setTimeout(resolve, 1_000));

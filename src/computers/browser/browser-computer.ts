@@ -17,7 +17,7 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
-import { readCookies, type CarriedSignIns } from "./sign-ins.ts";
+import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
 
@@ -407,7 +407,7 @@ export class BrowserComputer implements Computer {
    * holds when it closes (sign-ins.ts). Only for a context of our own: an attached browser keeps its own.
    */
   async carry(signIns: CarriedSignIns): Promise<void> {
-    if (signIns.cookies.length > 0) await this.context.addCookies(signIns.cookies);
+    await addCookies(this.context, signIns.cookies);
     this.signIns = signIns;
   }
 
@@ -421,8 +421,9 @@ export class BrowserComputer implements Computer {
         await this.browser.close().catch(() => undefined);
         await this.attached.onClose?.();
       } else {
-        const cookies = this.signIns ? await readCookies(this.context) : null;
-        if (cookies) this.signIns?.keep(cookies);
+        const { signIns } = this;
+        const cookies = signIns && (await readCookies(this.context));
+        if (cookies) signIns.keep(cookies);
         await this.context.close().catch(() => undefined);
       }
     } finally {

@@ -88,12 +88,7 @@ export class BrowserHost {
    */
   async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
     const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
-    if (chat !== undefined) {
-      await computer.carry(this.signIns.of(chat)).catch(async (error: unknown) => {
-        await computer.close();
-        throw error;
-      });
-    }
+    if (chat !== undefined) await computer.carry(this.signIns.of(chat));
     // The next task's context opens while this one runs, so one sent as this one ends finds it
     // ready; but between its steps (its model thinking), not beside them: opening it slowed the
     // steps it ran beside by a third. A task whose steps follow at once opens it as it ends.

@@ -1,5 +1,6 @@
+import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { SignIns } from "./sign-ins.ts";
+import { addCookies, SignIns } from "./sign-ins.ts";
 
 const cookie = (name: string) => ({ name, value: "v", domain: "example.com", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const });
 
@@ -23,11 +24,25 @@ describe("SignIns", () => {
     beforeDelete.keep([cookie("deleted")]);
     expect(signIns.of("a").cookies).toEqual([]);
 
-    const stopped = signIns.of("a");
+    const earlier = signIns.of("a");
     afterDelete.keep([cookie("kept")]);
-    // A task stopped while its browser opened closes that browser after the next task kept its cookies.
-    stopped.keep([cookie("late")]);
+    earlier.keep([cookie("late")]);
     expect(signIns.of("a").cookies).toEqual([cookie("kept")]);
+  });
+
+  it("keeps nothing from a browser that changed nothing: one whose task was stopped while it opened, closed before or after the next task's", () => {
+    const signIns = new SignIns();
+    signIns.of("a").keep([cookie("signed-in")]);
+    for (const order of ["stopped first", "next first"]) {
+      const stopped = signIns.of("a");
+      const next = signIns.of("a");
+      const signedIn = stopped.cookies;
+      const moved = [...signedIn, cookie(order)];
+      if (order === "stopped first") stopped.keep(signedIn);
+      next.keep(moved);
+      if (order === "next first") stopped.keep(signedIn);
+      expect(signIns.of("a").cookies).toEqual(moved);
+    }
   });
 
   it("forgets the chat that opened a browser longest ago past 100 chats", () => {
@@ -36,5 +51,20 @@ describe("SignIns", () => {
     expect(signIns.of("chat-1").cookies).toEqual([cookie("c1")]);
     expect(signIns.of("chat-100").cookies).toEqual([cookie("c100")]);
     expect(signIns.of("chat-0").cookies).toEqual([]);
+  });
+});
+
+describe("addCookies", () => {
+  it("leaves out a cookie the browser refuses, not the others with it", async () => {
+    // Chromium refuses a __Host- cookie that is not secure ("Invalid cookie fields"), and with it the whole call.
+    const jar: string[] = [];
+    const context = {
+      addCookies: async (cookies: ReturnType<typeof cookie>[]) => {
+        if (cookies.some((c) => c.name.startsWith("__Host-"))) throw new Error("Protocol error (Storage.setCookies): Invalid cookie fields");
+        jar.push(...cookies.map((c) => c.name));
+      },
+    } as unknown as BrowserContext;
+    await addCookies(context, [cookie("one"), cookie("__Host-bad"), cookie("two")]);
+    expect(jar).toEqual(["one", "two"]);
   });
 });

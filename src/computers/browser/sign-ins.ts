@@ -39,13 +39,14 @@ export class SignIns {
       if (this.chats.size <= MAX_CHATS) break;
       this.chats.delete(oldest);
     }
-    const kept = chat.kept;
+    const { kept, cookies: started } = chat;
     return {
-      cookies: chat.cookies,
-      // Only over what the browser started with: not into a chat forgotten since, nor over what a
-      // later task kept (a task stopped while its browser opened closes that browser late).
+      cookies: started,
+      // What changed, over what the browser started with: not into a chat forgotten since, nor over
+      // what a later task kept. A browser whose task was stopped while it opened changed nothing,
+      // and closes whenever it comes: it keeps nothing, before or after the next task's.
       keep: (cookies) => {
-        if (this.chats.get(id) !== chat || chat.kept !== kept) return;
+        if (this.chats.get(id) !== chat || chat.kept !== kept || sameCookies(cookies, started)) return;
         chat.cookies = cookies;
         chat.kept++;
       },
@@ -55,6 +56,21 @@ export class SignIns {
   forget(id: string): void {
     this.chats.delete(id);
   }
+}
+
+function sameCookies(a: SignInCookies, b: SignInCookies): boolean {
+  const jar = (cookies: SignInCookies) => JSON.stringify(cookies.map((c) => [c.domain, c.path, c.name, c.value, c.expires]).sort());
+  return a.length === b.length && jar(a) === jar(b);
+}
+
+/**
+ * Puts the cookies into a context before its task's first page loads, and never fails: one the
+ * browser refuses (a cookie Chromium gave out under rules it no longer takes) is left out, not the
+ * rest with it; a browser that died takes none, and the task meets that at its first page.
+ */
+export async function addCookies(context: BrowserContext, cookies: SignInCookies): Promise<void> {
+  if (cookies.length === 0) return;
+  await context.addCookies(cookies).catch(() => Promise.all(cookies.map((cookie) => context.addCookies([cookie]).catch(() => undefined))));
 }
 
 /** The context's cookies, or null when it cannot give them in time (its browser died or hangs). */

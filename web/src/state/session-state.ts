@@ -126,9 +126,9 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
     case "task.completed":
       return { ...run, task: task({ status: "completed", answer: event.answer, finished_at: event.at }) };
     case "task.failed":
-      return { ...run, task: task({ status: "failed", error: event.error, finished_at: event.at }) };
+      return { ...run, task: task({ status: "failed", error: event.error, answer: null, approval: null, finished_at: event.at }) };
     case "task.stopped":
-      return { ...run, task: task({ status: "stopped", finished_at: event.at }), stopReason: event.reason };
+      return { ...run, task: task({ status: "stopped", answer: null, approval: null, finished_at: event.at }), stopReason: event.reason };
     default:
       return assertNever(event);
   }
