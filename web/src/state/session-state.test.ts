@@ -114,6 +114,15 @@ describe("reduceEvent", () => {
     expect(stopped.runs.task_1!).toMatchObject({ task: { status: "stopped" }, stopReason: "stopped by the user" });
   });
 
+  it("forgets the question of a task that ended while it waited: a question is not an answer", () => {
+    const started = { type: "task.started", task: task() } as const;
+    const asked = { type: "task.awaiting_user", answer: "Please log in.", show_ack_button: true } as const;
+    const stopped = reduce(events(started, asked, { type: "task.stopped", reason: "stopped by the user" }));
+    expect(stopped.runs.task_1!.task).toMatchObject({ status: "stopped", answer: null });
+    const failed = reduce(events(started, asked, { type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
+    expect(failed.runs.task_1!.task).toMatchObject({ status: "failed", answer: null });
+  });
+
   it("skips events of a task it never saw start, but still advances", () => {
     const state = reduce(events({ type: "task.failed", error: { code: "INTERRUPTED", message: "interrupted" } }));
     expect(state).toEqual({ ...emptyEventState, lastEventId: 1 });
