@@ -12,6 +12,7 @@ import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
+import { redactor } from "../core/redact.ts";
 import { Secrets } from "../core/secrets.ts";
 import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
@@ -53,7 +54,7 @@ const MODEL_STATUS_TTL_MS = 15_000;
 export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
   // The server holds its data dir: a second one would take the first one's tasks for interrupted.
   const lock = options.recover ? await lockDataDir(config.dataDir) : null;
-  const store = await Store.open(config.dataDir).catch(async (error: unknown) => {
+  const store = await Store.open(config.dataDir, redactor(config)).catch(async (error: unknown) => {
     await lock?.release();
     throw error;
   });

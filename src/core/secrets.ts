@@ -26,6 +26,8 @@ export function secretsFromEnv(env: Record<string, string | undefined>): Record<
 }
 
 export class Secrets {
+  private readonly shown = new Set<string>();
+
   constructor(private readonly values: Readonly<Record<string, string>>) {}
 
   /** The known secrets a text names. */
@@ -35,21 +37,38 @@ export class Secrets {
 
   /** The text with each known placeholder replaced by its value; unknown ones stay as written. */
   reveal(text: string): string {
-    return text.replace(NAME, (whole, name: string) => (Object.hasOwn(this.values, name) ? this.values[name]! : whole));
+    return text.replace(NAME, (whole, name: string) => {
+      if (!Object.hasOwn(this.values, name)) return whole;
+      this.shown.add(this.values[name]!);
+      return this.values[name]!;
+    });
+  }
+
+  /** The values revealed so far: a page may show them anywhere from then on, so screenshots look for them. */
+  get revealed(): readonly string[] {
+    return [...this.shown];
   }
 
   /** Every string in a value (a tool's result, a page's tree) concealed, at any depth. */
   concealAll<T>(value: T): T {
-    if (typeof value === "string") return this.conceal(value) as T;
-    if (Array.isArray(value)) return value.map((item: unknown) => this.concealAll(item)) as T;
-    if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.concealAll(v)])) as T;
+    return mapStrings(value, (text) => this.conceal(text));
   }
 
   /** The text with every value put back as its placeholder: what the model and the logs may read. */
   conceal(text: string): string {
     let out = text;
-    for (const [name, value] of Object.entries(this.values).sort((a, b) => b[1].length - a[1].length)) out = out.split(value).join(`%${name}%`);
+    for (const [name, value] of Object.entries(this.values).sort((a, b) => b[1].length - a[1].length)) {
+      // A page that puts the value in its address writes it encoded.
+      for (const form of new Set([value, encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, "+")])) out = out.split(form).join(`%${name}%`);
+    }
     return out;
   }
+}
+
+/** `value` with every string in it, at any depth, passed through `text`. */
+export function mapStrings<T>(value: T, text: (s: string) => string): T {
+  if (typeof value === "string") return text(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, text)) as T;
+  if (value === null || typeof value !== "object" || Buffer.isBuffer(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, text)])) as T;
 }

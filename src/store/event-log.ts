@@ -8,6 +8,7 @@
 // while there is one.
 import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
+import type { Redactor } from "../core/redact.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
 import type { Database } from "./schema.ts";
 
@@ -21,11 +22,16 @@ export class EventLog {
   private readonly viewers = new Map<string, number>();
   private readonly viewerListeners = new Map<string, Set<ViewerListener>>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Every event passes it before it is stored or sent: no secret's value, key or URL credentials in either. */
+    private readonly redact: Redactor,
+  ) {}
 
   append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     const previous = this.chains.get(sessionId) ?? Promise.resolve();
-    const appended = previous.catch(() => undefined).then(() => this.write(sessionId, event));
+    const safe = this.redact(event);
+    const appended = previous.catch(() => undefined).then(() => this.write(sessionId, safe));
     this.chains.set(sessionId, appended);
     return appended;
   }

@@ -6,6 +6,7 @@ import type { ChatRecorder, FrameOptions, RunRecorder, StepFrame } from "../agen
 import type { Screenshot } from "../computers/computer.ts";
 import { DEFAULT_TITLE, summariseTitle } from "../core/chat-title.ts";
 import { newId, nowIso } from "../core/ids.ts";
+import type { Redactor } from "../core/redact.ts";
 import {
   actionSchema,
   approvalSchema,
@@ -37,13 +38,18 @@ export class Store implements RunRecorder, ChatRecorder {
   readonly events: EventLog;
   readonly files: DataFiles;
 
-  private constructor(readonly db: Kysely<Database>, dataDir: string) {
-    this.events = new EventLog(db);
+  private constructor(
+    readonly db: Kysely<Database>,
+    dataDir: string,
+    /** What every task, step, message, artifact and event passes before it is written or sent (core/redact.ts). */
+    private readonly redact: Redactor,
+  ) {
+    this.events = new EventLog(db, redact);
     this.files = new DataFiles(db, dataDir);
   }
 
-  static async open(dataDir: string): Promise<Store> {
-    return new Store(await openDatabase(dataDir), dataDir);
+  static async open(dataDir: string, redact: Redactor = (value) => value): Promise<Store> {
+    return new Store(await openDatabase(dataDir), dataDir, redact);
   }
 
   async close(): Promise<void> {
@@ -101,7 +107,9 @@ export class Store implements RunRecorder, ChatRecorder {
 
   // ---- RunRecorder ----
 
-  async createTask(task: Task, message: ChatMessage, attachments: Attachment[]): Promise<void> {
+  async createTask(unsafeTask: Task, unsafeMessage: ChatMessage, attachments: Attachment[]): Promise<void> {
+    const task = this.redact(unsafeTask);
+    const message = this.redact(unsafeMessage);
     await this.ensureSession(task.session_id, summariseTitle(task.text));
     await this.files.saveAttachments(message, attachments);
     await this.db.transaction().execute(async (trx) => {
@@ -119,12 +127,13 @@ export class Store implements RunRecorder, ChatRecorder {
   }
 
   async saveTask(task: Task): Promise<void> {
-    const { id, ...row } = taskRow(task);
+    const { id, ...row } = taskRow(this.redact(task));
     await this.db.updateTable("tasks").set(row).where("id", "=", id).execute();
     await this.db.updateTable("sessions").set({ updated_at: task.updated_at }).where("id", "=", task.session_id).execute();
   }
 
-  async saveStep(step: ProgressStep): Promise<void> {
+  async saveStep(unsafeStep: ProgressStep): Promise<void> {
+    const step = this.redact(unsafeStep);
     await this.db
       .insertInto("steps")
       .values({
@@ -153,14 +162,15 @@ export class Store implements RunRecorder, ChatRecorder {
     await this.files.linkStep(frames, step.id);
   }
 
-  async addUserMessage(message: ChatMessage, attachments: Attachment[]): Promise<void> {
+  async addUserMessage(unsafeMessage: ChatMessage, attachments: Attachment[]): Promise<void> {
+    const message = this.redact(unsafeMessage);
     await this.ensureSession(message.session_id, summariseTitle(message.text));
     await this.files.saveAttachments(message, attachments);
     await this.addMessage(message);
   }
 
   async addMessage(message: ChatMessage): Promise<void> {
-    await this.db.insertInto("messages").values(messageRow(message)).execute();
+    await this.db.insertInto("messages").values(messageRow(this.redact(message))).execute();
   }
 
   stepFrame(task: Task, index: number, shot: Screenshot, options?: FrameOptions): StepFrame {
@@ -180,7 +190,7 @@ export class Store implements RunRecorder, ChatRecorder {
   }
 
   saveArtifact(task: Task, text: string): Promise<string> {
-    return this.files.saveArtifact(task, text);
+    return this.files.saveArtifact(task, this.redact(text));
   }
 
   async emit(sessionId: string, event: AgentEvent): Promise<void> {

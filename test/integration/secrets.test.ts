@@ -1,6 +1,8 @@
 // `%name%` secrets (issue 12): the model reads and writes only the placeholder; the value is typed
 // where the computer types, the field is blurred on every screenshot from then on, and nothing
 // the model reads back or the task records holds the value.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
@@ -56,5 +58,34 @@ describe("secrets", () => {
     const last = JSON.stringify(requests.at(-1)!.body);
     expect(last).toContain("%access_code%");
     for (const request of requests) expect(JSON.stringify(request.body)).not.toContain(VALUE);
+  });
+});
+
+/** Every file under `dir` (the SQLite database and its journal among them) that holds `value`. */
+async function filesHolding(dir: string, value: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const held = await Promise.all(files.map(async (file) => ((await readFile(file)).includes(value) ? [file] : [])));
+  return held.flat();
+}
+
+describe("a page that echoes a secret", () => {
+  it("prints it, titles itself and addresses itself with it: the value is nowhere in the data, the stream or the model's requests, and its echo is blurred", async () => {
+    const task = "Search for the access code %access_code%";
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("click", { x: 200, y: 120 }, "Clicking the search field"),
+      act("type", { text: "%access_code%" }, "Typing the access code"),
+      act("wait", { ms: 300 }, "Looking at the results"),
+      act("done", { answer: "Searched." }, "Finished"),
+    );
+    const { end, events } = await run("s-secret-echo", { text: task, start_url: pages.url("echo.html") });
+    expect(end).toMatchObject({ type: "task.completed" });
+    await pages.waitForRecord(`echoed:${VALUE}`);
+    await pages.waitForRecord("echo-filter:blur(8px)");
+    expect(events.some((e) => e.type === "screen.live" && e.url?.includes("?q=%access_code%"))).toBe(true);
+    expect(JSON.stringify(events)).not.toContain(VALUE);
+    for (const request of model.requests) expect(JSON.stringify(request.body)).not.toContain(VALUE);
+    expect(await filesHolding(app.dataDir, VALUE)).toEqual([]);
   });
 });

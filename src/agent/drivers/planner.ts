@@ -57,8 +57,9 @@ export class PlannerDriver implements Driver {
         history: this.history.slice(-config.model.historySteps),
         screenshot: view.image,
         url,
-        window: computer.activeWindow ? await computer.activeWindow() : null,
-        ...(elements ? { elements } : {}),
+        // A page may echo a secret's value into an element's label or the window's title.
+        window: computer.activeWindow ? run.secrets.concealAll(await computer.activeWindow()) : null,
+        ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
       };
       let turn: PlannerTurn;
       try {

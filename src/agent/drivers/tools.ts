@@ -55,7 +55,9 @@ export class ToolDriver implements Driver {
     const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
     // Page views count tokens: the tables load while the page is prepared and the model thinks.
     if (web) loadTokenizer().catch(() => undefined);
-    const first = web ? await openPage(run, web) : await openDesktop(computer);
+    const opened = web ? await openPage(run, web) : await openDesktop(computer);
+    // A page or a window title may show a secret's value already (the task resumed after it was typed).
+    const first = { ...opened, text: run.secrets.conceal(opened.text) };
     if (first.shot) runner.look(first.shot);
     const goal = goalText(task.text, task.start_url, run.attachments);
     const { earlier } = this;
