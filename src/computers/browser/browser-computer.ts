@@ -17,6 +17,7 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
+import { coverSecrets } from "./secret-cover.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
@@ -198,6 +199,8 @@ export class BrowserComputer implements Computer {
 
   /** The viewport in device pixels, tried again while the page has no frame to give. */
   private async capture(format: CaptureFormat, timeoutMs: number, attempts: number): Promise<Buffer> {
+    // Once a secret was typed, the page may show its value anywhere: what shows it is blurred first.
+    await coverSecrets(this.cdp, this.secrets.revealed);
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);
