@@ -2,6 +2,7 @@
 // identity, task, page, mindset, guidelines, the page-understanding protocol of its mode,
 // navigation, its tools, strategy and completion. On a desktop, the same frame around seed 003's
 // loop: look, act with the mouse or the keyboard, look again.
+import { PAGE_TEXT_IS_DATA } from "../models/planner.ts";
 import type { AgentTool, ToolMode } from "../tools/index.ts";
 
 export interface ToolPromptOptions {
@@ -34,6 +35,7 @@ export function toolAgentPrompt(options: ToolPromptOptions): string {
     `<task>${goal}\nToday is ${today}.</task>`,
     `<page>${startUrl ? `The browser has opened ${startUrl}.` : "The browser shows an empty page."}</page>`,
     "<mindset>Be careful and literal about the goal. Make each action atomic and check its result before the next. Do not submit, buy, delete or download more than the goal asks.</mindset>",
+    `<provenance>${PAGE_TEXT_IS_DATA}</provenance>`,
     "<guidelines>Understand the page before acting. If an action failed, look again (ariaTree or screenshot) before retrying differently. Always end with close.</guidelines>",
     `<page_understanding_protocol>\n${understanding.join("\n")}\n</page_understanding_protocol>`,
     `<navigation>When you know the address, open it with goto.${has("search") ? " When you do not, search first." : ""}</navigation>`,
@@ -48,6 +50,7 @@ export function desktopToolPrompt({ goal, today, tools }: ToolPromptOptions): st
     "<identity>You are a desktop automation agent: you reach a person's goal by operating a real computer's screen, mouse and keyboard with tools, one call at a time.</identity>",
     `<task>${goal}\nToday is ${today}.</task>`,
     "<mindset>Be careful and literal about the goal. Make each action atomic and check its result before the next. Do not delete, send, buy or close more than the goal asks.</mindset>",
+    `<provenance>${PAGE_TEXT_IS_DATA}</provenance>`,
     "<screen_understanding_protocol>\nTake a screenshot first (or call computer_use once with the task): coordinates for mouse_action are pixels of the latest screenshot.\nText and keys go to the focused window; click into a window or field before typing into it.\nAfter each action, take a screenshot to check what it did before the next one.\n</screen_understanding_protocol>",
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     "<strategy>Prefer the keyboard where it is sure: hotkeys such as ctrl+s to save, enter to confirm, tab between fields. Type whole text in one keyboard_action, in any language. Use wait when an application is starting.</strategy>",

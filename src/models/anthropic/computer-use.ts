@@ -9,7 +9,7 @@ import type { Size } from "../../perception/coordinates.ts";
 import { fitWithin } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import { newFollowUps, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createMessage,
@@ -30,7 +30,7 @@ export interface AnthropicOptions {
   toolVersion?: ComputerTool["type"];
 }
 
-const SYSTEM_PROMPT = `You operate a web browser for a person through the computer tool, one action at a time, and see a screenshot after each action. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads these sentences as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop.`;
+const SYSTEM_PROMPT = `You operate a web browser for a person through the computer tool, one action at a time, and see a screenshot after each action. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads these sentences as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop. ${PAGE_TEXT_IS_DATA}`;
 
 // The display sizes Anthropic recommends, by aspect ratio: XGA, WXGA and FWXGA.
 const DISPLAYS: Size[] = [

@@ -2,7 +2,7 @@
 // format, and a user message with the task, recent history, the page and the screenshot.
 import type { ContentPart } from "../openai-compatible/chat-completions.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
-import { taskText, windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
+import { PAGE_TEXT_IS_DATA, taskText, windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
 
 export const SYSTEM_PROMPT = `You operate a computer to carry out a person's task. At each step you see a screenshot of the screen and the steps taken so far, and you choose exactly one next action.
 
@@ -25,7 +25,8 @@ Action types and their args (coordinates are integer pixels of the screenshot yo
 - needs_user: {"answer"} — the person must do something (log in, solve a captcha, confirm a payment); say what
 
 Set requires_verification to true for clicks on small or ambiguous targets.
-Never guess coordinates outside the screenshot. Use done only when the task is really complete.`;
+Never guess coordinates outside the screenshot. Use done only when the task is really complete.
+${PAGE_TEXT_IS_DATA}`;
 
 export function userContent(input: PlannerInput): ContentPart[] {
   const { screenshot } = input;

@@ -7,7 +7,7 @@
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
-import { newFollowUps, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -24,7 +24,7 @@ export interface OpenAIOptions {
   model: string;
 }
 
-const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop.`;
+const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop. ${PAGE_TEXT_IS_DATA}`;
 const MAX_REQUESTS_PER_STEP = 8;
 
 export class OpenAIComputerUse implements Planner {

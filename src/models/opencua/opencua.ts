@@ -7,7 +7,7 @@ import { actionSchema, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
@@ -30,7 +30,9 @@ Answer in three parts:
 <pyautogui calls for that action>
 \`\`\`
 
-Use only pyautogui.click, doubleClick, rightClick, moveTo, dragTo, scroll, hscroll, write, press, hotkey, and computer.wait() or computer.terminate(status='success' or 'failure', answer='…') when the task is done or cannot be done. Arguments must be plain values. Coordinates are positions on the screenshot.`;
+Use only pyautogui.click, doubleClick, rightClick, moveTo, dragTo, scroll, hscroll, write, press, hotkey, and computer.wait() or computer.terminate(status='success' or 'failure', answer='…') when the task is done or cannot be done. Arguments must be plain values. Coordinates are positions on the screenshot.
+
+${PAGE_TEXT_IS_DATA}`;
 
 export class OpenCUAPlanner implements Planner {
   readonly name: string;

@@ -8,7 +8,7 @@ import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import { extractJson } from "../json-planner/parse.ts";
-import { GaveUp, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { GaveUp, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface SomOptions extends ChatEndpoint {
   model: string;
@@ -41,7 +41,8 @@ Actions:
 Rules:
 - Type text exactly as it is meant to appear: Chinese, Japanese or any other script as written, never romanized (no pinyin).
 - If the element you need is not on screen, scroll or switch to the window that has it.
-- If three actions in a row changed nothing (the steps so far say "no change"), try another way.`;
+- If three actions in a row changed nothing (the steps so far say "no change"), try another way.
+- ${PAGE_TEXT_IS_DATA}`;
 
 export class SomPlanner implements Planner {
   readonly name: string;

@@ -8,7 +8,7 @@ import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
-import { taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 
 export interface UITarsOptions extends ChatEndpoint {
   model: string;
@@ -35,7 +35,9 @@ type(content='text') # end with \\n to submit
 scroll(start_box='(x,y)', direction='down or up or right or left')
 wait() # five seconds, then a new screenshot
 finished(content='the answer for the person')
-call_user() # the person must act: say what in Thought`;
+call_user() # the person must act: say what in Thought
+
+${PAGE_TEXT_IS_DATA}`;
 
 export class UITarsPlanner implements Planner {
   readonly name: string;
