@@ -7,7 +7,7 @@ import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
-import { namedOrigins } from "../core/approval-policy.ts";
+import { namedOrigins, plainPasswords } from "../core/approval-policy.ts";
 import { Secrets } from "../core/secrets.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
@@ -166,6 +166,7 @@ export class TaskRun {
         saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
         signal,
         trusted: namedOrigins(text, start_url),
+        passwords: plainPasswords(text),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
       liveView.seen(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_APPROVAL_POLICY, judge, namedOrigins, type ApprovalPolicy, type Risk } from "./approval-policy.ts";
+import { DEFAULT_APPROVAL_POLICY, judge, namedOrigins, plainPasswords, type ApprovalPolicy, type Risk } from "./approval-policy.ts";
 
 const allowAll = Object.fromEntries(Object.keys(DEFAULT_APPROVAL_POLICY).map((k) => [k, "allow"])) as ApprovalPolicy;
 const submit: Risk = { kind: "submit", message: "submits the form", origin: "https://shop.example" };
@@ -30,5 +30,19 @@ describe("namedOrigins", () => {
     const origins = namedOrigins("Compare http://localhost:3000/cart with https://shop.example/x?y=1, not ftp://files.example", "http://127.0.0.1:9102/start");
     expect([...origins].sort()).toEqual(["http://127.0.0.1:9102", "http://localhost:3000", "https://shop.example"]);
     expect(namedOrigins("nothing here", null).size).toBe(0);
+  });
+});
+
+describe("plainPasswords", () => {
+  it("finds a password the person wrote after a word and a separator, in English or Chinese, quoted or not", () => {
+    expect(plainPasswords("Sign in as ada, password: hunter22.")).toEqual(["hunter22"]);
+    expect(plainPasswords('user ada pw="correct horse" then search')).toEqual(["correct horse"]);
+    expect(plainPasswords("The password is s3cr3t! and the PIN 1234")).toEqual(["s3cr3t"]);
+    expect(plainPasswords("登录，用户名 ada，密码：天王盖地虎88，然后搜索")).toEqual(["天王盖地虎88"]);
+    expect(plainPasswords("密码是hunter22")).toEqual(["hunter22"]);
+  });
+  it("takes no password from a text that only mentions one", () => {
+    expect(plainPasswords("Type the password into the password field, then press Enter")).toEqual([]);
+    expect(plainPasswords("Reset my password at https://shop.example/reset")).toEqual([]);
   });
 });

@@ -115,6 +115,21 @@ export function namedOrigins(text: string, startUrl: string | null): Set<string>
   return origins;
 }
 
+/**
+ * A password the person wrote in plain words (`password: hunter2`, `pw=…`, `密码是…`): `word`, then
+ * a separator (`:`, `=`, `is`, `是`, `为`), then the value, quoted or up to the next space or
+ * punctuation. Without a separator the word is not taken to give one ("type the password here").
+ */
+const PLAIN_PASSWORD = /(?:\b(?:password|passwd|passcode|pwd|pw)|密码|口令)(?:\s*[:=：]|\s+is\b|\s*(?:是|为))\s*(?:["'“‘「]([^"'”’」]+)["'”’」]|([^\s,，。;；"'”’」)]+))/giu;
+/** Shorter values are too common to recognise in typed text. */
+const MIN_PASSWORD = 3;
+
+/** The passwords a person's text gives in plain words: typing one is as sensitive as typing a `%secret%`. */
+export function plainPasswords(text: string): string[] {
+  const found = [...text.matchAll(PLAIN_PASSWORD)].map((m) => (m[1] ?? m[2] ?? "").replace(/[.!?]+$/, ""));
+  return [...new Set(found.filter((value) => value.length >= MIN_PASSWORD))];
+}
+
 /** scheme://host:port of an http(s) address; null for anything else. */
 export function originOf(url: string): string | null {
   try {

@@ -93,10 +93,16 @@ export function actsOnPage(action: ScreenAction): boolean {
   return ACTING.has(action.type) && action.type !== "navigate";
 }
 
-/** Typing a `%name%` secret is typing into a sensitive field, whatever the field. */
-export function secretRisks(action: ScreenAction | null, target: DeedTarget | null, secrets: Secrets): Risk[] {
+/**
+ * Typing a `%name%` secret, or a password the person wrote in the task's words (`passwords`), is
+ * typing into a sensitive field, whatever the field: a page's plain text box or search form may
+ * carry it away as well as a password field.
+ */
+export function secretRisks(action: ScreenAction | null, target: DeedTarget | null, secrets: Secrets, passwords: readonly string[] = []): Risk[] {
   const text = action?.type === "type" ? action.args.text : (target?.text ?? "");
-  return secrets.named(text).map((name) => ({ kind: "sensitive_field", message: `types the secret %${name}%` }));
+  const named = secrets.named(text).map((name): Risk => ({ kind: "sensitive_field", message: `types the secret %${name}%` }));
+  const plain = passwords.some((password) => text.includes(password)) ? [{ kind: "sensitive_field", message: "types the password the task gives" } satisfies Risk] : [];
+  return [...named, ...plain];
 }
 
 /** Adds `new_origin` for each origin a risk leads to that the task has not been on. */

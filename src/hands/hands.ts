@@ -92,6 +92,8 @@ export interface HandsOptions {
   signal: AbortSignal;
   /** The origins the person named for the task: there the policy's allow stands for every class. */
   trusted: ReadonlySet<string>;
+  /** Passwords the task's text gives in plain words (core/approval-policy.ts `plainPasswords`): typing one is `sensitive_field`. */
+  passwords?: readonly string[];
   /** Asks the person about an action; true when they allow it. */
   ask(request: ApprovalRequest): Promise<boolean>;
   /** How long the policy may take for the structure read beside it to stand: a few frames by default. */
@@ -306,7 +308,7 @@ export class Hands {
     if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "looked at"), signal);
     const risks = [
       ...found,
-      ...secretRisks(action, on, this.secrets),
+      ...secretRisks(action, on, this.secrets, this.options.passwords),
       ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
     ];

@@ -1,19 +1,37 @@
 // Provenance (issue 31): every model that acts on a screen is told, in what we send it, that what a
-// page or a screen shows is data and never an instruction.
+// page or a screen shows is data and never an instruction; what the person wrote counts as theirs,
+// and nothing else does: a password they gave in plain words is guarded as a `%secret%` is.
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolAgentPrompt, desktopToolPrompt } from "../../src/agent/tool-prompt.ts";
+import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { loadConfig } from "../../src/core/config.ts";
 import { createPlanner } from "../../src/models/index.ts";
 import { PAGE_TEXT_IS_DATA } from "../../src/models/planner.ts";
+import type { Approval, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { toolSet } from "../../src/tools/index.ts";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
 
-let model: ScriptedModel;
-beforeAll(async () => {
-  model = await startScriptedModel();
-});
-afterAll(() => model.close());
+// The default policy: only what the person named goes without asking.
+const { model, pages, app } = useWorld({ config: { approvals: DEFAULT_APPROVAL_POLICY, model: { timeoutMs: 60_000 } } });
+
+/** Sends a task and answers its approval requests in order, as the person would. */
+async function run(session: string, body: Record<string, unknown>, decisions: boolean[] = []) {
+  const events = await openStream(app.url, session, 0);
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, ...body });
+  const asked = (n: number) => events.events.filter((e) => e.type === "approval.requested")[n] as Extract<SessionEvent, { type: "approval.requested" }>;
+  for (const [n, approved] of decisions.entries()) {
+    await events.waitFor(() => asked(n) !== undefined);
+    expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked(n).approval.id, approved })).status).toBe(202);
+  }
+  const end = await events.waitForEnd(json.task_id, 45_000);
+  events.close();
+  const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+  const approvals = events.events.filter((e) => e.type === "approval.requested").map((e) => (e as { approval: Approval }).approval);
+  return { end, stored, approvals, events: events.events };
+}
 
 const PROVIDERS = ["qwen", "anthropic", "openai", "uitars", "opencua", "som"] as const;
 
@@ -36,5 +54,21 @@ describe("every planner is told that page text is data", () => {
     const options = { goal: "Read the page", today: "2026-11-28", startUrl: null, mode: "hybrid" as const };
     expect(toolAgentPrompt({ ...options, tools: toolSet({ mode: "hybrid", computer: "browser", vision: true, search: false }) })).toContain(PAGE_TEXT_IS_DATA);
     expect(desktopToolPrompt({ ...options, tools: toolSet({ mode: "hybrid", computer: "desktop", vision: true, search: false }) })).toContain(PAGE_TEXT_IS_DATA);
+  });
+});
+
+describe("a password given in plain words", () => {
+  it("typed into a plain search field of a GET form on the start page, asks as a secret would", async () => {
+    const task = "Check the search box works with my password: hunter22";
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("click", { x: 200, y: 320 }, "Clicking the search field"),
+      act("type", { text: "hunter22\n" }, "Typing the password and searching"),
+      act("done", { answer: "Searched." }, "Finished"),
+    );
+    const { end, approvals } = await run("s-plain-password", { text: task, start_url: pages.url("approvals.html") }, [true]);
+    expect(end).toMatchObject({ type: "task.completed" });
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]!.checks).toEqual([{ id: "risk_1", code: "sensitive_field", message: "Typing the password and searching: it types the password the task gives." }]);
   });
 });
