@@ -276,6 +276,8 @@ export class ChatAgent {
       extensionClient: submission.extensionClient,
       cdp: submission.cdp,
       message,
+      // The assistant's wording and choice of page are not the person's: what only they name is asked about.
+      personWords: { text: message.text, startUrl: submission.startUrl ?? null },
       maxSteps: args.max_steps ?? this.taskSteps(submission),
     });
     turn.taskId = task.id;

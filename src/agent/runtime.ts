@@ -5,6 +5,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
+import type { PersonWords } from "../core/approval-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
@@ -36,6 +37,8 @@ export interface Submission {
   model?: ModelChoice | undefined;
   /** The person's message, already stored, that the task answers (a task the chat assistant started). */
   message?: ChatMessage | undefined;
+  /** The person's own words and start page, when the chat assistant worded the task: only they name origins. */
+  personWords?: PersonWords | undefined;
   /** The task's step cap, when lower than the configured one. */
   maxSteps?: number | undefined;
   /** How the task is driven; by default the configured agent mode. */
@@ -133,7 +136,7 @@ export class Runtime {
           created_at: now,
         };
     const cap = submission.maxSteps === undefined ? defaultStepCap(task.mode, this.config) : Math.min(submission.maxSteps, this.config.limits.maxSteps);
-    const { done } = await this.launch(task, driver, submission.attachments, cap, continuation, (release) =>
+    const { done } = await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, (release) =>
       // A message the chat already stored keeps its attachments; it is only linked to the task.
       this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
         release();
@@ -158,7 +161,7 @@ export class Runtime {
         ? new PlannerDriver(this.resources.plannerFor(task, undefined), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
         : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
     const attachments = await this.recorder.taskAttachments(task);
-    await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, async () => undefined);
+    await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, null, async () => undefined);
   }
 
   /** Stops a task that waits for the person since an earlier server process died. */
@@ -172,7 +175,7 @@ export class Runtime {
    * Marks the session (and the attached page) busy, runs `record` (which must undo that on
    * failure with the release it is given), then queues the run; `done` resolves with its end.
    */
-  private async launch(task: Task, driver: Driver, attachments: Attachment[], maxSteps: number, resume: Resumption | null, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+  private async launch(task: Task, driver: Driver, attachments: Attachment[], maxSteps: number, resume: Resumption | null, personWords: PersonWords | null, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
     const sessionId = task.session_id;
     const active = this.busySessions.get(sessionId);
     if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
@@ -187,7 +190,7 @@ export class Runtime {
     };
     await record(release);
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume);
+    const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume, personWords);
     this.runs.set(task.id, run);
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
     // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,

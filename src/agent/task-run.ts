@@ -7,7 +7,7 @@ import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
-import { namedOrigins, plainPasswords } from "../core/approval-policy.ts";
+import { plainPasswords, taskOrigins, type PersonWords } from "../core/approval-policy.ts";
 import { Secrets } from "../core/secrets.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
@@ -53,6 +53,8 @@ export class TaskRun {
     private readonly log: Logger,
     maxSteps = config.limits.maxSteps,
     private readonly resumption: Resumption | null = null,
+    /** What the person wrote, when the chat assistant worded the task: the origins only the assistant chose are asked about. */
+    private readonly personWords: PersonWords | null = null,
   ) {
     this.record = new TaskRecord(task, recorder);
     this.budget = new Budget({ maxDurationMs: config.limits.maxDurationMs, maxSteps }, (error) => this.controller.abort(error));
@@ -158,15 +160,16 @@ export class TaskRun {
         activity.stepMade();
         liveView.seen(shot);
       }));
-      const { text, start_url } = record.current;
+      const { named, proposed } = taskOrigins(record.current, this.personWords);
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
         clock,
         saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
         signal,
-        trusted: namedOrigins(text, start_url),
-        passwords: plainPasswords(text),
+        trusted: named,
+        proposed,
+        passwords: plainPasswords(`${record.current.text}\n${this.personWords?.text ?? ""}`),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
       liveView.seen(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_APPROVAL_POLICY, judge, namedOrigins, plainPasswords, type ApprovalPolicy, type Risk } from "./approval-policy.ts";
+import { DEFAULT_APPROVAL_POLICY, judge, namedOrigins, plainPasswords, taskOrigins, type ApprovalPolicy, type Risk } from "./approval-policy.ts";
 
 const allowAll = Object.fromEntries(Object.keys(DEFAULT_APPROVAL_POLICY).map((k) => [k, "allow"])) as ApprovalPolicy;
 const submit: Risk = { kind: "submit", message: "submits the form", origin: "https://shop.example" };
@@ -44,5 +44,16 @@ describe("plainPasswords", () => {
   it("takes no password from a text that only mentions one", () => {
     expect(plainPasswords("Type the password into the password field, then press Enter")).toEqual([]);
     expect(plainPasswords("Reset my password at https://shop.example/reset")).toEqual([]);
+  });
+});
+
+describe("taskOrigins", () => {
+  it("names only what the person wrote when the chat assistant worded the task; the rest it chose is proposed", () => {
+    const task = { text: "Read https://evil.example/x and https://shop.example/y", start_url: "https://start.example/" };
+    expect(taskOrigins(task, null)).toEqual({ named: new Set(["https://start.example", "https://evil.example", "https://shop.example"]), proposed: new Set() });
+    expect(taskOrigins(task, { text: "compare prices on https://shop.example", startUrl: null })).toEqual({
+      named: new Set(["https://shop.example"]),
+      proposed: new Set(["https://start.example", "https://evil.example"]),
+    });
   });
 });

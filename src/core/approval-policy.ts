@@ -105,6 +105,24 @@ export function judge(policy: ApprovalPolicy, risks: Risk[], pageOrigin: string 
   return { verdict: "allow", risks: [] };
 }
 
+/** What the person wrote when the chat assistant worded the task: only this names origins. */
+export interface PersonWords {
+  text: string;
+  startUrl: string | null;
+}
+
+/**
+ * The origins of a task: those the person named (`named`), and those the chat assistant chose in
+ * its wording that the person's own message did not name (`proposed`), which the person is asked
+ * about once, before the task first goes there. A task the person worded themselves has none proposed.
+ */
+export function taskOrigins(task: { text: string; start_url: string | null }, person: PersonWords | null): { named: Set<string>; proposed: Set<string> } {
+  const worded = namedOrigins(task.text, task.start_url);
+  if (!person) return { named: worded, proposed: new Set() };
+  const named = namedOrigins(person.text, person.startUrl);
+  return { named, proposed: new Set([...worded].filter((origin) => !named.has(origin))) };
+}
+
 /** The origins a person named for a task: its start page's and every http(s) address in its text. */
 export function namedOrigins(text: string, startUrl: string | null): Set<string> {
   const origins = new Set<string>();

@@ -90,8 +90,13 @@ export interface HandsOptions {
   /** Stores a capture of the current step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
   signal: AbortSignal;
-  /** The origins the person named for the task: there the policy's allow stands for every class. */
-  trusted: ReadonlySet<string>;
+  /**
+   * The origins the person named for the task: there the policy's allow stands for every class.
+   * An origin of `proposed` joins them once the person allows the task to go there.
+   */
+  trusted: Set<string>;
+  /** Origins the chat assistant chose for the task that the person did not name: the first visit asks. */
+  proposed?: ReadonlySet<string>;
   /** Passwords the task's text gives in plain words (core/approval-policy.ts `plainPasswords`): typing one is `sensitive_field`. */
   passwords?: readonly string[];
   /** Asks the person about an action; true when they allow it. */
@@ -143,7 +148,7 @@ export class Hands {
     const { computer, signal } = this.options;
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
-      const risks = await raceAbort(localNetworkRisks(computer.gate, [url]), signal);
+      const risks = [...this.unnamedRisks(url), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
       if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
       await raceAbort(computer.navigate(checkedUrl(url)), signal);
     }
@@ -342,7 +347,16 @@ export class Hands {
       throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
     }
     for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
+    // The person allowed going where the assistant chose: from now on it counts as named by them.
+    if (judged.verdict === "ask") for (const risk of risks) if (risk.origin && this.options.proposed?.has(risk.origin)) trusted.add(risk.origin);
     return judged.verdict === "ask";
+  }
+
+  /** Opening `url`, an origin the chat assistant chose and the person has not named or allowed yet, leaves what they named. */
+  private unnamedRisks(url: string): Risk[] {
+    const origin = originOf(url);
+    if (!origin || !this.options.proposed?.has(origin) || this.options.trusted.has(origin)) return [];
+    return [{ kind: "leave_site", message: `opens ${origin}, which the assistant chose: your message did not name it`, origin }];
   }
 
   /**

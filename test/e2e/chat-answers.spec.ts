@@ -47,7 +47,7 @@ test("a task message starts a run card, and the assistant answers from its resul
   );
   model.script(act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "The button was pressed." }, "Finished"));
   await chat.open();
-  await chat.send("press the button on my form page");
+  await chat.send(`press the button on my form page, ${pages.url("form.html")}`);
 
   const card = chat.card();
   await expect(card.root).toHaveAttribute("data-status", "completed");

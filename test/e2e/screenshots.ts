@@ -66,7 +66,7 @@ async function answerStates(browser: Browser, app: TestApp, model: ScriptedModel
   const page = await newPage(browser, DESKTOP, app.url);
   await send(page, "Can you get my invoices?");
   await page.getByTestId("answer-message").waitFor();
-  await send(page, "March, please");
+  await send(page, "March, please", invoices);
   await page.getByTestId("answer-message").nth(1).waitFor();
   await send(page, "Now pay the April invoice", invoices);
   await page.getByRole("button", { name: "I've done it" }).waitFor();

@@ -39,7 +39,7 @@ describe("the chat assistant on Claude", () => {
         usage: { input_tokens: 900, output_tokens: 12 },
       },
     });
-    const sent = await app.api<SendReply>("POST", "/api/chat/send", { session_id: "s-claude-chat", text: "press the button please" });
+    const sent = await app.api<SendReply>("POST", "/api/chat/send", { session_id: "s-claude-chat", text: `press the button on ${pages.url("form.html")} please` });
     const events = await openStream(app.url, "s-claude-chat", 0);
     await events.waitFor((e) => e.type === "chat.completed" && e.message?.text === "The button is pressed.");
     events.close();
@@ -62,7 +62,7 @@ describe("the chat assistant on Claude", () => {
         input_schema: expect.objectContaining({ type: "object", required: ["task"], properties: expect.objectContaining({ task: expect.objectContaining({ type: "string" }) }) }),
       },
     ]);
-    expect(body(first!).messages).toEqual([{ role: "user", content: [{ type: "text", text: "press the button please" }] }]);
+    expect(body(first!).messages).toEqual([{ role: "user", content: [{ type: "text", text: `press the button on ${pages.url("form.html")} please` }] }]);
 
     const [person, call, result] = body(second!).messages;
     expect(person).toEqual(body(first!).messages[0]);

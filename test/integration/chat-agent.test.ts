@@ -118,7 +118,8 @@ describe("a message that needs a computer", () => {
       { chat: { text: "Done — the page confirmed the press." } },
     );
     model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "The button was pressed." }, "Finished"));
-    const sent = await send("s-delegate", "press the button for me (s-delegate)");
+    // The person names the page: an address only the assistant chose would be asked about first (provenance.test.ts).
+    const sent = await send("s-delegate", `press the button on ${pages.url("form.html")} for me (s-delegate)`);
     const { events } = await turnEndAfterTask("s-delegate");
     await pages.waitForRecord("clicked");
 
@@ -152,7 +153,7 @@ describe("a message that needs a computer", () => {
     // The chat reads: the person, the assistant's first words, the card (its answer), the reply.
     const taskId = "task_id" in started ? started.task_id : "";
     expect((await messages("s-delegate")).map((m) => [m.role, m.kind, m.task_id === taskId ? "task" : m.task_id, m.text])).toEqual([
-      ["user", "user_text", "task", "press the button for me (s-delegate)"],
+      ["user", "user_text", "task", `press the button on ${pages.url("form.html")} for me (s-delegate)`],
       ["assistant", "assistant_answer", null, "I'll do that in the browser."],
       ["assistant", "assistant_progress", "task", ""],
       ["assistant", "assistant_answer", "task", "The button was pressed."],
@@ -165,7 +166,7 @@ describe("a message that needs a computer", () => {
     model.chat({ chat: { calls: [{ name: "computer_task", arguments: { task, start_url: pages.url("form.html"), max_steps: 2 } }] } }, { chat: { text: "It took too many steps." } });
     const click = act("click", { x: 200, y: 130 }, "Clicking");
     model.route((r) => planningText(r).includes(`Task: ${task}`), click, click, click);
-    await send("s-capped", "keep clicking (s-capped)");
+    await send("s-capped", `keep clicking on ${pages.url("form.html")} (s-capped)`);
     const { events } = await turnEndAfterTask("s-capped");
     expect(events.find((e) => e.type === "task.failed")).toMatchObject({ error: { code: "STEP_LIMIT", message: "The task reached its limit of 2 steps." } });
     const result = chatRequests("s-capped")[1]!.body.messages.at(-1) as unknown as { content: string };

@@ -14,8 +14,8 @@ import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-// The default policy: only what the person named goes without asking.
-const { model, pages, app } = useWorld({ config: { approvals: DEFAULT_APPROVAL_POLICY, model: { timeoutMs: 60_000 } } });
+// The default policy, but submitting is allowed: where the person named the origin, it goes without asking.
+const { model, pages, app } = useWorld({ config: { approvals: { ...DEFAULT_APPROVAL_POLICY, submit: "allow" }, model: { timeoutMs: 60_000 } } });
 
 /** Sends a task and answers its approval requests in order, as the person would. */
 async function run(session: string, body: Record<string, unknown>, decisions: boolean[] = []) {
@@ -70,5 +70,42 @@ describe("a password given in plain words", () => {
     expect(end).toMatchObject({ type: "task.completed" });
     expect(approvals).toHaveLength(1);
     expect(approvals[0]!.checks).toEqual([{ id: "risk_1", code: "sensitive_field", message: "Typing the password and searching: it types the password the task gives." }]);
+  });
+});
+
+describe("a page the chat assistant chose", () => {
+  /** Sends a chat message whose answer starts a task the assistant words; answers its approvals. */
+  async function delegated(session: string, said: string, task: string, startUrl: string, decisions: boolean[]) {
+    model.chat({ chat: { calls: [{ name: "computer_task", arguments: { task, start_url: startUrl } }] } }, { chat: { text: "Done." } });
+    model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 390, y: 220 }, "Saving the profile"), act("done", { answer: "Saved." }, "Finished"));
+    const events = await openStream(app.url, session, 0);
+    await app.api("POST", "/api/chat/send", { session_id: session, text: said });
+    const asked = (n: number) => events.events.filter((e) => e.type === "approval.requested")[n] as Extract<SessionEvent, { type: "approval.requested" }>;
+    for (const [n, approved] of decisions.entries()) {
+      await events.waitFor(() => asked(n) !== undefined);
+      expect((await app.api("POST", "/api/chat/approve", { task_id: asked(n).task_id, approval_id: asked(n).approval.id, approved })).status).toBe(202);
+    }
+    const end = await events.waitFor((e) => e.type === "task.completed" || e.type === "task.failed");
+    await events.waitFor((e) => e.type === "chat.completed" && e.final);
+    events.close();
+    return { end, approvals: events.events.filter((e) => e.type === "approval.requested").map((e) => (e as { approval: Approval }).approval) };
+  }
+
+  it("is shown to the person, who is asked once before the task opens it; from then on it counts as theirs", async () => {
+    const start = pages.url("approvals.html");
+    const origin = new URL(start).origin;
+    const { end, approvals } = await delegated("s-chosen-origin", "Save my profile for me", "Save the profile on the account page", start, [true]);
+    expect(end).toMatchObject({ type: "task.completed" });
+    // The form went to the origin the person allowed: submitting there no longer asks.
+    await pages.waitForRecord("nick=ada");
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]!.checks).toEqual([{ id: "risk_1", code: "leave_site", message: `open ${start}: it opens ${origin}, which the assistant chose: your message did not name it.` }]);
+  });
+
+  it("is not asked about when the person's own message names it", async () => {
+    const start = pages.url("approvals.html");
+    const { end, approvals } = await delegated("s-named-origin", `Save my profile on ${start}`, "Save the profile there", start, []);
+    expect(end).toMatchObject({ type: "task.completed" });
+    expect(approvals).toEqual([]);
   });
 });
