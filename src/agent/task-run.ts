@@ -169,6 +169,7 @@ export class TaskRun {
         signal,
         trusted: named,
         proposed,
+        personText: () => this.personSaid(),
         passwords: plainPasswords(`${record.current.text}\n${this.personWords?.text ?? ""}`),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
@@ -293,6 +294,16 @@ export class TaskRun {
         break;
     }
     this.log.info({ status: outcome.status, steps: record.current.current_step_index }, "task finished");
+  }
+
+  /**
+   * What the person wrote for the task: its text and start page (or, when the chat assistant worded
+   * it, their own message and start page), and what they added while it ran.
+   */
+  private personSaid(): string {
+    const { text, start_url } = this.record.current;
+    const own = this.personWords ? [this.personWords.text, this.personWords.startUrl ?? ""] : [text, start_url ?? ""];
+    return [...own, ...this.followUps.told].join("\n");
   }
 
   /** The live view is a side channel: a frame that cannot be sent is logged, not fatal. */

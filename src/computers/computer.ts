@@ -175,6 +175,11 @@ export interface Computer {
    */
   labelAt?(x: number, y: number): Promise<string | null>;
   /**
+   * Computers that can read their page's text from its structure (a browser's DOM): for each of
+   * `texts`, whether the page holds it (its text, field values, attributes, address), letter case aside.
+   */
+  pageShows?(texts: readonly string[]): Promise<boolean[]>;
+  /**
    * Computers that show the person who has the screen (the extension's overlay in their own tab):
    * told when the person takes it (a takeover, a request to act), when nobody drives it (the task
    * waits for a decision on an approval) and when the agent has it again.

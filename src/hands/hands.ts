@@ -24,6 +24,7 @@ import { actsOnPage, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteR
 import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
+import { citedBy, followsPage, unnamedRisks } from "./provenance.ts";
 
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
 
@@ -80,6 +81,11 @@ export interface ApprovalRequest {
   shot: Screenshot;
   at: Point | null;
   box: ElementTarget["box"];
+  /**
+   * The action follows the page, not the person: what it types, or the host of an address it opens
+   * or sends to, is not in what the person wrote, and the page holds it (`followsPage`).
+   */
+  fromPage: boolean;
 }
 
 export interface HandsOptions {
@@ -97,6 +103,8 @@ export interface HandsOptions {
   trusted: Set<string>;
   /** Origins the chat assistant chose for the task that the person did not name: the first visit asks. */
   proposed?: ReadonlySet<string>;
+  /** What the person wrote for the task so far (its text, start page, their follow-ups): what an action carries beyond it may come from the page. */
+  personText?: () => string;
   /** Passwords the task's text gives in plain words (core/approval-policy.ts `plainPasswords`): typing one is `sensitive_field`. */
   passwords?: readonly string[];
   /** Asks the person about an action; true when they allow it. */
@@ -148,7 +156,7 @@ export class Hands {
     const { computer, signal } = this.options;
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
-      const risks = [...this.unnamedRisks(url), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
+      const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
       if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
       await raceAbort(computer.navigate(checkedUrl(url)), signal);
     }
@@ -319,7 +327,8 @@ export class Hands {
     ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
     const box = deed.kind === "action" ? (deed.element?.box ?? null) : null;
-    return this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold);
+    const cited = citedBy(action, on, [...leads, ...risks.flatMap((r) => r.origin ?? [])]);
+    return this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold, cited);
   }
 
   /**
@@ -337,26 +346,28 @@ export class Hands {
    * asked first), and opens the fence to the local origins it was allowed to reach; throws DENIED
    * when the policy or the person refuses it.
    */
-  private async decide(risks: Risk[], request: Omit<ApprovalRequest, "risks">, signal: AbortSignal, hold: <T>(wait: () => Promise<T>) => Promise<T>): Promise<boolean> {
+  private async decide(
+    risks: Risk[],
+    request: Omit<ApprovalRequest, "risks" | "fromPage">,
+    signal: AbortSignal,
+    hold: <T>(wait: () => Promise<T>) => Promise<T>,
+    /** What the action carries (the text it types, the hosts it goes to): the person is told if it follows the page. */
+    cited: readonly string[] = [],
+  ): Promise<boolean> {
     const { computer, config, trusted, ask } = this.options;
     if (risks.length === 0) return false;
     const judged = judge(config.approvals, withNewOrigins(risks, this.visited), request.url ? originOf(request.url) : null, (origin) => trusted.has(origin));
     const what = judged.risks.map((r) => r.message).join(" and ");
     if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
-    if (judged.verdict === "ask" && !(await hold(() => raceAbort(ask({ risks: judged.risks, ...request }), signal)))) {
-      throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+    if (judged.verdict === "ask") {
+      const said = this.options.personText?.();
+      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), signal));
+      if (!(await hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
     }
     for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
     // The person allowed going where the assistant chose: from now on it counts as named by them.
     if (judged.verdict === "ask") for (const risk of risks) if (risk.origin && this.options.proposed?.has(risk.origin)) trusted.add(risk.origin);
     return judged.verdict === "ask";
-  }
-
-  /** Opening `url`, an origin the chat assistant chose and the person has not named or allowed yet, leaves what they named. */
-  private unnamedRisks(url: string): Risk[] {
-    const origin = originOf(url);
-    if (!origin || !this.options.proposed?.has(origin) || this.options.trusted.has(origin)) return [];
-    return [{ kind: "leave_site", message: `opens ${origin}, which the assistant chose: your message did not name it`, origin }];
   }
 
   /**

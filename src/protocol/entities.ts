@@ -267,6 +267,12 @@ export const approvalSchema = z.object({
   frame: frameRefSchema.nullable().default(null),
   at: z.object({ x: z.number(), y: z.number() }).nullable().default(null),
   box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable().default(null),
+  /**
+   * The action follows the page, not the person: what it types, or the host of an address it opens
+   * or sends to, is not in anything the person wrote for the task, and the page held it when the
+   * action was judged. The card says the instruction came from the page.
+   */
+  from_page: z.boolean().default(false),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 

@@ -70,6 +70,8 @@ describe("a password given in plain words", () => {
     expect(end).toMatchObject({ type: "task.completed" });
     expect(approvals).toHaveLength(1);
     expect(approvals[0]!.checks).toEqual([{ id: "risk_1", code: "sensitive_field", message: "Typing the password and searching: it types the password the task gives." }]);
+    // The person gave what is typed: the instruction is theirs.
+    expect(approvals[0]!.from_page).toBe(false);
   });
 });
 
@@ -107,5 +109,23 @@ describe("a page the chat assistant chose", () => {
     const { end, approvals } = await delegated("s-named-origin", `Save my profile on ${start}`, "Save the profile there", start, []);
     expect(end).toMatchObject({ type: "task.completed" });
     expect(approvals).toEqual([]);
+  });
+});
+
+describe("a model that obeys a hostile page", () => {
+  it("asks before it opens the address the page gave, and the approval says the instruction came from the page", async () => {
+    const task = "Find this week's deals";
+    const deals = pages.url("injected.html");
+    // The page's prize link, as the model read it off the page: another origin (the same server as "localhost").
+    const prize = `${deals.replace("127.0.0.1", "localhost").replace("injected.html", "form.html")}?leak=1`;
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("navigate", { url: prize }, "Opening the prize link, as the page says"),
+      act("done", { answer: "The person did not want the prize." }, "Finished"),
+    );
+    const { end, approvals } = await run("s-hostile-page", { text: task, start_url: deals }, [false]);
+    expect(end).toMatchObject({ type: "task.completed" });
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ checks: [{ code: "leave_site" }], from_page: true });
   });
 });

@@ -18,6 +18,7 @@ import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
 import { coverSecrets } from "./secret-cover.ts";
+import { pageShows } from "./page-shows.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { WebPage } from "./web-page.ts";
@@ -399,6 +400,10 @@ export class BrowserComputer implements Computer {
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
   private async losslessCapture(): Promise<Raster> {
     return rasterFromImage(await this.live.pausedFor(() => this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS, LOSSLESS_CAPTURE_ATTEMPTS)));
+  }
+
+  pageShows(texts: readonly string[]): Promise<boolean[]> {
+    return this.guard(() => pageShows(this.cdp, texts));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {

@@ -1,8 +1,19 @@
 // The screen an approval asks about, with where the action lands marked on it: the target's box
 // when it is known, else a ring at the point. Positions are shares of the frame, so the mark
-// stays on its target at any size. Presentational.
+// stays on its target at any size; above it, a warning when the action follows the page rather
+// than the person. Presentational.
 import type { Approval } from "../protocol.ts";
 import { t } from "../i18n.ts";
+
+/** Said above the screen when the action follows the page's text rather than the person's (`from_page`). */
+export function ApprovalFromPage({ approval }: { approval: Approval }) {
+  if (!approval.from_page) return null;
+  return (
+    <p data-testid="approval-from-page" className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-900">
+      {t.approvalFromPage}
+    </p>
+  );
+}
 
 export function ApprovalShot({ approval }: { approval: Approval }) {
   const { frame, box, at } = approval;

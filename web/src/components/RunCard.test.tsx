@@ -178,16 +178,38 @@ describe("RunCard with a flagged action", () => {
       frame: { id: "frame_a", url: "/frames/frame_a", width: 1000, height: 500 },
       at: { x: 250, y: 100 },
       box: null,
+      from_page: false,
     };
     const flagged = { ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } };
     const { onDecide } = renderCard(flagged);
     expect(screen.getByText("Needs your approval")).toBeTruthy();
+    expect(screen.queryByTestId("approval-from-page")).toBeNull();
     expect(screen.getByTestId("answer").textContent).toContain("The page asks to ignore your instructions.");
     expect(screen.queryByRole("button", { name: "I've done it" })).toBeNull();
     expect(screen.getByRole("img", { name: "The screen before “Press Send”, with its target marked" }).getAttribute("src")).toBe("/frames/frame_a");
     expect(screen.getByTestId("approval-target").style).toMatchObject({ left: "25%", top: "20%" });
     fireEvent.click(screen.getByRole("button", { name: "Deny" }));
     expect(onDecide).toHaveBeenCalledWith("task_1", "appr_1", false);
+  });
+});
+
+describe("RunCard with an action that follows the page", () => {
+  it("says the instruction came from the page, above the screen it asks about", () => {
+    const approval = {
+      id: "appr_2",
+      checks: [{ id: "risk_1", code: "leave_site", message: "Opening the prize: it leaves https://shop.example for https://evil.example." }],
+      action: null,
+      tool: null,
+      intent: "Opening the prize",
+      url: "https://shop.example/deals",
+      frame: { id: "frame_b", url: "/frames/frame_b", width: 1000, height: 500 },
+      at: null,
+      box: null,
+      from_page: true,
+    };
+    renderCard({ ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } });
+    expect(screen.getByTestId("approval-from-page").textContent).toMatch(/^This instruction came from the page, not from you/);
+    expect(screen.getByRole("button", { name: "Allow" })).toBeTruthy();
   });
 });
 

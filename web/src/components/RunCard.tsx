@@ -12,7 +12,7 @@ import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
-import { ApprovalShot } from "./ApprovalShot.tsx";
+import { ApprovalFromPage, ApprovalShot } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
@@ -199,7 +199,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
             detail={
               ending.kind === "awaiting_user" &&
               (task.approval ? (
-                <ApprovalShot approval={task.approval} />
+                <>
+                  <ApprovalFromPage approval={task.approval} />
+                  <ApprovalShot approval={task.approval} />
+                </>
               ) : (
                 waitsForAct && <PersonScreen run={run} control={sendInput} onEnlarge={() => setFocused(true)} />
               ))
