@@ -89,3 +89,19 @@ describe("a page that echoes a secret", () => {
     expect(await filesHolding(app.dataDir, VALUE)).toEqual([]);
   });
 });
+
+describe("a page that echoes a secret into another site's frame", () => {
+  it("has the echo blurred inside that frame too", async () => {
+    const task = "Search the framed page for %access_code%";
+    model.route(
+      (r) => planningText(r).includes(task),
+      act("click", { x: 200, y: 120 }, "Clicking the search field"),
+      act("type", { text: "%access_code%" }, "Typing the access code"),
+      act("wait", { ms: 300 }, "Looking at the results"),
+      act("done", { answer: "Searched." }, "Finished"),
+    );
+    const { end } = await run("s-secret-echo-frame", { text: task, start_url: pages.url("echo-frame.html") });
+    expect(end).toMatchObject({ type: "task.completed" });
+    await pages.waitForRecord("frame-echo-filter:blur(8px)");
+  });
+});

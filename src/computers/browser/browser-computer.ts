@@ -17,7 +17,7 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
-import { coverSecrets } from "./secret-cover.ts";
+import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
@@ -104,6 +104,7 @@ export class BrowserComputer implements Computer {
   private readonly secrets: Secrets;
   private readonly pixels: PixelElements;
   private readonly live = new Screencast(() => this.screen);
+  private readonly cover: SecretCover;
 
   private constructor(
     private readonly browser: Browser,
@@ -119,6 +120,7 @@ export class BrowserComputer implements Computer {
     this.secrets = options.secrets ?? new Secrets({});
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
+    this.cover = new SecretCover(context);
     this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, (operation) => this.guard(operation));
   }
 
@@ -201,7 +203,7 @@ export class BrowserComputer implements Computer {
   /** The viewport in device pixels, tried again while the page has no frame to give. */
   private async capture(format: CaptureFormat, timeoutMs: number, attempts: number): Promise<Buffer> {
     // Once a secret was typed, the page may show its value anywhere: what shows it is blurred first.
-    await coverSecrets(this.cdp, this.secrets.revealed);
+    await this.cover.cover(this.page, this.cdp, this.secrets.revealed);
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);

@@ -1,10 +1,11 @@
 // Hides a typed secret wherever a page draws it, not only in the field it was typed into: a page
-// may echo what is typed into a paragraph, a heading or another field. Before a capture, the
-// page's DOM is read from outside (CDP `DOMSnapshot`, every document of the page's process, its
-// same-process frames among them) for text, field values and attributes holding a value, and the
-// element drawing each is blurred as the field is. The value is never handed to the page's
-// scripts: the search runs here, and the page only sees a style set on an element.
-import type { CDPSession } from "playwright-core";
+// may echo what is typed into a paragraph, a heading or another field, or send it to a frame of
+// another site. Before a capture, the page's DOM is read from outside (CDP `DOMSnapshot`, every
+// document of the page's process, its same-process frames among them, then each frame drawn by
+// another process through its own session) for text, field values and attributes holding a
+// value, and the element drawing each is blurred as the field is. The value is never handed to
+// the page's scripts: the search runs here, and the page only sees a style set on an element.
+import type { BrowserContext, CDPSession, Frame, Page } from "playwright-core";
 
 /** Set on an element that drew a secret: blurred for good, as a field a secret was typed into is. */
 const MARK = "data-easyagentcu-secret";
@@ -27,6 +28,36 @@ interface SnapshotDocument {
 }
 
 const TEXT_NODE = 3;
+
+/** Covers a browser context's pages, keeping a session for each frame another process draws. */
+export class SecretCover {
+  /** Null for a frame its page's process draws: the page's own snapshot holds it. */
+  private readonly sessions = new WeakMap<Frame, Promise<CDPSession | null>>();
+
+  constructor(private readonly context: BrowserContext) {}
+
+  /** Blurs what shows one of `values` on `page` (its session `cdp`) and in each of its frames. */
+  async cover(page: Page, cdp: CDPSession, values: readonly string[]): Promise<void> {
+    if (values.length === 0) return;
+    await coverSecrets(cdp, values);
+    for (const frame of page.frames()) {
+      if (!frame.parentFrame() || frame.isDetached()) continue;
+      const session = await this.sessionOf(frame);
+      // A frame gone since it was listed has nothing left to show.
+      if (session) await coverSecrets(session, values).catch(() => 0);
+    }
+  }
+
+  private sessionOf(frame: Frame): Promise<CDPSession | null> {
+    let session = this.sessions.get(frame);
+    if (!session) {
+      // Only a frame drawn by another process has a session of its own; Playwright refuses the rest.
+      session = this.context.newCDPSession(frame).catch(() => null);
+      this.sessions.set(frame, session);
+    }
+    return session;
+  }
+}
 
 /**
  * Blurs every element of the page that shows one of `values` and is not blurred yet; resolves
