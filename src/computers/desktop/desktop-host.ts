@@ -1,20 +1,32 @@
 // Opens the desktop a task drives. On Windows and macOS, the machine's own screen through nut-js.
 // Elsewhere, the X display the configuration names (a real one, `:0`), or a virtual desktop of the
-// task's own — Xvfb, a window manager and everyday programs — that closes with the task.
+// task's own — Xvfb, a window manager and everyday programs — that closes with the task, its
+// programs behind the desktop fence where the machine allows it.
 import type { Config } from "../../core/config.ts";
 import type { Computer } from "../computer.ts";
 import { DesktopComputer } from "./desktop-computer.ts";
+import { prepareDesktopFence, type DesktopFence } from "./desktop-fence.ts";
 import { NativeComputer } from "./native/native-computer.ts";
 import { VirtualDisplay } from "./virtual-display.ts";
 
-export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "som">, platform: NodeJS.Platform = process.platform): Promise<Computer> {
+/**
+ * Whether the desktops this configuration opens are fenced, or why not: only a virtual desktop of
+ * the server's own can be; the person's own screen and display run their programs as the person.
+ */
+export function desktopFence(config: Pick<Config, "desktop">, platform: NodeJS.Platform = process.platform): Promise<DesktopFence> {
+  if (platform === "win32" || platform === "darwin") return Promise.resolve({ fenced: false, why: "the desktop is the machine's own screen, whose programs run as the person" });
+  if (config.desktop.display) return Promise.resolve({ fenced: false, why: `DESKTOP_DISPLAY names a display of the person's own (${config.desktop.display}), whose programs run as the person` });
+  return prepareDesktopFence(platform);
+}
+
+export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "som">, fence: DesktopFence, platform: NodeJS.Platform = process.platform): Promise<Computer> {
   const { jpegQuality, liveFps, width, height } = config.browser;
   const { minIntervalMs } = config.desktop;
   if (platform === "win32" || platform === "darwin") return NativeComputer.open({ jpegQuality, liveFps, minIntervalMs }, platform);
-  if (config.desktop.display) return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps, minIntervalMs, som: config.som });
-  const display = await VirtualDisplay.start({ width, height, windowManager: config.desktop.windowManager });
+  if (config.desktop.display) return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: false });
+  const display = await VirtualDisplay.start({ width, height, windowManager: config.desktop.windowManager, ...(fence.fenced ? { fence } : {}) });
   try {
-    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, onClose: () => display.close() });
+    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: () => display.close() });
     for (const app of config.desktop.apps) {
       const [command, ...args] = app.split(/\s+/);
       display.run(command!, args);

@@ -1,0 +1,97 @@
+// The fence of a virtual desktop's programs — the window manager, the terminal, the editor, the
+// file manager and whatever they start: they run as a user of their own (DESKTOP_USER), who cannot
+// read the server's data dir (0700, the server's user's), and in a network namespace of the
+// desktop's own, where 127.0.0.1 is not the server's and no other address is reached. X11 still
+// works through the display's socket in /tmp/.X11-unix. Had only where the server runs as root on
+// Linux; elsewhere the desktop runs as before and says why it is not fenced.
+import { execFile, type ChildProcess } from "node:child_process";
+import { chown, readdir } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { AppError } from "../../core/errors.ts";
+
+/** The system user the desktop's programs run as, made on first use. */
+export const DESKTOP_USER = "easyagentcu-desktop";
+
+/** Whether a desktop's programs can be fenced here: as whom, or why not. */
+export type DesktopFence = { fenced: true; user: string; uid: number; gid: number } | { fenced: false; why: string };
+
+const run = promisify(execFile);
+const NAMESPACE_TIMEOUT_MS = 5_000;
+
+/**
+ * Finds out whether the fence can be had, making DESKTOP_USER when it is missing. Every failure
+ * is a reason, never an error: an unfenced desktop still works, and asks before typing into a terminal.
+ */
+export async function prepareDesktopFence(platform: NodeJS.Platform = process.platform): Promise<DesktopFence> {
+  if (platform !== "linux") return { fenced: false, why: `the fence needs Linux, and this is ${platform}` };
+  if (process.getuid?.() !== 0) return { fenced: false, why: "the server does not run as root, which the fence needs to switch user and network namespace" };
+  for (const [command, args] of [["unshare", ["--net", "true"]], ["setpriv", ["--version"]], ["nsenter", ["--version"]]] as const) {
+    try {
+      await run(command, [...args]);
+    } catch (error) {
+      return { fenced: false, why: `${command} ${args.join(" ")} failed (${firstLine(error)}); it comes with util-linux` };
+    }
+  }
+  try {
+    const ids = await userIds().catch(async () => {
+      await run("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", DESKTOP_USER]);
+      return userIds();
+    });
+    return { fenced: true, user: DESKTOP_USER, ...ids };
+  } catch (error) {
+    return { fenced: false, why: `the user ${DESKTOP_USER} could not be made (${firstLine(error)})` };
+  }
+}
+
+async function userIds(): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all(["-u", "-g"].map(async (flag) => Number((await run("id", [flag, DESKTOP_USER])).stdout.trim())));
+  return { uid: uid!, gid: gid! };
+}
+
+function firstLine(error: unknown): string {
+  const { stderr, message } = error as { stderr?: string; message: string };
+  return (stderr?.trim() || message).split("\n")[0]!;
+}
+
+/** Gives the desktop's directory (its programs' home) to the fenced user, everything in it included. */
+export async function giveDirectory(dir: string, fence: Extract<DesktopFence, { fenced: true }>): Promise<void> {
+  const entries = await readdir(dir, { recursive: true });
+  for (const entry of ["", ...entries]) await chown(path.join(dir, entry), fence.uid, fence.gid);
+}
+
+/**
+ * A network namespace of one desktop's own, with its loopback up, held by a process that sleeps
+ * in it: every program of the desktop enters it, so they reach each other on 127.0.0.1 and
+ * nothing else. It goes when its holder is stopped and the last program in it has gone.
+ */
+export class DesktopNamespace {
+  private constructor(readonly holder: ChildProcess) {}
+
+  /** `start` spawns the holder (the caller stops it with the desktop's programs). */
+  static async open(start: (command: string, args: string[]) => ChildProcess): Promise<DesktopNamespace> {
+    // The holder says it is ready only from inside the namespace, so no program enters the server's by a race.
+    const holder = start("unshare", ["--net", "--", "sh", "-c", "ip link set lo up 2>/dev/null; echo ready; exec sleep infinity"]);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no namespace within ${NAMESPACE_TIMEOUT_MS / 1000} s`)), NAMESPACE_TIMEOUT_MS);
+      holder.stdout!.once("data", () => {
+        clearTimeout(timer);
+        holder.stdout!.destroy();
+        resolve();
+      });
+      holder.once("error", reject).once("exit", (code) => reject(new Error(`unshare exited with ${code}`)));
+    }).catch((error: unknown) => {
+      throw new AppError("COMPUTER_UNAVAILABLE", `Could not give the virtual desktop a network of its own: ${(error as Error).message}.`);
+    });
+    return new DesktopNamespace(holder);
+  }
+
+  /** The command that runs a program inside the namespace as the fenced user, with no supplementary groups and no way to gain privileges. */
+  wrap(fence: Extract<DesktopFence, { fenced: true }>, command: string, args: string[]): [string, string[]] {
+    if (this.holder.exitCode !== null || this.holder.signalCode !== null || this.holder.pid === undefined) {
+      throw new AppError("COMPUTER_UNAVAILABLE", "The virtual desktop's network namespace is gone; start the task again.");
+    }
+    const user = [`--reuid=${fence.uid}`, `--regid=${fence.gid}`, "--clear-groups", "--no-new-privs"];
+    return ["nsenter", [`--net=/proc/${this.holder.pid}/ns/net`, "--", "setpriv", ...user, "--", command, ...args]];
+  }
+}
