@@ -2,11 +2,16 @@
 // own virtual desktop neither reaches EasyAgentCU's API nor reads its data dir, and runs as a user
 // of its own. A desktop whose programs cannot be fenced (here, a display of the person's own) asks
 // the person before keys go to a terminal, whatever the policy says of keyboard_input.
-import { stat } from "node:fs/promises";
+import { mkdtemp, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { DESKTOP_USER } from "../../src/computers/desktop/desktop-fence.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
+import { startSystem } from "../../src/cli/system.ts";
+import { loadConfig } from "../../src/core/config.ts";
 import { INSTALL_TOKEN_HEADER, type SessionEvent, type SessionsReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
 import { act, planningText } from "../support/scripted-model.ts";
@@ -63,6 +68,16 @@ describe("the server's own virtual desktop", () => {
 });
 
 describe("a desktop whose programs are not fenced (a display of the person's own)", () => {
+  it("is named by the server as it starts, in a warning that says why", async () => {
+    const lines: string[] = [];
+    const log = pino({ level: "warn" }, new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) }));
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-test-"));
+    const config = loadConfig({}, { dataDir, port: 0, computer: "desktop", desktop: { display: ":0" }, model: { baseUrl: model.baseUrl, name: "scripted-vl", apiKey: "test-key" } });
+    await (await startSystem(config, { recover: false }, log)).close();
+    const warned = lines.map((line) => JSON.parse(line) as { level: number; msg: string; why?: string }).find((line) => line.msg.includes("not fenced"));
+    expect(warned).toMatchObject({ level: 40, msg: expect.stringContaining("typing into a terminal asks the person first"), why: expect.stringContaining("DESKTOP_DISPLAY") });
+  });
+
   it("asks the person before typing into a terminal, though the policy allows keyboard_input", async () => {
     const display = await VirtualDisplay.start({ width: 1024, height: 768, windowManager: "openbox" });
     const [command, ...args] = TERMINAL.split(" ");
