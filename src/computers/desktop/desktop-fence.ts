@@ -35,8 +35,9 @@ export async function prepareDesktopFence(platform: NodeJS.Platform = process.pl
   }
   try {
     const ids = await userIds().catch(async () => {
-      await run("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", DESKTOP_USER]);
-      return userIds();
+      const made = await run("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", DESKTOP_USER]).catch((error: unknown) => error);
+      // Another server starting beside this one may have made it first.
+      return userIds().catch(() => Promise.reject(made));
     });
     return { fenced: true, user: DESKTOP_USER, ...ids };
   } catch (error) {
@@ -66,7 +67,7 @@ export async function giveDirectory(dir: string, fence: Extract<DesktopFence, { 
  * nothing else. It goes when its holder is stopped and the last program in it has gone.
  */
 export class DesktopNamespace {
-  private constructor(readonly holder: ChildProcess) {}
+  private constructor(private readonly holder: ChildProcess) {}
 
   /** `start` spawns the holder (the caller stops it with the desktop's programs). */
   static async open(start: (command: string, args: string[]) => ChildProcess): Promise<DesktopNamespace> {
