@@ -112,7 +112,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
       openComputer: async (task) => {
-        if (task.computer === "desktop") return openDesktop(config, await desktopFenced());
+        if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
         if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
         const url = allowedEndpoint(config, task.cdp.url);

@@ -19,7 +19,7 @@ import { openStream } from "../support/sse.ts";
 import { desktopFolder, fileText, TERMINAL } from "../support/terminal.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, app } = useWorld({ config: { computer: "desktop", desktop: { apps: [TERMINAL] } } });
+const { model, pages, app } = useWorld({ config: { computer: "desktop", desktop: { apps: [TERMINAL] } } });
 
 /** Clicks into the terminal once `up` resolves, types `command` and Enter, and says done once `ran` resolves. */
 function typeIntoTerminal(task: string, command: string, up: Promise<void>, ran: Promise<unknown>): void {
@@ -64,6 +64,35 @@ describe("the server's own virtual desktop", () => {
     // The terminal's shell runs as the desktop's own user, and what it writes is that user's.
     expect((await fileText(path.join(out, "who.txt"))).trim()).toBe(DESKTOP_USER);
     expect((await stat(path.join(out, "who.txt"))).uid).not.toBe(process.getuid!());
+  });
+});
+
+describe("the way out of the server's own virtual desktop", () => {
+  it("is the network fence: an allowed site is reached through it, the server is not", async () => {
+    const out = await desktopFolder("easyagentcu-desktop-proxy-");
+    const port = new URL(app.url).port;
+    // The fixture server is on this machine's loopback, so the proxy must be used for it too.
+    const command = [
+      `curl -s -o /dev/null -w '%{http_code}' --noproxy '' -d from-the-desktop ${pages.url("record")} > ${out}/page.txt`,
+      `curl -s --noproxy '' -o ${out}/server.html -w '%{http_code}' -X POST http://127.0.0.1:${port}/api/sessions -H "${INSTALL_TOKEN_HEADER}: $(cat ${app.dataDir}/install-token)" -H 'content-type: application/json' -d '{"title":"proxied"}' > ${out}/server.txt`,
+      `echo ran > ${out}/ran.txt`,
+    ].join("; ");
+    const task = "reach a site and the server through the proxy";
+    const ran = fileText(path.join(out, "ran.txt"));
+    let terminalUp = () => {};
+    typeIntoTerminal(task, command, new Promise<void>((resolve) => (terminalUp = resolve)), ran);
+    const events = await openStream(app.url, "s-fence-proxy", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-fence-proxy", text: task });
+    await events.waitFor((e) => e.type === "screen.live" && e.window?.endsWith("— XTerm") === true, 30_000);
+    terminalUp();
+    expect(await events.completes(json.task_id, 60_000)).toMatchObject({ answer: "Typed." });
+    events.close();
+    expect((await ran).trim()).toBe("ran");
+    expect(await fileText(path.join(out, "page.txt"), () => true, 0)).toBe("204");
+    expect(pages.records).toContain("from-the-desktop");
+    expect(await fileText(path.join(out, "server.txt"), () => true, 0)).toBe("403");
+    expect(await fileText(path.join(out, "server.html"), () => true, 0)).toContain("EasyAgentCU's network policy");
+    expect((await app.api<SessionsReply>("GET", "/api/sessions")).json.sessions.filter((s) => s.title === "proxied")).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
-import { DesktopNamespace, giveDirectory, type DesktopFence } from "./desktop-fence.ts";
+import { DesktopNamespace, giveDirectory, type FencedUser } from "./desktop-fence.ts";
 import { isOpenbox, writeOpenboxConfig } from "./openbox-config.ts";
 import { X11Session } from "./x11-session.ts";
 
@@ -19,8 +19,11 @@ export interface VirtualDisplayOptions {
   height: number;
   /** The window manager to run on it; none when null. Openbox gets a root menu of the everyday programs. */
   windowManager: string | null;
-  /** Runs the programs as the fenced user in a network of their own; as the server's user when absent. */
-  fence?: Extract<DesktopFence, { fenced: true }>;
+  /**
+   * Runs the programs as the fenced user in a network of their own, whose way out is the network
+   * fence listening at `proxySocket`; as the server's user, in its network, when absent.
+   */
+  fence?: { user: FencedUser; proxySocket: string };
 }
 
 const START_TIMEOUT_MS = 10_000;
@@ -43,7 +46,7 @@ export class VirtualDisplay {
     readonly name: string,
     /** The desktop's own directory: the programs' XDG directories and the window manager's configuration. */
     private readonly dir: string,
-    private readonly fence: Extract<DesktopFence, { fenced: true }> | null,
+    private readonly fence: FencedUser | null,
   ) {}
 
   static async start(options: VirtualDisplayOptions): Promise<VirtualDisplay> {
@@ -52,15 +55,15 @@ export class VirtualDisplay {
       await rm(dir, { recursive: true, force: true });
       throw error;
     });
-    const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir, options.fence ?? null);
+    const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir, options.fence?.user ?? null);
     try {
       await Promise.all(["config", "data", "cache", "state", "runtime"].map((sub) => mkdir(path.join(dir, sub))));
       // The runtime directory must be the user's alone (XDG Base Directory specification).
       await chmod(path.join(dir, "runtime"), 0o700);
       const wmArgs = options.windowManager && isOpenbox(options.windowManager) ? await writeOpenboxConfig(path.join(dir, "config")) : [];
       if (options.fence) {
-        await giveDirectory(dir, options.fence);
-        display.namespace = await DesktopNamespace.open((command, args) => display.spawn(command, args, ["ignore", "pipe", "ignore"]));
+        await giveDirectory(dir, options.fence.user);
+        display.namespace = await DesktopNamespace.open((command, args) => display.spawn(command, args, ["ignore", "pipe", "ignore"]), options.fence.proxySocket);
       }
       if (options.windowManager) await windowManagerUp(display.name, options.windowManager, display.run(options.windowManager, wmArgs));
     } catch (error) {
@@ -123,13 +126,14 @@ export class VirtualDisplay {
 
   /**
    * A fenced program's environment: the desktop's own, its directory the home, the system's path
-   * (the server's may name folders in its user's home, which the fenced user cannot enter), and of
-   * the server's variables only the locale and the time zone — the others may hold its keys.
+   * (the server's may name folders in its user's home, which the fenced user cannot enter), the
+   * proxy, and of the server's variables only the locale and the time zone — the others may hold its keys.
    */
   private fencedEnvironment(): NodeJS.ProcessEnv {
     const kept = ["LC_ALL", "LC_CTYPE", "TZ"].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]));
     const user = this.fence!.user;
-    return { ...Object.fromEntries(kept), ...this.desktopEnvironment(), PATH: SYSTEM_PATH, HOME: this.dir, USER: user, LOGNAME: user, SHELL: "/bin/bash" };
+    const own = { PATH: SYSTEM_PATH, HOME: this.dir, USER: user, LOGNAME: user, SHELL: "/bin/bash" };
+    return { ...Object.fromEntries(kept), ...this.desktopEnvironment(), ...DesktopNamespace.proxyEnvironment(), ...own };
   }
 }
 
