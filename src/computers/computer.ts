@@ -135,6 +135,12 @@ export interface Computer {
    * desktop program may draw its answer late. A click is not tried again before then.
    */
   readonly lateEffectMs?: number;
+  /**
+   * Desktops: whether their programs are kept from EasyAgentCU's server and data dir (a virtual
+   * desktop's fence, computers/desktop/desktop-fence.ts). Typing into a terminal on one that is not
+   * waits for the person.
+   */
+  readonly fenced?: boolean;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;

@@ -9,6 +9,8 @@ import net from "node:net";
 import { blockedName, judge, outsideAllowed, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
 
 export class Fence {
+  private readonly sockets: net.Server[] = [];
+
   private constructor(
     private readonly server: http.Server,
     readonly port: number,
@@ -28,7 +30,18 @@ export class Fence {
     return [`--proxy-server=http://127.0.0.1:${this.port}`, "--proxy-bypass-list=<-loopback>"];
   }
 
+  /**
+   * Takes connections on a Unix socket too: a file, which reaches across network namespaces (a
+   * fenced desktop's programs come in through it, computers/desktop/desktop-fence.ts).
+   */
+  async listenAt(socketPath: string): Promise<void> {
+    const socket = net.createServer((connection) => this.server.emit("connection", connection));
+    this.sockets.push(socket);
+    await new Promise<void>((resolve, reject) => socket.once("error", reject).listen(socketPath, resolve));
+  }
+
   close(): Promise<void> {
+    for (const socket of this.sockets) socket.close();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
