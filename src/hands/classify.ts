@@ -85,6 +85,21 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
   }
 }
 
+/** The element an action or a page deed lands on: under the pointer, the focused one for keys, or the deed's own. */
+export function deedElement(action: ScreenAction | null, target: DeedTarget | null): ElementQuery | null {
+  if (!action) return target?.element ?? null;
+  switch (action.type) {
+    case "click":
+    case "double_click":
+      return { x: action.args.x, y: action.args.y };
+    case "type":
+    case "keypress":
+      return "focused";
+    default:
+      return null;
+  }
+}
+
 /**
  * Whether an action acts on the page it is on: a click, a drag, typing, keys (any of them reaches
  * the page's own handlers). Opening another address leaves it; scrolling, waiting and pointing only look.

@@ -1,6 +1,7 @@
 // The screen an approval asks about, with where the action lands marked on it: the target's box
 // when it is known, else a ring at the point. Positions are shares of the frame, so the mark
-// stays on its target at any size. Presentational.
+// stays on its target at any size. An action inside a frame of another origin than the page's
+// says which one: that origin is where it goes. Presentational.
 import type { Approval } from "../protocol.ts";
 import { t } from "../i18n.ts";
 
@@ -29,6 +30,11 @@ export function ApprovalShot({ approval }: { approval: Approval }) {
         )
       )}
       {approval.url && <figcaption className="truncate border-t border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-600">{approval.url}</figcaption>}
+      {approval.frame_origin && (
+        <figcaption data-testid="approval-frame" className="truncate border-t border-amber-200 bg-amber-50 px-2 py-1 text-xs font-medium text-amber-900">
+          {t.approvalInFrame(approval.frame_origin)}
+        </figcaption>
+      )}
     </figure>
   );
 }
