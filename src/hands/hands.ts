@@ -318,7 +318,8 @@ export class Hands {
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
     ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
-    const box = (deed.kind === "action" ? deed.element?.box : null) ?? frame?.box ?? null;
+    // Measured through the frames, past each one's border and padding, which the element's own box leaves out.
+    const box = frame?.box ?? (deed.kind === "action" ? deed.element?.box : null) ?? null;
     return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, signal, hold);
   }
 
