@@ -1,6 +1,7 @@
 // The browser's BrowserPage (computers/computer.ts): the page's ARIA tree and reader text, and
 // actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
-// screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
+// screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait. What an
+// action on an element risks is found in the frame that holds it (element-risks.ts).
 import type { ElementHandle, Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { Secrets } from "../../core/secrets.ts";
