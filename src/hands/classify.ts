@@ -102,6 +102,21 @@ async function terminalRisks(computer: Computer): Promise<Risk[]> {
   return terminal ? [{ kind: "keyboard_input", message: `types into the terminal "${terminal}", whose commands can reach EasyAgentCU's server and data`, unfenced: true }] : [];
 }
 
+/** The element an action or a page deed lands on: under the pointer, the focused one for keys, or the deed's own. */
+export function deedElement(action: ScreenAction | null, target: DeedTarget | null): ElementQuery | null {
+  if (!action) return target?.element ?? null;
+  switch (action.type) {
+    case "click":
+    case "double_click":
+      return { x: action.args.x, y: action.args.y };
+    case "type":
+    case "keypress":
+      return "focused";
+    default:
+      return null;
+  }
+}
+
 /**
  * Whether an action acts on the page it is on: a click, a drag, typing, keys (any of them reaches
  * the page's own handlers). Opening another address leaves it; scrolling, waiting and pointing only look.

@@ -255,7 +255,8 @@ export type ActionClass = z.infer<typeof actionClassSchema>;
 /**
  * An action waiting for the person's decision: classified as risky by the approval policy, or
  * flagged by the model itself (OpenAI's pending safety checks). `frame` is the screen before it,
- * `box` (or `at`) where on it the action lands, in the frame's pixels.
+ * `box` (or `at`) where on it the action lands, in the frame's pixels; `frame_origin` the origin
+ * of the frame inside the page that the action lands in, when that is not the page's own.
  */
 export const approvalSchema = z.object({
   id: z.string(),
@@ -267,6 +268,7 @@ export const approvalSchema = z.object({
   frame: frameRefSchema.nullable().default(null),
   at: z.object({ x: z.number(), y: z.number() }).nullable().default(null),
   box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable().default(null),
+  frame_origin: z.string().nullable().default(null),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 
