@@ -23,9 +23,17 @@ export class Fence {
     return new Fence(server, (server.address() as net.AddressInfo).port);
   }
 
-  /** What Chromium is started with so that every connection goes through the fence. */
+  /**
+   * What Chromium is started with so that every connection goes through the fence. The proxy
+   * carries no UDP, so WebRTC may send none either: otherwise a page's STUN requests would reach
+   * any address and port, this machine's included, past every rule of the fence.
+   */
   get chromiumArgs(): string[] {
-    return [`--proxy-server=http://127.0.0.1:${this.port}`, "--proxy-bypass-list=<-loopback>"];
+    return [
+      `--proxy-server=http://127.0.0.1:${this.port}`,
+      "--proxy-bypass-list=<-loopback>",
+      "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    ];
   }
 
   close(): Promise<void> {
