@@ -110,9 +110,9 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   const limit = rateLimit(ratePerSecond);
   app.use("/api/*", limit);
   app.use("/login", limit);
-  // The extension uploads from its own origin with the install token, which the sign-in and the
-  // UI's origin check below would refuse; its routes check both themselves.
-  app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken));
+  // The extension uploads from its own origin with the install token, which the UI's origin check
+  // below would refuse; its routes check both, and the sign-in (a bearer header), themselves.
+  app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken, authToken));
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
