@@ -33,6 +33,8 @@ export interface BrowserComputerOptions {
   gate?: NetworkGate;
   /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
   som?: PixelSomOptions;
+  /** The proxy its context's connections go through: the fence, which BrowserHost gives. */
+  proxy?: { server: string };
 }
 
 /** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
@@ -124,6 +126,7 @@ export class BrowserComputer implements Computer {
     const context = await browser.newContext({
       viewport: { width: options.width, height: options.height },
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
     });
     try {
       // Only in our own contexts: a browser attached to is left as it was.
