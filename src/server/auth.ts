@@ -13,7 +13,7 @@ const COOKIE = "easyagentcu_token";
 export function signIn(token: string): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.path === "/login") {
-      if (!isInstallToken(c.req.query("token"), token)) return c.text("This sign-in link is not valid; use the one the server printed.", 401);
+      if (!sameToken(c.req.query("token"), token)) return c.text("This sign-in link is not valid; use the one the server printed.", 401);
       setCookie(c, COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
       return c.redirect("/");
     }
@@ -35,12 +35,12 @@ export function signedIn(c: Context, token: string): boolean {
  */
 export function upgradeSignedIn(request: IncomingMessage, query: URLSearchParams, token: string): boolean {
   const cookie = new RegExp(`(?:^|;\\s*)${COOKIE}=([^;]*)`).exec(request.headers.cookie ?? "")?.[1];
-  return carriesSignIn(cookie, request.headers.authorization, token) || isInstallToken(query.get("signin"), token);
+  return carriesSignIn(cookie, request.headers.authorization, token) || sameToken(query.get("signin"), token);
 }
 
 function carriesSignIn(cookie: string | undefined, authorization: string | undefined, token: string): boolean {
   const bearer = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
-  return isInstallToken(cookie, token) || isInstallToken(bearer, token);
+  return sameToken(cookie, token) || sameToken(bearer, token);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -59,8 +59,13 @@ export function changesNeedToken(token: string): MiddlewareHandler {
   };
 }
 
-/** Whether `given` is the token (the install token, or the sign-in one), compared in constant time. */
+/** Whether `given` is the install token, compared in constant time. */
 export function isInstallToken(given: string | undefined | null, token: string): boolean {
+  return sameToken(given, token);
+}
+
+/** Whether `given` is `token`, compared in constant time. */
+function sameToken(given: string | undefined | null, token: string): boolean {
   const a = Buffer.from(given ?? "");
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
