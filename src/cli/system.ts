@@ -48,19 +48,20 @@ export interface System {
 const MODEL_STATUS_TTL_MS = 15_000;
 
 /**
- * `recover` marks tasks a dead server left active as interrupted; only the server does it, so a
- * `run` beside a running server leaves that server's tasks alone.
+ * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
+ * `run` or `replay` leaves them for the server to find.
  */
 export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
-  // The server holds its data dir: a second one would take the first one's tasks for interrupted.
-  const lock = options.recover ? await lockDataDir(config.dataDir) : null;
+  // Every process holds its data dir, the server and `run` and `replay` alike: a second server
+  // would take the first one's tasks for interrupted, and two processes' tasks would share its files.
+  const lock = await lockDataDir(config.dataDir);
   const store = await Store.open(config.dataDir).catch(async (error: unknown) => {
-    await lock?.release();
+    await lock.release();
     throw error;
   });
   const token = await installToken(config.dataDir).catch(async (error: unknown) => {
     await store.close();
-    await lock?.release();
+    await lock.release();
     throw error;
   });
   if (options.recover) {
@@ -145,7 +146,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       extensions.close();
       await browsers.close();
       await store.close();
-      await lock?.release();
+      await lock.release();
     },
   };
 }
