@@ -167,7 +167,7 @@ export class PersonGate {
   /** An action the approval policy asks about (seed 000 §9), shown on the screen before it; a refusal goes back to the model. */
   approveAction(request: ApprovalRequest, frame: FrameRef): Promise<boolean> {
     const checks = request.risks.map((risk, i) => ({ id: `risk_${i + 1}`, code: risk.kind, message: `${request.intent ? `${request.intent}: it` : "It"} ${risk.message}.` }));
-    const { action, intent, url, at, box, fromPage } = request;
-    return this.approve({ id: newId("appr"), checks, action, tool: null, intent, url, frame, at, box, from_page: fromPage }, true);
+    const { action, intent, url, at, box, fromPage, frameOrigin } = request;
+    return this.approve({ id: newId("appr"), checks, action, tool: null, intent, url, frame, at, box, from_page: fromPage, frame_origin: frameOrigin }, true);
   }
 }

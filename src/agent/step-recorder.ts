@@ -2,6 +2,7 @@
 // tokens, then `progress.append` — the one way any driver adds a step to the timeline. A step is
 // stored behind the loop, in the task's queue of writes: the driver goes on with the step as it
 // will be stored, and the run waits for every step before it ends (`flush`).
+import { cutNoted } from "../core/cut-text.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { PhaseClock } from "../core/phase-clock.ts";
 import type { Secrets } from "../core/secrets.ts";
@@ -9,6 +10,13 @@ import type { FrameOptions } from "../hands/hands.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, ProgressStep } from "../protocol/index.ts";
 import type { TaskRecord } from "./task-record.ts";
+
+/**
+ * The most of a model's reasoning a step keeps, and of the line the person reads for it: enough to
+ * follow either, while a model that writes megabytes in one answer costs the disk kilobytes.
+ */
+const THOUGHT_CHARS = 8_000;
+const TEXT_CHARS = 1_000;
 
 export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">;
 
@@ -58,7 +66,18 @@ export class StepRecorder {
     const index = ++this.made;
     this.onStep?.(shot);
     const frame = record.recorder.stepFrame(task, index, shot);
-    const step: ProgressStep = { id: newId("step"), task_id: task.id, index, screenshot: frame.ref, created_at: nowIso(), ...fields, url: fields.url === null ? null : this.secrets.conceal(fields.url), timings };
+    const step: ProgressStep = {
+      id: newId("step"),
+      task_id: task.id,
+      index,
+      screenshot: frame.ref,
+      created_at: nowIso(),
+      ...fields,
+      text: cutNoted(fields.text, TEXT_CHARS),
+      thought: cutNoted(fields.thought, THOUGHT_CHARS),
+      url: fields.url === null ? null : this.secrets.conceal(fields.url),
+      timings,
+    };
     const store = async () => {
       if (this.failure) return;
       await frame.save();

@@ -4,7 +4,7 @@
 // and any text is cut at 10,000 characters — at a line break where there is one, and never a page
 // view, which has a budget of its own (perception/page-view). The full conversation is kept; each
 // request gets a compressed copy, so what stays is always the newest.
-import { keptWithin } from "../core/cut-text.ts";
+import { cutNoted } from "../core/cut-text.ts";
 import type { ChatTurn } from "../models/chat/chat-model.ts";
 import { DELTA_MARK } from "../perception/page-view/delta.ts";
 
@@ -25,21 +25,16 @@ export function compressContext(turns: readonly ChatTurn[], limits: CompressionL
   const staleTrees = new Set(trees.slice(0, stale));
   const staleImages = new Set(images.slice(0, Math.max(0, images.length - limits.images)));
   return turns.map((turn, i) => {
-    if (turn.role !== "tool") return turn.text.length > limits.textChars ? { ...turn, text: cut(turn.text, limits.textChars) } : turn;
+    if (turn.role !== "tool") return turn.text.length > limits.textChars ? { ...turn, text: cutNoted(turn.text, limits.textChars) } : turn;
     let { content } = turn;
     if (staleTrees.has(i)) content = JSON.stringify({ omitted: "an older ARIA tree; the page may have changed since — call ariaTree for the current one" });
     if (staleImages.has(i)) content = `${content}\n[an older screenshot, no longer shown]`;
     const { image: _, ...text } = turn;
-    return { ...(staleImages.has(i) ? text : turn), content: turn.name === "ariaTree" && !staleTrees.has(i) ? content : cut(content, limits.textChars) };
+    return { ...(staleImages.has(i) ? text : turn), content: turn.name === "ariaTree" && !staleTrees.has(i) ? content : cutNoted(content, limits.textChars) };
   });
 }
 
 /** A tool turn's content is its JSON line, then the view: a delta's second line is its mark. */
 function isDelta(turn: ChatTurn): boolean {
   return turn.role === "tool" && (turn.content.split("\n", 3)[2]?.startsWith(DELTA_MARK) ?? false);
-}
-
-function cut(text: string, max: number): string {
-  const kept = keptWithin(text, max);
-  return kept === text ? text : `${kept}… [${text.length - kept.length} more characters cut]`;
 }

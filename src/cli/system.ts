@@ -7,7 +7,8 @@ import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
-import { openDesktop } from "../computers/desktop/desktop-host.ts";
+import { desktopFence, openDesktop } from "../computers/desktop/desktop-host.ts";
+import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
@@ -48,19 +49,20 @@ export interface System {
 const MODEL_STATUS_TTL_MS = 15_000;
 
 /**
- * `recover` marks tasks a dead server left active as interrupted; only the server does it, so a
- * `run` beside a running server leaves that server's tasks alone.
+ * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
+ * `run` or `replay` leaves them for the server to find.
  */
 export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
-  // The server holds its data dir: a second one would take the first one's tasks for interrupted.
-  const lock = options.recover ? await lockDataDir(config.dataDir) : null;
+  // Every process holds its data dir, the server and `run` and `replay` alike: a second server
+  // would take the first one's tasks for interrupted, and two processes' tasks would share its files.
+  const lock = await lockDataDir(config.dataDir);
   const store = await Store.open(config.dataDir, redactor(config)).catch(async (error: unknown) => {
-    await lock?.release();
+    await lock.release();
     throw error;
   });
   const token = await installToken(config.dataDir).catch(async (error: unknown) => {
     await store.close();
-    await lock?.release();
+    await lock.release();
     throw error;
   });
   if (options.recover) {
@@ -75,6 +77,14 @@ export async function startSystem(config: Config, options: { recover: boolean },
   if (config.agent.mode !== "actions" && config.computer !== "desktop") {
     await loadTokenizer().catch((error: unknown) => log.warn({ err: error }, "could not load the token tables; the first page view tries again"));
   }
+  // Known at start when tasks use the desktop unless they say otherwise, else at the first desktop task.
+  let fence: Promise<DesktopFence> | null = null;
+  const desktopFenced = () =>
+    (fence ??= desktopFence(config).then((known) => {
+      if (!known.fenced) log.warn({ why: known.why }, "the desktop's programs are not fenced: its terminal can reach EasyAgentCU's server and data dir, so typing into a terminal asks the person first");
+      return known;
+    }));
+  if (config.computer === "desktop") await desktopFenced();
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
@@ -104,7 +114,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(config, choice, log),
       chatModel: () => chatModel,
       openComputer: async (task) => {
-        if (task.computer === "desktop") return openDesktop(config);
+        if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
         if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
         const url = allowedEndpoint(config, task.cdp.url);
@@ -137,7 +147,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       extensions.close();
       await browsers.close();
       await store.close();
-      await lock?.release();
+      await lock.release();
     },
   };
 }

@@ -43,6 +43,12 @@ export type { Risk };
 /** An element named by ARIA ref, by a recorded target, by point (screenshot pixels), or the one that has focus. */
 export type ElementQuery = { ref: string } | { target: ElementTarget } | { x: number; y: number } | "focused";
 
+/** A frame of another origin than its page's, which holds an element: its origin, and the element's box (screenshot pixels). */
+export interface ForeignFrame {
+  origin: string;
+  box: ElementTarget["box"];
+}
+
 export interface ReadabilityResult {
   title?: string;
   /** Absent when the text was too long to return inline: it is stored as `artifactId`. */
@@ -94,9 +100,12 @@ export interface BrowserPage {
   /**
    * What a click on the element, Enter in it or typing into it would risk (the approval policy's
    * classes): submitting a form, paying, deleting, sending, a download, leaving the site, a
-   * password or payment field.
+   * password or payment field. The element is found inside frames and open shadow roots; in a
+   * frame of another origin, what it risks is that origin's (the risks carry it).
    */
   risksOf(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]>;
+  /** The frame of another origin than the page's that holds the element; null when the page's own document (or a frame of its origin) does. */
+  frameOf(element: ElementQuery): Promise<ForeignFrame | null>;
   /** A download or another site (another origin), for an address about to be opened. */
   risksOfUrl(url: string): Promise<Risk[]>;
 }
@@ -135,6 +144,12 @@ export interface Computer {
    * desktop program may draw its answer late. A click is not tried again before then.
    */
   readonly lateEffectMs?: number;
+  /**
+   * Desktops: whether their programs are kept from EasyAgentCU's server and data dir (a virtual
+   * desktop's fence, computers/desktop/desktop-fence.ts). Typing into a terminal on one that is not
+   * waits for the person.
+   */
+  readonly fenced?: boolean;
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;

@@ -23,6 +23,13 @@ describe("judge", () => {
     // Classes that carry nothing away stay as the policy says.
     expect(judge(allowAll, [pay, { kind: "download", message: "" }], "https://evil.example", named).verdict).toBe("allow");
   });
+
+  it("asks before keys go to a terminal whose commands reach the server, whatever keyboard_input allows", () => {
+    const terminal: Risk = { kind: "keyboard_input", message: 'types into the terminal "XTerm"', unfenced: true };
+    expect(judge(allowAll, [terminal], null, () => true)).toEqual({ verdict: "ask", risks: [terminal] });
+    expect(judge({ ...allowAll, keyboard_input: "deny" }, [terminal], null, () => true).verdict).toBe("deny");
+    expect(judge(allowAll, [{ kind: "keyboard_input", message: "types on the desktop" }], null, () => true).verdict).toBe("allow");
+  });
 });
 
 describe("namedOrigins", () => {

@@ -17,6 +17,8 @@ export interface Risk {
   message: string;
   /** Where the action goes, when it goes somewhere: the origin a link, a form or an address leads to. */
   origin?: string;
+  /** It reaches EasyAgentCU's own server and data (keys into an unfenced desktop's terminal): a policy that allows its class still asks. */
+  unfenced?: true;
 }
 
 export type ApprovalPolicy = Record<ActionClass, Verdict>;
@@ -94,6 +96,7 @@ export interface Judgement {
 export function judge(policy: ApprovalPolicy, risks: Risk[], pageOrigin: string | null, trusted: (origin: string) => boolean): Judgement {
   const verdictOf = (risk: Risk): Verdict => {
     const verdict = policy[risk.kind];
+    if (verdict === "allow" && risk.unfenced) return "ask";
     if (verdict !== "allow" || !PROVENANCE.has(risk.kind)) return verdict;
     const origin = risk.origin ?? pageOrigin;
     return origin !== null && trusted(origin) ? "allow" : "ask";

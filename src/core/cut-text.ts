@@ -5,3 +5,9 @@ export function keptWithin(text: string, max: number): string {
   const line = text.lastIndexOf("\n", max);
   return text.slice(0, line > max / 2 ? line : max);
 }
+
+/** The text cut to `max` characters as `keptWithin` cuts it, saying how much was cut. */
+export function cutNoted(text: string, max: number): string {
+  const kept = keptWithin(text, max);
+  return kept === text ? text : `${kept}… [${text.length - kept.length} more characters cut]`;
+}

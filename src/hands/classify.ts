@@ -69,19 +69,51 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
         return [{ kind: PRESS_CLASSES.find(asks)!, message: "presses a control whose caption could not be read" }];
       }
     case "type": {
-      if (!web) return [];
+      if (!web) return terminalRisks(computer);
       const typed = await web.risksOf("focused", "type");
       return /[\r\n]/.test(action.args.text) ? [...typed, ...(await web.risksOf("focused", "enter"))] : typed;
     }
     case "keypress": {
       const hotkey = hotkeyRisk(action.args.keys);
-      const enter = web && pressesEnter(action.args.keys) ? await web.risksOf("focused", "enter") : [];
+      const enter = web && pressesEnter(action.args.keys) ? await web.risksOf("focused", "enter") : await terminalRisks(computer);
       return hotkey ? [hotkey, ...enter] : enter;
     }
     case "navigate":
       return web ? web.risksOfUrl(action.args.url) : [];
     default:
       return [];
+  }
+}
+
+/** Window classes of terminals (`XTerm`, `Gnome-terminal`, `URxvt`, `kitty`). */
+const TERMINAL_CLASS = /term|konsole|kitty|alacritty|tilix|rxvt|^foot|^st(-256color)?$|guake|yakuake|tilda/i;
+/** Titles of terminals where the window names no class (the machine's own screen): `Command Prompt`, `Windows PowerShell`, `… — bash — 80×24`. */
+const TERMINAL_TITLE = /\bterminal\b|iterm|command prompt|powershell|cmd\.exe|\b(ba|z|fi)?sh\b.*\d+\s*[×x]\s*\d+/i;
+
+/**
+ * `keyboard_input` that no policy allows blindly, for keys that go to a terminal on a desktop
+ * whose programs are not fenced (desktop-fence.ts): its shell runs as the server's user, with the
+ * server's API, install token and chats in reach. A fenced desktop's terminal is judged as any window.
+ */
+async function terminalRisks(computer: Computer): Promise<Risk[]> {
+  if (computer.fenced !== false) return [];
+  const window = await computer.activeWindow?.().catch(() => null);
+  const terminal = window && (window.app ? TERMINAL_CLASS.test(window.app) && window.app : TERMINAL_TITLE.test(window.title) && window.title);
+  return terminal ? [{ kind: "keyboard_input", message: `types into the terminal "${terminal}", whose commands can reach EasyAgentCU's server and data`, unfenced: true }] : [];
+}
+
+/** The element an action or a page deed lands on: under the pointer, the focused one for keys, or the deed's own. */
+export function deedElement(action: ScreenAction | null, target: DeedTarget | null): ElementQuery | null {
+  if (!action) return target?.element ?? null;
+  switch (action.type) {
+    case "click":
+    case "double_click":
+      return { x: action.args.x, y: action.args.y };
+    case "type":
+    case "keypress":
+      return "focused";
+    default:
+      return null;
   }
 }
 

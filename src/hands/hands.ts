@@ -20,7 +20,7 @@ import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
-import { actsOnPage, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
+import { actsOnPage, deedElement, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
@@ -86,6 +86,8 @@ export interface ApprovalRequest {
    * or sends to, is not in what the person wrote, and the page holds it (`followsPage`).
    */
   fromPage: boolean;
+  /** The origin of the frame inside the page that the action lands in, when it is not the page's own. */
+  frameOrigin: string | null;
 }
 
 export interface HandsOptions {
@@ -157,7 +159,7 @@ export class Hands {
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
-      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null }, signal, (wait) => wait());
+      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, signal, (wait) => wait());
       await raceAbort(computer.navigate(checkedUrl(url)), signal);
     }
     this.visit(await computer.currentUrl());
@@ -319,16 +321,22 @@ export class Hands {
     await raceAbort(this.keepOffClosed(leads, "opened"), signal);
     const acts = deed.kind === "page" ? deed.passive !== true : actsOnPage(deed.action);
     if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "looked at"), signal);
+    const secrets = secretRisks(action, on, this.secrets, this.options.passwords);
+    // An element inside a frame of another origin acts toward that origin: a secret typed there
+    // goes to it, and the person is shown which frame it is and where in it the action lands.
+    const element = computer.web && found.length + secrets.length > 0 ? deedElement(action, on) : null;
+    const frame = element ? await raceAbort(computer.web!.frameOf(element), signal) : null;
     const risks = [
       ...found,
-      ...secretRisks(action, on, this.secrets, this.options.passwords),
+      ...secrets.map((risk) => (frame ? { ...risk, origin: frame.origin } : risk)),
       ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
     ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
-    const box = deed.kind === "action" ? (deed.element?.box ?? null) : null;
+    // Measured through the frames, past each one's border and padding, which the element's own box leaves out.
+    const box = frame?.box ?? (deed.kind === "action" ? deed.element?.box : null) ?? null;
     const cited = citedBy(action, on, [...leads, ...risks.flatMap((r) => r.origin ?? [])]);
-    return this.decide(risks, { intent, action, url, shot: before, at, box }, signal, hold, cited);
+    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, signal, hold, cited);
   }
 
   /**
@@ -338,7 +346,7 @@ export class Hands {
   async approveCall(risks: Risk[], intent: string, options: Pick<PerformOptions, "signal" | "hold"> = {}): Promise<void> {
     const signal = options.signal ?? this.options.signal;
     const shot = this.latest ?? (await this.capture(signal));
-    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null }, signal, options.hold ?? ((wait) => wait()));
+    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, signal, options.hold ?? ((wait) => wait()));
   }
 
   /**

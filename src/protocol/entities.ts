@@ -255,7 +255,8 @@ export type ActionClass = z.infer<typeof actionClassSchema>;
 /**
  * An action waiting for the person's decision: classified as risky by the approval policy, or
  * flagged by the model itself (OpenAI's pending safety checks). `frame` is the screen before it,
- * `box` (or `at`) where on it the action lands, in the frame's pixels.
+ * `box` (or `at`) where on it the action lands, in the frame's pixels; `frame_origin` the origin
+ * of the frame inside the page that the action lands in, when that is not the page's own.
  */
 export const approvalSchema = z.object({
   id: z.string(),
@@ -273,6 +274,7 @@ export const approvalSchema = z.object({
    * action was judged. The card says the instruction came from the page.
    */
   from_page: z.boolean().default(false),
+  frame_origin: z.string().nullable().default(null),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 

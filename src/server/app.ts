@@ -78,11 +78,18 @@ const sameOrigin: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/** Whether the request's client went away before it was answered (its connection closed). */
+function clientLeft(c: Context): boolean {
+  return c.req.raw.signal.aborted;
+}
+
 export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
-    if (reply.status >= 500) log.error({ err: error, path: c.req.path }, "request failed");
+    // A client that left mid-body (a tab closed as it sent) is no fault of ours, and gets no reply.
+    if (clientLeft(c)) log.warn({ path: c.req.path, method: c.req.method }, "the client closed the connection before its request was sent");
+    else if (reply.status >= 500) log.error({ err: error, path: c.req.path }, "request failed");
     return reply;
   });
   const noRoute = (c: Context) => c.json({ error: { code: "NOT_FOUND", message: `No route ${c.req.method} ${c.req.path}.` } }, 404);
@@ -110,9 +117,9 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   const limit = rateLimit(ratePerSecond);
   app.use("/api/*", limit);
   app.use("/login", limit);
-  // The extension uploads from its own origin with the install token, which the sign-in and the
-  // UI's origin check below would refuse; its routes check both themselves.
-  app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken));
+  // The extension uploads from its own origin with the install token, which the UI's origin check
+  // below would refuse; its routes check both, and the sign-in (a bearer header), themselves.
+  app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken, authToken));
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));

@@ -14,7 +14,7 @@ export interface Listening {
 
 export function listen(deps: AppDeps, host: string, port: number): Promise<Listening> {
   const app = createApp(deps);
-  const extensions = extensionSocket(deps.extensions.registry, deps.installToken);
+  const extensions = extensionSocket(deps.extensions.registry, deps.installToken, deps.authToken);
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {

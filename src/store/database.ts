@@ -1,5 +1,5 @@
 // Opens the SQLite file under the data directory and brings its schema up to date.
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
@@ -8,6 +8,9 @@ import type { Database } from "./schema.ts";
 
 export async function openDatabase(dataDir: string): Promise<Kysely<Database>> {
   mkdirSync(dataDir, { recursive: true });
+  // The data dir is its owner's alone: it holds the install token, the chats and their screens, and
+  // a fenced desktop's programs (another user on the same machine) must not read them.
+  chmodSync(dataDir, 0o700);
   const sqlite = new SQLite(path.join(dataDir, "easyagentcu.sqlite"));
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

@@ -5,7 +5,7 @@
 // text deltas go once its completion (which holds the whole text) is written. A failed reply
 // keeps its deltas: they are all there is of what it had written. It also counts each session's
 // viewers, the subscribers that show the session to a person: a task streams its live view only
-// while there is one.
+// while there is one. A step's reasoning is kept in its step's row only, and read back from there.
 import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
@@ -108,16 +108,28 @@ export class EventLog {
       .execute();
     // Events written by an older version parse with today's defaults; one that cannot be read
     // at all is skipped rather than ending the stream for the whole session.
-    return rows.flatMap((row) => {
+    const events = rows.flatMap((row) => {
       const event = agentEventSchema.safeParse(JSON.parse(row.data));
       return event.success ? [{ ...event.data, id: row.seq, session_id: sessionId, at: row.created_at }] : [];
     });
+    return this.withThoughts(events);
+  }
+
+  /** A step's reasoning, kept once in its step's row (see `kept`), put back into its event. */
+  private async withThoughts(events: SessionEvent[]): Promise<SessionEvent[]> {
+    const ids = events.flatMap((event) => (event.type === "progress.append" ? [event.step.id] : []));
+    const thoughts = new Map<string, string>();
+    for (let at = 0; at < ids.length; at += THOUGHTS_AT_ONCE) {
+      const rows = await this.db.selectFrom("steps").select(["id", "thought"]).where("id", "in", ids.slice(at, at + THOUGHTS_AT_ONCE)).execute();
+      for (const row of rows) thoughts.set(row.id, row.thought);
+    }
+    return events.map((event) => (event.type === "progress.append" && thoughts.has(event.step.id) ? { ...event, step: { ...event.step, thought: thoughts.get(event.step.id)! } } : event));
   }
 
   private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     const seq = await this.allocate(sessionId);
     const at = nowIso();
-    const row = { session_id: sessionId, seq, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(event), created_at: at };
+    const row = { session_id: sessionId, seq, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(kept(event)), created_at: at };
     await this.db.transaction().execute(async (trx) => {
       const superseded = trx.deleteFrom("events").where("session_id", "=", sessionId);
       if (event.type === "screen.live" || event.type === "task.activity") {
@@ -147,4 +159,15 @@ export class EventLog {
     this.nextSeq.set(sessionId, next + 1);
     return next;
   }
+}
+
+/** Steps whose reasoning one query reads back: well under SQLite's limit of bound values. */
+const THOUGHTS_AT_ONCE = 500;
+
+/**
+ * The event as its row keeps it: a step's reasoning, which can be long, is stored once, in the
+ * step's own row, and read back from there (`withThoughts`).
+ */
+function kept(event: AgentEvent): AgentEvent {
+  return event.type === "progress.append" ? { ...event, step: { ...event.step, thought: "" } } : event;
 }

@@ -10,7 +10,7 @@ import { task as taskRecord } from "../../web/src/testing/fixtures.ts";
 import { Store } from "./store.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
-const approval: Approval = { id: "appr_1", checks: [{ id: "c1", code: "high_risk", message: "deletes the account" }], action: null, tool: null, intent: "delete it", url: null, frame: null, at: null, box: null, from_page: false };
+const approval: Approval = { id: "appr_1", checks: [{ id: "c1", code: "high_risk", message: "deletes the account" }], action: null, tool: null, intent: "delete it", url: null, frame: null, at: null, box: null, from_page: false, frame_origin: null };
 
 /** A task of its own session, as the server stores it. */
 function task(id: string, patch: Partial<Task>): Task {

@@ -46,3 +46,30 @@ test("Allow lets the action run", async ({ chat, model, pages }) => {
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expect(card.answer).toHaveText("Done.");
 });
+
+test("an action inside a frame of another site names that site on the card and marks the field inside the frame", async ({ chat, model, pages }) => {
+  model.script(act("click", { x: 235, y: 265 }, "Clicking the password box"), act("type", { text: "hunter2" }, "Typing the password"), act("done", { answer: "Done." }, "Finished"));
+  await chat.open();
+  await chat.send("read the members' deals; my password is hunter2", pages.url("framed-form.html"));
+
+  const card = chat.card();
+  await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
+  await expect(card.answer).toContainText("Typing the password: it types into a password field.");
+  const partner = new URL(pages.url("framed-form.html")).origin.replace("127.0.0.1", "localhost");
+  await expect(card.root.getByText(`in a frame of ${partner}`)).toBeVisible();
+
+  // The mark sits on the password field inside the frame: 135–335 × 245–285 of the screen.
+  const shot = card.root.getByRole("img", { name: "The screen before “Typing the password”, with its target marked" });
+  const [width, height] = await shot.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+  const image = (await shot.boundingBox())!;
+  const mark = (await card.root.getByTestId("approval-target").boundingBox())!;
+  const centre = { x: ((mark.x + mark.width / 2 - image.x) / image.width) * width!, y: ((mark.y + mark.height / 2 - image.y) / image.height) * height! };
+  expect(centre.x).toBeGreaterThan(135);
+  expect(centre.x).toBeLessThan(335);
+  expect(centre.y).toBeGreaterThan(245);
+  expect(centre.y).toBeLessThan(285);
+
+  await card.root.getByRole("button", { name: "Deny" }).click();
+  await expect(card.root).toHaveAttribute("data-status", "completed");
+  expect(pages.records.some((r) => r.includes("hunter2"))).toBe(false);
+});

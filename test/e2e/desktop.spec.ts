@@ -1,17 +1,15 @@
 // A task on the desktop from the chat: the person picks Desktop, the card shows the live view of
 // the virtual desktop while the JSON planner works in a real terminal, then the timeline and the
 // answer; what the terminal ran is on disk.
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { act } from "../support/scripted-model.ts";
-import { fileText, TERMINAL } from "../support/terminal.ts";
+import { desktopFolder, fileText, TERMINAL } from "../support/terminal.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.use({ appConfig: { desktop: { apps: [TERMINAL] } } });
 
 test("a desktop task runs from the chat with its live view, timeline and answer", async ({ chat, model, page }) => {
-  const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-e2e-desktop-")), "greeting.txt");
+  const file = path.join(await desktopFolder("easyagentcu-e2e-desktop-"), "greeting.txt");
   const written = fileText(file);
   // The planner's first answer waits until the live view's title bar shows the terminal focused.
   let terminalUp = () => {};

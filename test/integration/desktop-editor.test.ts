@@ -2,8 +2,7 @@
 // real Mousepad and saves it with Ctrl+S (the CJK goes in as a paste from the clipboard the
 // computer owns), and the file on disk holds the line byte for byte. And the everyday programs
 // are where a person looks for them: a right click on the desktop opens the root menu.
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
@@ -11,6 +10,7 @@ import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import { X11Session } from "../../src/computers/desktop/x11-session.ts";
 import { startApp } from "../support/app.ts";
+import { desktopFolder } from "../support/terminal.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -29,7 +29,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 describe("the text editor on the desktop", () => {
   it("types a line with symbols and CJK into Mousepad through the planner, and Ctrl+S saves it byte for byte", async () => {
-    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-editor-")), "note.txt");
+    const file = path.join(await desktopFolder("easyagentcu-editor-"), "note.txt");
     // Opened on a path of its own, the editor saves there without a dialog.
     const app = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { apps: [`mousepad ${file}`] } } });
     try {

@@ -1,8 +1,7 @@
 // A whole task on the desktop (COMPUTER=desktop): the server starts a virtual desktop of its own
 // for the task, with a window manager and a terminal; the JSON planner clicks into the terminal
 // and types a command, which a real shell runs; the desktop goes away with the task.
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -11,7 +10,7 @@ import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import { startApp } from "../support/app.ts";
 import { gate } from "../support/gate.ts";
-import { fileText, TERMINAL } from "../support/terminal.ts";
+import { desktopFolder, fileText, TERMINAL } from "../support/terminal.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -20,7 +19,7 @@ const { model, app } = useWorld({ config: { computer: "desktop", desktop: { apps
 
 describe("a task on the desktop", () => {
   it("drives a real terminal through the planner and ends completed", async () => {
-    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-task-")), "out.txt");
+    const file = path.join(await desktopFolder("easyagentcu-desktop-task-"), "out.txt");
     const task = "write a greeting to a file";
     const written = fileText(file);
     // The planner's first answer waits until the live view shows the terminal up and focused.
@@ -53,7 +52,7 @@ describe("a task on the desktop", () => {
   });
 
   it("waits for a program that answers a click late instead of clicking it again", async () => {
-    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-late-")), "clicks.txt");
+    const file = path.join(await desktopFolder("easyagentcu-desktop-late-"), "clicks.txt");
     const late = await startApp({ modelBaseUrl: model.baseUrl, config: { computer: "desktop", desktop: { apps: [`python3 ${path.join(import.meta.dirname, "../fixtures/desktop/late.py")} ${file}`] } } });
     try {
       const task = "load the thing";

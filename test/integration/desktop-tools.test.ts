@@ -2,13 +2,11 @@
 // screen_info, mouse_action, keyboard_action, screenshot — and drives a real terminal on a real
 // X server with them. computer_use is high risk, so the person is asked first; a point off the
 // screen is refused with the screen's bounds; every call is a recorded step.
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING, startApp } from "../support/app.ts";
-import { fileText, TERMINAL } from "../support/terminal.ts";
+import { desktopFolder, fileText, TERMINAL } from "../support/terminal.ts";
 import { systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -24,7 +22,7 @@ const answers = (requests: RecordedRequest[]) =>
 
 describe("the desktop tools (seed 003)", () => {
   it("asks before computer_use, then types into a real terminal with mouse_action and keyboard_action", async () => {
-    const file = path.join(await mkdtemp(path.join(tmpdir(), "easyagentcu-desktop-tools-")), "out.txt");
+    const file = path.join(await desktopFolder("easyagentcu-desktop-tools-"), "out.txt");
     const goal = "write a greeting to a file from the terminal";
     const written = fileText(file);
     let terminalUp = () => {};

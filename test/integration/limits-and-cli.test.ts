@@ -1,5 +1,5 @@
 // The safety limits end a task with a reason; `easyagentcu run` runs one task in the terminal
-// and exits 0 only when it completed.
+// and exits 0 only when it completed, and neither it nor `replay` runs on a data dir in use.
 import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -51,9 +51,11 @@ describe("easyagentcu run", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
+    let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    return { code, out, dataDir: dir };
+    return { code, out, err, dataDir: dir };
   };
   const run = (task: string, url: string) => cli(["run", task, "--url", url]);
 
@@ -94,6 +96,21 @@ describe("easyagentcu run", () => {
     expect(again.out.trim().split("\n")).toEqual(["▶ cli tool press", "  1. act \"click Press me\"", "✓ Pressed.", "", "_Run again: replayed step 1 without the model._"]);
     expect(again.code).toBe(0);
     expect(model.requests.length).toBe(before);
+  });
+
+  it("refuses to run or replay on a data dir a server holds, and says so", async () => {
+    const server = await startApp({ modelBaseUrl: model.baseUrl });
+    try {
+      for (const args of [["run", "beside a server", "--url", pages.url("form.html")], ["replay", "task_any"]]) {
+        const { code, out, err } = await cli(args, server.dataDir);
+        expect(err).toContain(`Another EasyAgentCU process (a server, or a run or replay) is using ${server.dataDir}; stop it first, or give this one another --data-dir.`);
+        expect(out).toBe("");
+        expect(code).toBe(1);
+      }
+    } finally {
+      await server.close();
+    }
+    expect(model.requests.some((r) => planningText(r).includes("Task: beside a server"))).toBe(false);
   });
 });
 

@@ -1,5 +1,7 @@
-// The terminal the desktop tests type into, and the wait for what its shell writes.
-import { readFile } from "node:fs/promises";
+// The terminal the desktop tests type into, the folder its shell writes into, and the wait for what it writes.
+import { chmod, mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 
 /**
@@ -10,6 +12,13 @@ import { setTimeout as delay } from "node:timers/promises";
 export const TERMINAL = "xterm -geometry 100x24+0+0 -e bash --norc --noprofile";
 
 const POLL_MS = 100;
+
+/** A fresh folder the desktop's programs may write into: behind the desktop fence they run as a user of their own. */
+export async function desktopFolder(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  await chmod(dir, 0o777);
+  return dir;
+}
 
 /**
  * The file's text once `complete` says it is whole (by default: once it ends a line), or what it

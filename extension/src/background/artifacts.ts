@@ -20,7 +20,8 @@ export async function uploadArtifact(settings: Settings, body: Uint8Array | stri
   const endpoint = `${new URL(settings.serverUrl).origin}${EXTENSION_ARTIFACTS_PATH}`;
   let response: Response;
   try {
-    response = await fetch(endpoint, { method: "POST", headers: { "x-easyagentcu-token": settings.token, "content-type": contentType }, body: bytes as BufferSource });
+    const signIn: Record<string, string> = settings.signIn ? { authorization: `Bearer ${settings.signIn}` } : {};
+    response = await fetch(endpoint, { method: "POST", headers: { "x-easyagentcu-token": settings.token, "content-type": contentType, ...signIn }, body: bytes as BufferSource });
   } catch (err) {
     throw new ActionError("ACTION_FAILED", `Could not upload the artifact to ${endpoint}: ${errorMessage(err)}`, true);
   }

@@ -69,7 +69,9 @@ export function createConnection(hooks: ConnectionHooks): Connection {
       if (mine !== generation) return;
       url = wsUrl(settings.serverUrl, EXTENSION_WS_PATH);
       status("connecting", url);
-      const ws = new WebSocket(`${url}?token=${encodeURIComponent(settings.token)}`);
+      // A WebSocket can carry no header: a server off loopback finds its sign-in token in the address too.
+      const signIn = settings.signIn ? `&signin=${encodeURIComponent(settings.signIn)}` : "";
+      const ws = new WebSocket(`${url}?token=${encodeURIComponent(settings.token)}${signIn}`);
       socket = ws;
       let opened = false;
       ws.onopen = () => {
@@ -113,7 +115,7 @@ export function createConnection(hooks: ConnectionHooks): Connection {
         clearInterval(heartbeat);
         const why = opened
           ? `the server closed the connection (${event.code}${event.reason ? `: ${event.reason}` : ""})`
-          : `could not connect to ${url} (is the server running, and is the token right?)`;
+          : `could not connect to ${url} (is the server running, and are the tokens right?)`;
         scheduleRetry(url, why);
       };
     } catch (err) {

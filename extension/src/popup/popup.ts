@@ -21,6 +21,7 @@ async function init() {
   const [settings, status, clientId] = await Promise.all([readSettings(), readStatus(), existingClientId()]);
   $<HTMLInputElement>("serverUrl").value = settings.serverUrl;
   $<HTMLInputElement>("token").value = settings.token;
+  $<HTMLInputElement>("signIn").value = settings.signIn;
   showStatus(status);
   $("clientId").textContent = clientId ?? "not made yet";
   chrome.storage.session.onChanged.addListener((changes) => {
@@ -38,7 +39,7 @@ async function init() {
       showStatus({ state: "offline", url: serverUrl, lastError: "That server URL is not a valid address.", since: Date.now() });
       return;
     }
-    void writeSettings({ serverUrl, token: $<HTMLInputElement>("token").value });
+    void writeSettings({ serverUrl, token: $<HTMLInputElement>("token").value, signIn: $<HTMLInputElement>("signIn").value });
   });
 }
 

@@ -1,5 +1,5 @@
 // The extension's settings and identity in chrome.storage.local (the server's address, its install
-// token, the client id made once), and the connection state the worker publishes for the popup in
+// token, the sign-in token of a server on another machine, the client id made once), and the connection state the worker publishes for the popup in
 // chrome.storage.session. The worker and the popup both read them here.
 
 export const DEFAULT_SERVER_URL = "http://127.0.0.1:8000";
@@ -7,6 +7,8 @@ export const DEFAULT_SERVER_URL = "http://127.0.0.1:8000";
 export interface Settings {
   serverUrl: string;
   token: string;
+  /** The token a server off loopback prints in its sign-in link; empty for one on this machine. */
+  signIn: string;
 }
 
 /** What the popup shows: `offline` carries the last error. */
@@ -19,7 +21,7 @@ export interface ConnectionStatus {
   since: number;
 }
 
-export const SETTINGS_KEYS = ["serverUrl", "token"] as const;
+export const SETTINGS_KEYS = ["serverUrl", "token", "signIn"] as const;
 /** A change to any of these makes the worker connect afresh; `savedAt` is a save with nothing changed. */
 export const RECONNECT_KEYS = [...SETTINGS_KEYS, "savedAt"] as const;
 const CLIENT_ID_KEY = "clientId";
@@ -30,11 +32,12 @@ export async function readSettings(): Promise<Settings> {
   const stored = await chrome.storage.local.get([...SETTINGS_KEYS]);
   const serverUrl = typeof stored.serverUrl === "string" && stored.serverUrl.trim() ? stored.serverUrl.trim() : DEFAULT_SERVER_URL;
   const token = typeof stored.token === "string" ? stored.token.trim() : "";
-  return { serverUrl, token };
+  const signIn = typeof stored.signIn === "string" ? stored.signIn.trim() : "";
+  return { serverUrl, token, signIn };
 }
 
 export async function writeSettings(settings: Settings): Promise<void> {
-  await chrome.storage.local.set({ serverUrl: settings.serverUrl.trim(), token: settings.token.trim(), savedAt: Date.now() });
+  await chrome.storage.local.set({ serverUrl: settings.serverUrl.trim(), token: settings.token.trim(), signIn: settings.signIn.trim(), savedAt: Date.now() });
 }
 
 /** This browser profile's id, the same across restarts: a random UUID made the first time. */

@@ -94,7 +94,7 @@ export class PlannerDriver implements Driver {
       if (turn.approval) {
         // The model flagged the action itself (OpenAI's safety checks): its protocol goes on only once they are acknowledged.
         const frame = await steps.saveFrame(shot, { approval: true });
-        const approval = { id: newId("appr"), checks: turn.approval.checks, action: resolved, tool: null, intent: action.intent, url, frame, at: aimed, box: null, from_page: false };
+        const approval = { id: newId("appr"), checks: turn.approval.checks, action: resolved, tool: null, intent: action.intent, url, frame, at: aimed, box: null, from_page: false, frame_origin: null };
         if (!(await run.gate.approve(approval))) {
           const why = turn.approval.checks.map((c) => c.message || c.code).join("; ");
           return { status: "stopped", reason: `the person did not approve: ${why}` };

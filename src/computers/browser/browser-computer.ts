@@ -35,6 +35,8 @@ export interface BrowserComputerOptions {
   gate?: NetworkGate;
   /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
   som?: PixelSomOptions;
+  /** The proxy its context's connections go through: the fence, which BrowserHost gives. */
+  proxy?: { server: string };
 }
 
 /** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
@@ -128,6 +130,7 @@ export class BrowserComputer implements Computer {
     const context = await browser.newContext({
       viewport: { width: options.width, height: options.height },
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
     });
     try {
       // Only in our own contexts: a browser attached to is left as it was.
@@ -193,22 +196,27 @@ export class BrowserComputer implements Computer {
 
   async screenshot(): Promise<Screenshot> {
     const format = { format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true } as const;
-    const data = await this.guard(() => this.live.pausedFor(() => this.capture(format, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS)));
+    const data = await this.guard(() => this.live.pausedFor(() => this.capture(format, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS, UNRESPONSIVE_AFTER_MS)));
     const shot: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
     // The newest screen, fresher than the stream's last frame: a viewer sees it at once.
     this.live.show(shot);
     return shot;
   }
 
-  /** The viewport in device pixels, tried again while the page has no frame to give. */
-  private async capture(format: CaptureFormat, timeoutMs: number, attempts: number): Promise<Buffer> {
+  /**
+   * The viewport in device pixels, tried again while the page has no frame to give; PAGE_UNRESPONSIVE
+   * once it has given none for `boundMs`.
+   */
+  private async capture(format: CaptureFormat, timeoutMs: number, attempts: number, boundMs = Infinity): Promise<Buffer> {
+    const deadline = Date.now() + boundMs;
     // Once a secret was typed, the page may show its value anywhere: what shows it is blurred first.
     await this.cover.cover(this.page, this.cdp, this.secrets.revealed);
     for (let attempt = 1; ; attempt++) {
       try {
-        const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), timeoutMs);
+        const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), Math.min(timeoutMs, deadline - Date.now()));
         return Buffer.from(data, "base64");
       } catch (error) {
+        if (Date.now() >= deadline && this.renderers.get(this.page) !== "crashed") throw unresponsive(boundMs, error);
         // A page that has not painted its first frame yet (a new tab, a new document) has
         // nothing to capture; once it has loaded, the next animation frame has.
         if (attempt >= attempts || !String(error).includes("Unable to capture screenshot")) throw error;
@@ -559,6 +567,20 @@ function rendererCrashed(cause: unknown): AppError {
   return new AppError("BROWSER_CRASHED", "The page's renderer crashed (it ran out of memory or its process was killed); the task cannot go on in that tab.", { cause, retryable: true });
 }
 
+/**
+ * A page whose renderer never gives its main thread back (a script in an endless loop) draws no
+ * frame: the agent cannot see it, nor act on it with any sense, and its task fails.
+ */
+function unresponsive(boundMs: number, cause: unknown): AppError {
+  const message = `The page stopped responding: it drew nothing for ${boundMs / 1000} s (a script on it may be stuck in a loop), so the agent can no longer see it.`;
+  return new AppError("PAGE_UNRESPONSIVE", message, { cause });
+}
+
+/**
+ * How long a capture may go without a frame before the page counts as unresponsive: several
+ * tries at CAPTURE_TIMEOUT_MS, far more than a page that only changes documents takes.
+ */
+const UNRESPONSIVE_AFTER_MS = 15_000;
 /**
  * A capture asked for while the page changes documents (a form that navigates) can wait for a
  * frame that never comes; after this long it is given up and tried again.

@@ -16,17 +16,19 @@ import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
 import { SignIns } from "./sign-ins.ts";
 
-// Without these, Chromium keeps trying to reach Google's services, which closed networks refuse.
 /**
  * How long a task waits for a spare still being opened (it takes about a quarter of a second). One
  * that takes longer — its renderer was killed as it started, say — is left to close when it comes.
  */
 const SPARE_WAIT_MS = 5_000;
 
+// Without these, Chromium keeps trying to reach Google's services; what it still tries the fence refuses (fence.ts).
 const QUIET_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  "--disable-domain-reliability",
+  "--disable-client-side-phishing-detection",
   "--no-first-run",
   "--disable-gpu",
   "--disable-dev-shm-usage",
@@ -106,8 +108,10 @@ export class BrowserHost {
     }
   }
 
-  private create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
-    return BrowserComputer.create(browser, { ...options, gate: this.gate });
+  /** A context whose pages go through the fence; one made without (the host closing) reaches nothing, as the browser's own connections. */
+  private async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    const fence = await this.fence?.catch(() => null);
+    return BrowserComputer.create(browser, { ...options, gate: this.gate, ...(fence ? { proxy: fence.contextProxy } : {}) });
   }
 
   /** A new context whose page has drawn its first frame: a new page's first capture waits for it. */

@@ -1,36 +1,76 @@
-// The network fence of the browser we launch: Chromium reaches the network only through this
-// proxy (`--proxy-server`, loopback included), which resolves every host itself, judges each
-// address with the network policy, and connects to the address it judged — so neither a
-// redirect, a popup, a frame, a form post nor a name that resolves to this machine gets past it.
-// Plain HTTP is forwarded; HTTPS and WebSockets are tunnelled with CONNECT.
+// The network fence of the browser we launch: each task's browser context reaches the network
+// only through this proxy (its context's proxy, loopback included), which resolves every host
+// itself, judges each address with the network policy, and connects to the address it judged — so
+// neither a redirect, a popup, a frame, a form post nor a name that resolves to this machine gets
+// past it. Plain HTTP is forwarded; HTTPS and WebSockets are tunnelled with CONNECT. Chromium's own
+// connections, made outside any task's context (its updater, Google accounts), go to a second
+// proxy that refuses them all.
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { blockedName, judge, outsideAllowed, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
 
 export class Fence {
+  private readonly sockets: net.Server[] = [];
+
   private constructor(
     private readonly server: http.Server,
     readonly port: number,
+    /** Where Chromium's own connections go: nowhere. */
+    private readonly closed: http.Server,
   ) {}
 
-  /** Starts the proxy on 127.0.0.1; `policy` is read for every connection, so it may change. */
+  /** Starts the proxies on 127.0.0.1; `policy` is read for every connection, so it may change. */
   static async start(policy: () => NetworkPolicy): Promise<Fence> {
     const server = http.createServer((req, res) => void forward(req, res, policy()));
     server.on("connect", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void tunnel(req, socket, head, policy()));
     server.on("clientError", (_error, socket) => socket.destroy());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return new Fence(server, (server.address() as net.AddressInfo).port);
+    const closed = http.createServer((_req, res) => res.writeHead(403).end());
+    closed.on("connect", (_req: http.IncomingMessage, socket: net.Socket) => socket.end("HTTP/1.1 403 Forbidden\r\n\r\n"));
+    closed.on("clientError", (_error, socket) => socket.destroy());
+    await Promise.all([server, closed].map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
+    return new Fence(server, (server.address() as net.AddressInfo).port, closed);
   }
 
-  /** What Chromium is started with so that every connection goes through the fence. */
+  /**
+   * What Chromium is started with. Its own connections go to the proxy that refuses them: a task's
+   * context has a proxy of its own (`contextProxy`), but the browser's background services
+   * (component updates, Google accounts, safe browsing) run outside any context, and the switches
+   * that should quiet them leave some that went out through the fence to the internet. The proxies
+   * carry no UDP, so WebRTC may send none either: otherwise a page's STUN requests would reach any
+   * address and port, this machine's included, past every rule of the fence.
+   */
   get chromiumArgs(): string[] {
-    return [`--proxy-server=http://127.0.0.1:${this.port}`, "--proxy-bypass-list=<-loopback>"];
+    return [
+      `--proxy-server=http://127.0.0.1:${(this.closed.address() as net.AddressInfo).port}`,
+      "--proxy-bypass-list=<-loopback>",
+      "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    ];
   }
 
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  /**
+   * Takes connections on a Unix socket too: a file, which reaches across network namespaces (a
+   * fenced desktop's programs come in through it, computers/desktop/desktop-fence.ts).
+   */
+  async listenAt(socketPath: string): Promise<void> {
+    const socket = net.createServer((connection) => this.server.emit("connection", connection));
+    this.sockets.push(socket);
+    await new Promise<void>((resolve, reject) => socket.once("error", reject).listen(socketPath, resolve));
+  }
+
+  /** The proxy of a task's browser context, loopback included (Playwright proxies it unless told not to). */
+  get contextProxy(): { server: string } {
+    return { server: `http://127.0.0.1:${this.port}` };
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.close();
+    await Promise.all(
+      [this.server, this.closed].map((s) => {
+        s.closeAllConnections();
+        return new Promise<void>((resolve) => s.close(() => resolve()));
+      }),
+    );
   }
 }
 

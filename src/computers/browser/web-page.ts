@@ -1,19 +1,18 @@
 // The browser's BrowserPage (computers/computer.ts): the page's ARIA tree and reader text, and
 // actions on elements by ref, on the page that is the screen at the moment. Boxes and points are
-// screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait.
-import type { Locator, Page } from "playwright-core";
+// screenshot pixels (CSS pixels × devicePixelRatio); every action has a bounded wait. What an
+// action on an element risks is found in the frame that holds it (element-risks.ts).
+import type { ElementHandle, Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
-import { PRESS_WORDS } from "../../core/approval-policy.ts";
 import type { Secrets } from "../../core/secrets.ts";
-import type { BrowserPage, ElementQuery, ElementTarget, ReadabilityResult, RefAction, Risk } from "../computer.ts";
+import type { BrowserPage, ElementQuery, ElementTarget, ForeignFrame, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { pageView, type PageView, type ViewRequest } from "../../perception/page-view/view.ts";
 import { elementAt } from "./dom-index.ts";
+import { boxInPage, deepElement, originOfHandle, risksOfHandle, type RiskHow } from "./element-risks.ts";
 import { locatorFromCode } from "./locator-code.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
-/** In the page: the focused element, inside open shadow roots too. */
-const FOCUSED = "(() => { let focused = document.activeElement; while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement; return focused; })()";
 /** Addresses that are files to save rather than pages to show. */
 const DOWNLOADS = /\.(pdf|zip|exe|dmg|msi|csv|xlsx?|docx?|pptx?|tar|gz|7z|rar|apk|iso)$/i;
 
@@ -171,37 +170,51 @@ export class WebPage implements BrowserPage {
     await mouse.up();
   }
 
-  risksOf(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]> {
-    return this.guard(() => this.risksOfElement(element, how));
+  risksOf(element: ElementQuery, how: RiskHow): Promise<Risk[]> {
+    return this.guard(() => this.onElement(element, (found) => risksOfHandle(found, how, DOWNLOADS), []));
   }
 
-  private async risksOfElement(element: ElementQuery, how: "click" | "enter" | "type"): Promise<Risk[]> {
-    const args = { downloads: DOWNLOADS.source, press: PRESS_WORDS, how };
-    const page = this.page();
-    if (element !== "focused" && "ref" in element) {
-      return locateRef(page, element.ref).evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS });
-    }
-    if (element !== "focused" && "target" in element) {
-      const locator = await this.locatorOf(element.target);
-      return locator ? locator.evaluate(risksInPage, args, { timeout: ACTION_TIMEOUT_MS }) : [];
-    }
-    const point = element === "focused" ? null : { x: element.x / this.scale, y: element.y / this.scale };
-    return (await this.onElement(point, risksInPage, args)) ?? [];
+  frameOf(element: ElementQuery): Promise<ForeignFrame | null> {
+    return this.guard(() =>
+      this.onElement(
+        element,
+        async (found) => {
+          const origin = await originOfHandle(found);
+          if (origin === safeUrl(this.page().url())?.origin) return null;
+          const box = await boxInPage(found);
+          return { origin, box: box ? this.toScreenshot(box) : null };
+        },
+        null,
+      ),
+    );
   }
 
-  /** Blurs the focused field: a secret was just typed into it. */
+  /** Blurs the focused field, in whichever frame it is: a secret was just typed into it. */
   async maskFocused(): Promise<void> {
-    await this.onElement(null, maskSecret, undefined);
+    await this.onElement("focused", (found) => found.evaluate(maskSecret), undefined);
   }
 
   /**
-   * Runs `work`, a self-contained function of the page's, on the element at a point (CSS pixels),
-   * or the focused one, inside open shadow roots too; null when there is none. Found and worked on
-   * in one round trip: the policy asks this before every click and every typing.
+   * Runs `work` on the element a query names, in the frame and open shadow root that holds it (the
+   * element under a point, or the focused one, is followed into frames of any origin); `none` when
+   * there is no such element.
    */
-  private async onElement<A, T>(point: { x: number; y: number } | null, work: (element: Element, arg: A) => T, arg: A): Promise<T | null> {
-    const find = point ? `document.elementFromPoint(${point.x}, ${point.y})` : FOCUSED;
-    return (await this.page().evaluate(`(() => { const found = ${find}; return found ? (${work})(found, ${JSON.stringify(arg)}) : null; })()`)) as T | null;
+  private async onElement<T>(element: ElementQuery, work: (found: ElementHandle<Element>) => Promise<T>, none: T): Promise<T> {
+    const found = await this.handleOf(element);
+    if (!found) return none;
+    try {
+      return await work(found);
+    } finally {
+      await found.dispose().catch(() => undefined);
+    }
+  }
+
+  private async handleOf(element: ElementQuery): Promise<ElementHandle<Element> | null> {
+    const page = this.page();
+    if (element === "focused") return deepElement(page, null);
+    if ("ref" in element) return locateRef(page, element.ref).elementHandle({ timeout: ACTION_TIMEOUT_MS });
+    if ("target" in element) return (await this.locatorOf(element.target))?.elementHandle({ timeout: ACTION_TIMEOUT_MS }) ?? null;
+    return deepElement(page, { x: element.x / this.scale, y: element.y / this.scale });
   }
 
   async risksOfUrl(url: string): Promise<Risk[]> {
@@ -250,53 +263,6 @@ export class WebPage implements BrowserPage {
     const s = this.scale;
     return { x: Math.round(box.x * s), y: Math.round(box.y * s), width: Math.round(box.width * s), height: Math.round(box.height * s) };
   }
-}
-
-// Runs in the page on the element itself (or its nearest control), so it is one self-contained
-// function: tsx would wrap inner named helpers in a `__name` the page lacks. `how`: a click, Enter
-// pressed in it (which submits a form from a text field), or text typed into it. A form that is
-// posted (or holds a password) submits; one that is only read (GET, a search) leaves the site at
-// most. Origins are compared whole: scheme, host and port.
-function risksInPage(element: Element, { downloads, press, how }: { downloads: string; press: Record<string, string>; how: "click" | "enter" | "type" }): Risk[] {
-  const risks: Risk[] = [];
-  const control = element.closest("button, input, textarea, select, a[href], [role=button], [role=link], [role=menuitem]") ?? element;
-  const tag = control.localName;
-  const type = (control.getAttribute("type") ?? (tag === "button" ? "submit" : "text")).toLowerCase();
-  const name = (control.getAttribute("aria-label") || (control as HTMLElement).innerText || (control as HTMLInputElement).value || control.getAttribute("title") || "").trim().replace(/\s+/g, " ");
-  const quoted = name.length > 0 && name.length <= 60 ? ` "${name}"` : "";
-  if (how === "type") {
-    const hints = `${control.getAttribute("autocomplete") ?? ""} ${control.getAttribute("name") ?? ""} ${control.id}`;
-    if (type === "password" || /\bcc-|card.?num|cc.?num|\bcvc|\bcvv|\bcsc\b|security.?code|\biban\b|current-password|new-password/i.test(hints)) {
-      risks.push({ kind: "sensitive_field", message: `types into a ${type === "password" || /password/i.test(hints) ? "password" : "payment"} field` });
-    }
-    return risks;
-  }
-  const form = (control as HTMLButtonElement).form ?? control.closest("form");
-  const button = (tag === "button" && type === "submit") || (tag === "input" && (type === "submit" || type === "image"));
-  const field = (tag === "input" && !["button", "checkbox", "radio", "reset", "file", "submit", "image"].includes(type)) || tag === "textarea";
-  if (form && (how === "enter" ? field && tag !== "textarea" : button)) {
-    // A button's formAction reads as the page's own address when it has no formaction of its own.
-    const action = new URL(control.hasAttribute("formaction") ? (control as HTMLButtonElement).formAction : form.action, location.href);
-    const posted = (form.getAttribute("method") ?? "get").toLowerCase() !== "get" || form.querySelector("input[type=password]") !== null;
-    if (posted) risks.push({ kind: "submit", message: `submits the form${form.getAttribute("name") ? ` "${form.getAttribute("name")}"` : ""}`, origin: location.origin });
-    if (/^https?:$/.test(action.protocol) && action.origin !== location.origin) risks.push({ kind: "leave_site", message: `sends the form to ${action.origin}`, origin: action.origin });
-  }
-  if (how === "click" && name.length <= 60) {
-    for (const [kind, words] of Object.entries(press)) {
-      if (new RegExp(words, "i").test(name)) risks.push({ kind: kind as Risk["kind"], message: `presses${quoted}, which may ${kind}` });
-    }
-  }
-  if (how === "click" && tag === "a") {
-    const link = control as HTMLAnchorElement;
-    const target = new URL(link.href, location.href);
-    if (link.hasAttribute("download") || new RegExp(downloads, "i").test(target.pathname)) {
-      risks.push({ kind: "download", message: `downloads ${link.getAttribute("download") || target.pathname.split("/").pop()}` });
-    }
-    if (/^https?:$/.test(target.protocol) && target.origin !== location.origin) {
-      risks.push({ kind: "leave_site", message: `leaves ${location.origin} for ${target.origin}`, origin: target.origin });
-    }
-  }
-  return risks;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface DesktopComputerOptions {
   onClose?: () => Promise<void>;
   /** Set-of-Mark from the screen's pixels (seed 002 §2.4); the configuration's defaults when absent. */
   som?: PixelSomOptions;
+  /** Whether the display's programs run behind the desktop fence (desktop-fence.ts); not when absent. */
+  fenced?: boolean;
 }
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -39,6 +41,7 @@ export class DesktopComputer implements Computer {
   readonly logicalSize: Size;
   readonly minChangedPixels = DESKTOP_MIN_CHANGED_PIXELS;
   readonly lateEffectMs = DESKTOP_LATE_EFFECT_MS;
+  readonly fenced: boolean;
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly pixels: PixelElements;
@@ -51,6 +54,7 @@ export class DesktopComputer implements Computer {
     private readonly options: DesktopComputerOptions,
   ) {
     this.logicalSize = x.size;
+    this.fenced = options.fenced ?? false;
     this.live = new LiveFrames(options.liveFps, () => this.screenshot());
     this.guard = new InputGuard(options.minIntervalMs, () => x.pointer());
     this.pixels = new PixelElements(options.som);

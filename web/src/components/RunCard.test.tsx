@@ -179,6 +179,7 @@ describe("RunCard with a flagged action", () => {
       at: { x: 250, y: 100 },
       box: null,
       from_page: false,
+      frame_origin: null,
     };
     const flagged = { ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } };
     const { onDecide } = renderCard(flagged);
@@ -190,6 +191,26 @@ describe("RunCard with a flagged action", () => {
     expect(screen.getByTestId("approval-target").style).toMatchObject({ left: "25%", top: "20%" });
     fireEvent.click(screen.getByRole("button", { name: "Deny" }));
     expect(onDecide).toHaveBeenCalledWith("task_1", "appr_1", false);
+    expect(screen.queryByTestId("approval-frame")).toBeNull();
+  });
+
+  it("names the frame of another site an action lands in, and marks the element inside it", () => {
+    const approval = {
+      id: "appr_2",
+      checks: [{ id: "risk_1", code: "submit", message: "Signing in: it submits the form." }],
+      action: null,
+      tool: null,
+      intent: "Signing in",
+      url: "https://shop.example/deals",
+      frame: { id: "frame_b", url: "/frames/frame_b", width: 1000, height: 500 },
+      at: null,
+      box: { x: 200, y: 250, width: 100, height: 50 },
+      frame_origin: "https://other.example",
+      from_page: false,
+    };
+    renderCard({ ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } });
+    expect(screen.getByTestId("approval-frame").textContent).toBe("in a frame of https://other.example");
+    expect(screen.getByTestId("approval-target").style).toMatchObject({ left: "20%", top: "50%", width: "10%", height: "10%" });
   });
 });
 
@@ -206,6 +227,7 @@ describe("RunCard with an action that follows the page", () => {
       at: null,
       box: null,
       from_page: true,
+      frame_origin: null,
     };
     renderCard({ ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } });
     expect(screen.getByTestId("approval-from-page").textContent).toMatch(/^This instruction came from the page, not from you/);

@@ -29,6 +29,8 @@ export class NativeComputer implements Computer {
   readonly kind = "desktop" as const;
   readonly minChangedPixels = DESKTOP_MIN_CHANGED_PIXELS;
   readonly lateEffectMs = DESKTOP_LATE_EFFECT_MS;
+  /** The machine's own screen: its programs run as the person, with the server's reach. */
+  readonly fenced = false;
   private readonly live: LiveFrames;
   private readonly guard: InputGuard;
   private readonly spaces: NativeSpaces;
