@@ -5,10 +5,10 @@
 // data to an origin the person did not name asks, even where the policy allows everything.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
-import type { Approval, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import type { Approval } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
-import { openStream } from "../support/sse.ts";
+import { runDeciding as run } from "../support/decide.ts";
 import { useWorld } from "../support/world.ts";
 
 // A generous model timeout: the scripted model runs in this process, and a long synchronous stretch
@@ -22,21 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => strict?.close());
 
-/** Sends a task and answers its approval requests in order, as the person would; resolves with how it ended. */
-async function run(app: TestApp, session: string, body: Record<string, unknown>, decisions: boolean[] = []) {
-  const events = await openStream(app.url, session, 0);
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, ...body });
-  const asked = (n: number) => events.events.filter((e) => e.type === "approval.requested")[n] as Extract<SessionEvent, { type: "approval.requested" }>;
-  for (const [n, approved] of decisions.entries()) {
-    await events.waitFor(() => asked(n) !== undefined);
-    expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked(n).approval.id, approved })).status).toBe(202);
-  }
-  const end = await events.waitForEnd(json.task_id, 45_000);
-  events.close();
-  const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
-  const approvals = events.events.filter((e) => e.type === "approval.requested").map((e) => (e as { approval: Approval }).approval);
-  return { end, stored, approvals, events: events.events };
-}
 
 const plannedFor = (text: string) => (r: RecordedRequest) => planningText(r).includes(text);
 const toolAgentFor = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);

@@ -8,30 +8,17 @@ import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { loadConfig } from "../../src/core/config.ts";
 import { createPlanner } from "../../src/models/index.ts";
 import { PAGE_TEXT_IS_DATA } from "../../src/models/planner.ts";
-import type { Approval, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import type { Approval, SessionEvent } from "../../src/protocol/index.ts";
 import { toolSet } from "../../src/tools/index.ts";
 import { act, isChatTurn, planningText, systemText } from "../support/scripted-model.ts";
+import { runDeciding } from "../support/decide.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
 // The default policy, but submitting is allowed: where the person named the origin, it goes without asking.
 const { model, pages, app } = useWorld({ config: { approvals: { ...DEFAULT_APPROVAL_POLICY, submit: "allow" }, model: { timeoutMs: 60_000 } } });
 
-/** Sends a task and answers its approval requests in order, as the person would. */
-async function run(session: string, body: Record<string, unknown>, decisions: boolean[] = []) {
-  const events = await openStream(app.url, session, 0);
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, ...body });
-  const asked = (n: number) => events.events.filter((e) => e.type === "approval.requested")[n] as Extract<SessionEvent, { type: "approval.requested" }>;
-  for (const [n, approved] of decisions.entries()) {
-    await events.waitFor(() => asked(n) !== undefined);
-    expect((await app.api("POST", "/api/chat/approve", { task_id: json.task_id, approval_id: asked(n).approval.id, approved })).status).toBe(202);
-  }
-  const end = await events.waitForEnd(json.task_id, 45_000);
-  events.close();
-  const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
-  const approvals = events.events.filter((e) => e.type === "approval.requested").map((e) => (e as { approval: Approval }).approval);
-  return { end, stored, approvals, events: events.events };
-}
+const run = (session: string, body: Record<string, unknown>, decisions: boolean[] = []) => runDeciding(app, session, body, decisions);
 
 const PROVIDERS = ["qwen", "anthropic", "openai", "uitars", "opencua", "som"] as const;
 
