@@ -17,11 +17,12 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { Screencast } from "./screencast.ts";
+import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
-import { WebPage } from "./web-page.ts";
+import { everyCallThrough, WebPage } from "./web-page.ts";
 
 export interface BrowserComputerOptions {
   width: number;
@@ -123,7 +124,10 @@ export class BrowserComputer implements Computer {
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
-    this.web = new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, (operation) => this.guard(operation));
+    const guard = <T>(operation: () => Promise<T>) => this.guard(operation);
+    // Every operation on the page's elements runs guarded, as the computer's own do: a page stuck in
+    // a loop would otherwise hold a tool's look or click until the task's time limit.
+    this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, guard), guard);
   }
 
   static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -536,7 +540,7 @@ export class BrowserComputer implements Computer {
     if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
     this.assertAlive(null);
     try {
-      return await operation();
+      return await unlessUnresponsive(operation(), () => this.cdp);
     } catch (error) {
       this.assertAlive(error);
       if (error instanceof AppError) throw error;
@@ -572,8 +576,7 @@ function rendererCrashed(cause: unknown): AppError {
  * frame: the agent cannot see it, nor act on it with any sense, and its task fails.
  */
 function unresponsive(boundMs: number, cause: unknown): AppError {
-  const message = `The page stopped responding: it drew nothing for ${boundMs / 1000} s (a script on it may be stuck in a loop), so the agent can no longer see it.`;
-  return new AppError("PAGE_UNRESPONSIVE", message, { cause });
+  return pageUnresponsive(`it drew nothing for ${boundMs / 1000} s`, cause);
 }
 
 /**

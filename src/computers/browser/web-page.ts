@@ -16,6 +16,19 @@ const ACTION_TIMEOUT_MS = 10_000;
 /** Addresses that are files to save rather than pages to show. */
 const DOWNLOADS = /\.(pdf|zip|exe|dmg|msi|csv|xlsx?|docx?|pptx?|tar|gz|7z|rar|apk|iso)$/i;
 
+/**
+ * `target` with each of its methods run through `guard`; the methods call one another unguarded.
+ * WebPage's methods all work on the page, and all return promises.
+ */
+export function everyCallThrough<T extends object>(target: T, guard: <R>(operation: () => Promise<R>) => Promise<R>): T {
+  return new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key);
+      return typeof value === "function" ? (...args: unknown[]) => guard(() => (value as (...a: unknown[]) => Promise<unknown>).apply(object, args)) : value;
+    },
+  });
+}
+
 export class WebPage implements BrowserPage {
   constructor(
     private readonly page: () => Page,

@@ -7,7 +7,7 @@
 // still works through the display's socket in /tmp/.X11-unix. Had only where the server runs as
 // root on Linux; elsewhere the desktop runs as before and says why it is not fenced.
 import { execFile, type ChildProcess } from "node:child_process";
-import { chown, readdir } from "node:fs/promises";
+import { lchown, readdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { AppError } from "../../core/errors.ts";
@@ -61,10 +61,23 @@ function firstLine(error: unknown): string {
   return (stderr?.trim() || message).split("\n")[0]!;
 }
 
-/** Gives the desktop's directory (its programs' home) to the fenced user, everything in it included. */
+/**
+ * Gives the desktop's directory (its programs' home) to the fenced user, everything in it included.
+ * The directory itself goes last: until then it is root's alone (0700), so no program of the
+ * fenced user — another desktop's, say — can swap a path in it for a link that root would follow.
+ */
 export async function giveDirectory(dir: string, fence: FencedUser): Promise<void> {
   const entries = await readdir(dir, { recursive: true });
-  for (const entry of ["", ...entries]) await chown(path.join(dir, entry), fence.uid, fence.gid);
+  for (const entry of entries) await lchown(path.join(dir, entry), fence.uid, fence.gid);
+  await lchown(dir, fence.uid, fence.gid);
+}
+
+/**
+ * Removes a directory given to the fenced user, as that user: root walking a tree that the user's
+ * programs can still change could be led by a link to delete anything.
+ */
+export async function removeAsFenced(dir: string, fence: FencedUser): Promise<void> {
+  await run("setpriv", [`--reuid=${fence.uid}`, `--regid=${fence.gid}`, "--clear-groups", "--no-new-privs", "--", "rm", "-rf", "--", dir]);
 }
 
 /**

@@ -5,12 +5,12 @@
 // Given a fence (desktop-fence.ts), the programs run behind it, that directory their home; Xvfb
 // stays the server's.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
-import { DesktopNamespace, giveDirectory, type FencedUser } from "./desktop-fence.ts";
+import { DesktopNamespace, giveDirectory, removeAsFenced, type FencedUser } from "./desktop-fence.ts";
 import { isOpenbox, writeOpenboxConfig } from "./openbox-config.ts";
 import { X11Session } from "./x11-session.ts";
 
@@ -98,7 +98,10 @@ export class VirtualDisplay {
     this.server.kill("SIGTERM");
     await Promise.all([...groups.map(groupStopped), stopped(this.server)]);
     // Only now: a program that is still going writes its settings into the directory on its way out.
-    await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+    // A directory not given to the fenced user yet (the desktop failed to start) is root's alone.
+    const given = this.fence && (await stat(this.dir).catch(() => null))?.uid === this.fence.uid;
+    if (given) await removeAsFenced(this.dir, this.fence!);
+    else await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
   }
 
   /** What every program on the desktop is given: its display, its directories, no session bus, a UTF-8 locale. */
