@@ -58,11 +58,21 @@ export class Secrets {
   conceal(text: string): string {
     let out = text;
     for (const [name, value] of Object.entries(this.values).sort((a, b) => b[1].length - a[1].length)) {
-      // A page that puts the value in its address writes it encoded.
-      for (const form of new Set([value, encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, "+")])) out = out.split(form).join(`%${name}%`);
+      for (const form of writtenForms(value)) out = out.split(form).join(`%${name}%`);
     }
     return out;
   }
+}
+
+/**
+ * The ways an address may write a value: as it is, encoded as a URL's part (`%20`) or as a form's
+ * field (`+`, and `!'()*~` escaped too, as a GET form sends it), with its escapes in either case.
+ */
+function writtenForms(value: string): Set<string> {
+  const component = encodeURIComponent(value);
+  const form = new URLSearchParams([["", value]]).toString().slice(1);
+  const encoded = [component, component.replace(/%20/g, "+"), form];
+  return new Set([value, ...encoded, ...encoded.map((text) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()))]);
 }
 
 /** `value` with every string in it, at any depth, passed through `text`. */

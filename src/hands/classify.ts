@@ -98,7 +98,9 @@ const TERMINAL_TITLE = /\bterminal\b|iterm|command prompt|powershell|cmd\.exe|\b
 async function terminalRisks(computer: Computer): Promise<Risk[]> {
   if (computer.fenced !== false) return [];
   const window = await computer.activeWindow?.().catch(() => null);
-  const terminal = window && (window.app ? TERMINAL_CLASS.test(window.app) && window.app : TERMINAL_TITLE.test(window.title) && window.title);
+  // A window that cannot be named (no window manager tells which has the focus) may be a terminal.
+  if (!window) return [{ kind: "keyboard_input", message: "types into a window that cannot be named, which may be a terminal whose commands can reach EasyAgentCU's server and data", unfenced: true }];
+  const terminal = window.app ? TERMINAL_CLASS.test(window.app) && window.app : TERMINAL_TITLE.test(window.title) && window.title;
   return terminal ? [{ kind: "keyboard_input", message: `types into the terminal "${terminal}", whose commands can reach EasyAgentCU's server and data`, unfenced: true }] : [];
 }
 

@@ -330,6 +330,8 @@ export class Hands {
       ...found,
       ...secrets.map((risk) => (frame ? { ...risk, origin: frame.origin } : risk)),
       ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
+      // An address the assistant chose, opened later than the start (a task with no start page): asked as at the start.
+      ...(action?.type === "navigate" ? unnamedRisks(action.args.url, this.options.proposed, this.options.trusted) : []),
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
     ];
     const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");

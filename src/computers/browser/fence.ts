@@ -45,6 +45,8 @@ export class Fence {
       `--proxy-server=http://127.0.0.1:${(this.closed.address() as net.AddressInfo).port}`,
       "--proxy-bypass-list=<-loopback>",
       "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+      // The same for builds of the engine that read only its own switch (headless shells).
+      "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     ];
   }
 

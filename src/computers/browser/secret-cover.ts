@@ -48,14 +48,16 @@ export class SecretCover {
     }
   }
 
-  private sessionOf(frame: Frame): Promise<CDPSession | null> {
-    let session = this.sessions.get(frame);
-    if (!session) {
-      // Only a frame drawn by another process has a session of its own; Playwright refuses the rest.
-      session = this.context.newCDPSession(frame).catch(() => null);
-      this.sessions.set(frame, session);
-    }
-    return session;
+  private async sessionOf(frame: Frame): Promise<CDPSession | null> {
+    const known = this.sessions.get(frame);
+    if (known) return known;
+    // Only a frame drawn by another process has a session of its own; Playwright refuses the rest.
+    // Refused, it is asked again next time: the frame may since have gone to another site, in a process of its own.
+    const session = this.context.newCDPSession(frame).catch(() => null);
+    this.sessions.set(frame, session);
+    const made = await session;
+    if (!made) this.sessions.delete(frame);
+    return made;
   }
 }
 
