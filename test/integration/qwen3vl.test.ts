@@ -3,12 +3,13 @@
 // page, a garbled answer sent back and never carried out, and ask_user handing the task to the
 // person until they say they have done it.
 import { describe, expect, it } from "vitest";
-import type { TaskReply } from "../../src/protocol/index.ts";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const { model, pages, app } = useWorld({ config: { model: { provider: "qwen", name: "qwen3-vl-235b-a22b-instruct" } } });
+// Long enough that an answered request on a busy machine is not taken for a hanging one.
+const { model, pages, app } = useWorld({ config: { model: { provider: "qwen", name: "qwen3-vl-235b-a22b-instruct", timeoutMs: 2_500 } } });
 const calls = (thought: string, ...args: Record<string, unknown>[]): Reply => ({
   text: `Thought: ${thought}\nAction: "${thought}"\n${args.map((a) => `<tool_call>\n${JSON.stringify({ name: "computer_use", arguments: a })}\n</tool_call>`).join("\n")}`,
 });
@@ -60,5 +61,39 @@ describe("Qwen3-VL", () => {
     expect(requests[0]!.body.response_format).toBeUndefined();
     expect(userText(requests[1]!)).toContain("That answer could not be used: arguments.action: action must be one of");
     expect(planningText(requests[3]!)).toContain("The person was asked to act and answered");
+  });
+
+  async function run(task: string, ...replies: Reply[]) {
+    const mine = (r: RecordedRequest) => planningText(r).includes(`Task: ${task}`);
+    model.route(mine, ...replies);
+    const session = `s-${task.replace(/\W+/g, "-")}`;
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("form.html") });
+    const events = await openStream(app.url, session, 0);
+    const end = await events.waitForEnd(json.task_id);
+    events.close();
+    return { end, requests: model.requests.filter(mine) };
+  }
+  const finished = calls("Nothing to do.", { action: "terminate", status: "success" });
+
+  it.each([
+    ["a 429, after its retry-after", { status: 429, headers: { "retry-after": "1" } }],
+    ["a 500", { status: 500, body: '{"error":"boom"}' }],
+    ["a request hanging past the timeout", { ...finished, delayMs: 5_000 }],
+  ] as const)("asks again after %s", async (what, failure) => {
+    const { end, requests } = await run(`native ${what}`, failure, finished);
+    expect(end).toMatchObject({ type: "task.completed", answer: "Nothing to do." });
+    expect(requests).toHaveLength(2);
+    if (what.startsWith("a 429")) expect(requests[1]!.at - requests[0]!.answeredAt!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("fails the task at once on a body that is not JSON, and after the repairs on answers still unusable", async () => {
+    const bad = await run("native malformed", { status: 200, body: "<html>bad gateway</html>" });
+    expect(bad.end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });
+    expect(bad.requests).toHaveLength(1);
+    const garbage = { text: "Thought: hmm\n<tool_call>\nos.system('reboot')\n</tool_call>" };
+    const unusable = await run("native garbage", garbage, garbage, garbage);
+    expect(unusable.end).toMatchObject({ type: "task.failed", error: { code: "PLANNER_INVALID_OUTPUT" } });
+    expect((unusable.end as Extract<SessionEvent, { type: "task.failed" }>).error.message).toContain("not valid JSON");
+    expect(unusable.requests).toHaveLength(3);
   });
 });
