@@ -40,7 +40,7 @@ describe("loadConfig", () => {
     const plain = loadConfig({}).model;
     expect([plain.grid, plain.dialect]).toEqual([undefined, undefined]);
     expect(() => loadConfig({ MODEL_GRID: "0-1000" })).toThrow("MODEL_GRID must be one of pixels, norm999, norm1000, relative, smart_resize");
-    expect(() => loadConfig({ MODEL_DIALECT: "holo" })).toThrow("MODEL_DIALECT must be one of json, qwen3-vl");
+    expect(() => loadConfig({ MODEL_DIALECT: "holo" })).toThrow("MODEL_DIALECT must be one of json, qwen3-vl, glm-4.5v");
   });
 
   it("reads the approval policy inline or from a file, over the defaults, and refuses what it cannot read", () => {

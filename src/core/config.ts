@@ -25,8 +25,8 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
 export const GRIDS = ["pixels", "norm999", "norm1000", "relative", "smart_resize"] as const;
 export type GridName = (typeof GRIDS)[number];
 
-/** The answer formats an OpenAI-compatible model may speak under `MODEL_PROVIDER=qwen`: our JSON, or Qwen3-VL's `computer_use` calls. */
-export const DIALECTS = ["json", "qwen3-vl"] as const;
+/** The answer formats an OpenAI-compatible model may speak under `MODEL_PROVIDER=qwen`: our JSON, Qwen3-VL's `computer_use` calls, GLM-4.5V's `action(param='...')`. */
+export const DIALECTS = ["json", "qwen3-vl", "glm-4.5v"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
 const providerSettings = z

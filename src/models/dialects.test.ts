@@ -14,6 +14,8 @@ describe("what a model's name implies", () => {
     ["qwen3vl:30b", ["qwen3-vl", "norm1000"]],
     ["qwen2.5-vl-72b-instruct", ["json", "smart_resize"]],
     ["Qwen/Qwen2.5-VL-7B-Instruct", ["json", "smart_resize"]],
+    ["glm-4.5v", ["glm-4.5v", "norm999"]],
+    ["zai-org/GLM-4.5V-FP8", ["glm-4.5v", "norm999"]],
     ["gpt-4o", ["json", "pixels"]],
     ["scripted-vl", ["json", "pixels"]],
   ])("%s speaks %o", (name, expected) => {

@@ -22,6 +22,8 @@ const UITARS_15_RESIZE: SmartResizeOptions = { factor: 28, minPixels: 100 * 28 *
 const TABLE: Row[] = [
   // Qwen3-VL answers in its computer_use calls on a 0–1000 grid (Qwen3-VL cookbooks, DashScope's GUI prompt).
   { pattern: /qwen3[-_.]?vl/i, dialect: "qwen3-vl", grid: "norm1000" },
+  // GLM-4.5V answers in its published desktop action space, in thousandths (zai-org/GLM-V).
+  { pattern: /glm-4\.5v/i, dialect: "glm-4.5v", grid: "norm999" },
   // Qwen2.5-VL names absolute pixels of the image as its processor resized it.
   { pattern: /qwen2\.5[-_.]?vl/i, dialect: "json", grid: "smart_resize" },
 ];

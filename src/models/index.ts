@@ -6,6 +6,7 @@ import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
 import type { ModelChoice } from "../protocol/index.ts";
 import { speechOf, uitarsGrid } from "./dialects.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
+import { GlmPlanner } from "./glm45v/glm45v.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import { coordinatesOf, OpenCUAPlanner } from "./opencua/opencua.ts";
@@ -33,7 +34,14 @@ function single(config: Config, choice: ModelChoice): Planner {
     case "qwen": {
       const speech = speechOf(name, { dialect: model.dialect, grid: model.grid });
       const endpoint = { baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, verifyClicks: model.verifyClicks, grid: speech.grid };
-      return speech.dialect === "qwen3-vl" ? new Qwen3VLPlanner(endpoint) : new JsonPlanner({ ...endpoint, jsonMode: model.jsonMode });
+      switch (speech.dialect) {
+        case "qwen3-vl":
+          return new Qwen3VLPlanner(endpoint);
+        case "glm-4.5v":
+          return new GlmPlanner(endpoint);
+        case "json":
+          return new JsonPlanner({ ...endpoint, jsonMode: model.jsonMode });
+      }
     }
     case "openai":
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
