@@ -18,5 +18,5 @@ const ACTS = [
   /\b(please|kindly)\b[^.!\n]{0,80}\b(solve|complete|enter|confirm|approve|verify|provide|type|take over)\b/i,
   /\b(you (will )?need to|you must|you'll need to|you have to)\b[^.!\n]{0,80}\b((sign|log) ?in|solve|confirm|verify|approve|pay|enter)\b/i,
   /\b(let me know|tell me) when\b/i,
-  /\bI've done it\b/i,
+  /\bpress\s+["“]?I['’]ve done it/i,
 ];
