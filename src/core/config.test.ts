@@ -35,6 +35,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ MODEL_PROVIDER: "nope" })).toThrow(/model.provider/);
   });
 
+  it("reads a model's coordinate grid and dialect, and names the ones it knows when one is wrong", () => {
+    expect(loadConfig({ MODEL_GRID: "norm1000", MODEL_DIALECT: "qwen3-vl" }).model).toMatchObject({ grid: "norm1000", dialect: "qwen3-vl" });
+    const plain = loadConfig({}).model;
+    expect([plain.grid, plain.dialect]).toEqual([undefined, undefined]);
+    expect(() => loadConfig({ MODEL_GRID: "0-1000" })).toThrow("MODEL_GRID must be one of pixels, norm999, norm1000, relative, smart_resize");
+    expect(() => loadConfig({ MODEL_DIALECT: "holo" })).toThrow("MODEL_DIALECT must be one of json, qwen3-vl, glm-4.5v");
+  });
+
   it("reads the approval policy inline or from a file, over the defaults, and refuses what it cannot read", () => {
     expect(loadConfig({}).approvals).toEqual(DEFAULT_APPROVAL_POLICY);
     expect(loadConfig({ APPROVAL_POLICY: '{"submit":"allow","delete":"deny"}' }).approvals).toMatchObject({ submit: "allow", delete: "deny", pay: "ask" });

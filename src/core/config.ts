@@ -21,6 +21,14 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
   som: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
 };
 
+/** The coordinate conventions a model may write points in (perception/grids.ts); MODEL_GRID picks one over the model-name table. */
+export const GRIDS = ["pixels", "norm999", "norm1000", "relative", "smart_resize"] as const;
+export type GridName = (typeof GRIDS)[number];
+
+/** The answer formats an OpenAI-compatible model may speak under `MODEL_PROVIDER=qwen`: our JSON, Qwen3-VL's `computer_use` calls, GLM-4.5V's `action(param='...')`. */
+export const DIALECTS = ["json", "qwen3-vl", "glm-4.5v"] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
 const providerSettings = z
   .object({ name: z.string().optional(), baseUrl: z.string().url().optional(), apiKey: z.string().default("") })
   .prefault({});
@@ -82,6 +90,10 @@ export const configSchema = z.object({
     uitarsVersion: z.enum(["1.0", "1.5", "doubao-1.5-15B", "doubao-1.5-20B"]).default("1.5"),
     /** How coordinate models (OpenCUA) write points: `auto` reads 0–1 as relative, larger as pixels. */
     coordinates: z.enum(["auto", "relative", "relative1000", "absolute"]).default("auto"),
+    /** The coordinate convention of the model's points, over the one its name implies (models/dialects.ts). */
+    grid: z.enum(GRIDS, { error: `MODEL_GRID must be one of ${GRIDS.join(", ")}` }).optional(),
+    /** The answer format under MODEL_PROVIDER=qwen, over the one the model's name implies. */
+    dialect: z.enum(DIALECTS, { error: `MODEL_DIALECT must be one of ${DIALECTS.join(", ")}` }).optional(),
     /** The most a single model reply may hold (Anthropic's `max_tokens`). */
     maxTokens: int.min(256).max(64_000).default(4096),
     /** Send `response_format: {type: "json_object"}` (PROTOCOL.md); off for servers that reject it. */
@@ -262,6 +274,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       fallback: env.MODEL_FALLBACK,
       uitarsVersion: env.UITARS_VERSION,
       coordinates: env.MODEL_COORDINATES,
+      grid: env.MODEL_GRID,
+      dialect: env.MODEL_DIALECT,
       jsonMode: env.MODEL_JSON_MODE,
       timeoutMs: env.MODEL_TIMEOUT_MS,
       httpRetries: env.MODEL_HTTP_RETRIES,

@@ -4,11 +4,14 @@
 import type { Logger } from "pino";
 import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
 import type { ModelChoice } from "../protocol/index.ts";
+import { speechOf, uitarsGrid } from "./dialects.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
+import { GlmPlanner } from "./glm45v/glm45v.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
-import { OpenCUAPlanner } from "./opencua/opencua.ts";
+import { coordinatesOf, OpenCUAPlanner } from "./opencua/opencua.ts";
 import type { Planner } from "./planner.ts";
+import { Qwen3VLPlanner } from "./qwen3vl/qwen3vl.ts";
 import { Router } from "./router.ts";
 import { SomPlanner } from "./som/som-planner.ts";
 import { UITarsPlanner } from "./uitars/uitars.ts";
@@ -28,22 +31,24 @@ function single(config: Config, choice: ModelChoice): Planner {
   const apiKey = configured.apiKey;
   const policy = { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs };
   switch (choice.provider) {
-    case "qwen":
-      return new JsonPlanner({
-        baseUrl,
-        apiKey,
-        policy,
-        model: name,
-        jsonMode: model.jsonMode,
-        repairRetries: model.repairRetries,
-        verifyClicks: model.verifyClicks,
-      });
+    case "qwen": {
+      const speech = speechOf(name, { dialect: model.dialect, grid: model.grid });
+      const endpoint = { baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, verifyClicks: model.verifyClicks, grid: speech.grid };
+      switch (speech.dialect) {
+        case "qwen3-vl":
+          return new Qwen3VLPlanner(endpoint);
+        case "glm-4.5v":
+          return new GlmPlanner(endpoint);
+        case "json":
+          return new JsonPlanner({ ...endpoint, jsonMode: model.jsonMode });
+      }
+    }
     case "openai":
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
     case "uitars":
-      return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion });
+      return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion, grid: uitarsGrid(model.uitarsVersion, model.grid) });
     case "opencua":
-      return new OpenCUAPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, coordinates: model.coordinates });
+      return new OpenCUAPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, coordinates: coordinatesOf(model.coordinates, model.grid) });
     case "som":
       return new SomPlanner({ baseUrl, apiKey, policy, model: name, jsonMode: model.jsonMode, repairRetries: model.repairRetries, jpegQuality: config.browser.jpegQuality });
     case "anthropic":

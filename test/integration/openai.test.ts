@@ -189,6 +189,35 @@ describe("OpenAI computer use", () => {
     expect(pages.records).not.toContain("typed:secret");
   });
 
+  it("a message asking the person to act waits for them; once they have done it, the model is told and sees the screen", async () => {
+    const start = model.requests.length;
+    model.script(
+      say("The form needs you first: please sign in to your account, then tell me when it is done."),
+      call("Pressing the button.", { type: "click", button: "left", x: 200, y: 130 }),
+      say("Pressed the button."),
+    );
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-cua-ask", text: "press it once signed in", start_url: pages.url("form.html") });
+    const events = await openStream(app.url, "s-cua-ask", 0);
+    expect(await events.waitFor((e) => e.type === "task.awaiting_user")).toMatchObject({
+      answer: "The form needs you first: please sign in to your account, then tell me when it is done.",
+    });
+    const { json: waiting } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(waiting.task.status).toBe("awaiting_user");
+    expect(model.requests.length - start).toBe(1);
+
+    expect((await app.api("POST", "/api/chat/ack-user-action", { task_id: json.task_id })).status).toBe(202);
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Pressed the button." });
+    events.close();
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.steps.map((s) => s.action?.type)).toEqual(["needs_user", "click", "done"]);
+    const resumed = body(model.requests.slice(start)[1]!);
+    expect(resumed.previous_response_id).toBe(`resp_${n - 2}`);
+    expect(resumed.input).toEqual([
+      { role: "user", content: [{ type: "input_image", image_url: expect.stringMatching(/^data:image\/jpeg;base64,/) }] },
+      { role: "user", content: [{ type: "input_text", text: expect.stringContaining("The person was asked to act and answered") }] },
+    ]);
+  });
+
   it("fails the task when the reply is not a response", async () => {
     const { end } = await run(app, "s-cua-bad", "bad reply", { message: { error: { message: "overloaded" } } });
     expect(end).toMatchObject({ type: "task.failed", error: { code: "MODEL_HTTP_ERROR" } });

@@ -2,6 +2,7 @@
 // object per request — the next action at each step, and `{on_target, dx, dy}` when a click's
 // pointer is checked (PROTOCOL.md). An unusable answer goes back to the model with the reason, at
 // most `repairRetries` times; then the task fails with that reason.
+import type { Grid } from "../../perception/grids.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
@@ -13,6 +14,8 @@ export interface JsonPlannerOptions extends ChatEndpoint {
   jsonMode: boolean;
   repairRetries: number;
   verifyClicks?: "requested" | "always" | "never";
+  /** Where the model's points lie (models/dialects.ts); pixels of the screenshot unless its name says otherwise. */
+  grid: Grid;
 }
 
 export class JsonPlanner implements Planner {
@@ -34,9 +37,9 @@ export class JsonPlanner implements Planner {
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const messages: ChatMessage[] = [
       { role: "system", content: SYSTEM_PROMPT },
-      { role: "user", content: userContent(input) },
+      { role: "user", content: userContent(input, this.options.grid) },
     ];
-    const { value, usage } = await this.ask(messages, (text) => parsePlannerAnswer(text, input.screenshot), signal);
+    const { value, usage } = await this.ask(messages, (text) => parsePlannerAnswer(text, input.screenshot, this.options.grid), signal);
     return { thought: value.thought, progress: value.progress || value.action.intent, action: value.action, usage, planner: this.name };
   }
 

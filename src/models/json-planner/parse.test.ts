@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { gridOf } from "../../perception/grids.ts";
 import { parsePlannerAnswer, parsePointerCheck } from "./parse.ts";
 
 const screen = { width: 1280, height: 800 };
@@ -45,6 +46,21 @@ describe("parsePlannerAnswer", () => {
     const result = parse(raw);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toContain(reason);
+  });
+});
+
+describe("parsePlannerAnswer on a model's own grid", () => {
+  const on = (grid: Parameters<typeof gridOf>[0], action: unknown) => parsePlannerAnswer(JSON.stringify({ thought: "", progress: "", action }), screen, gridOf(grid));
+
+  it("maps the points onto the screenshot's pixels", () => {
+    expect(on("norm1000", { type: "drag", args: { coordinate: [156, 163], end_coordinate: [500, 500] } })).toMatchObject({ ok: true, value: { action: { args: { x: 200, y: 130, end_x: 640, end_y: 400 } } } });
+    expect(on("relative", { type: "click", args: { x: 0.15625, y: "0.1625" } })).toMatchObject({ ok: true, value: { action: { args: { x: 200, y: 130 } } } });
+    expect(on("smart_resize", { type: "move", args: { x: 644, y: 406 } })).toMatchObject({ ok: true, value: { action: { args: { x: 640, y: 400 } } } });
+  });
+
+  it("refuses a point off the grid with its bounds", () => {
+    const result = on("norm1000", { type: "click", args: { x: 1200, y: 5 } });
+    expect(!result.ok && result.error).toContain("0–1000");
   });
 });
 

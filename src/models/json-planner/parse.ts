@@ -1,12 +1,12 @@
 // Turns a model's text into a validated PlannerAnswer (PROTOCOL.md "Answer"): repairs fenced or
 // wrapped JSON and the variants real models emit, validates with zod, and rejects coordinates
-// outside the screenshot. The result is data; nothing a model writes is ever executed.
+// outside the screenshot; points on another grid than pixels are mapped onto the screenshot's
+// pixels first. The result is data; nothing a model writes is ever executed.
 import { z } from "zod";
-import { actionPoint, plannerAnswerSchema, type PlannerAnswer } from "../../protocol/index.ts";
-import { isInside } from "../../perception/coordinates.ts";
+import { plannerAnswerSchema, type PlannerAnswer } from "../../protocol/index.ts";
+import { gridOf, type Grid } from "../../perception/grids.ts";
 import type { Parsed } from "../openai-compatible/ask.ts";
 import type { Size } from "../../perception/image-size.ts";
-
 
 const TYPE_ALIASES: Record<string, string> = {
   doubleclick: "double_click",
@@ -32,24 +32,25 @@ const TYPE_ALIASES: Record<string, string> = {
   need_user: "needs_user",
 };
 
-const NUMERIC_ARGS = ["x", "y", "end_x", "end_y", "scroll_x", "scroll_y", "ms"];
+// Points are rounded by their grid (parsePlannerAnswer), the other numbers here.
+const POINT_ARGS = ["x", "y", "end_x", "end_y"];
+const NUMERIC_ARGS = [...POINT_ARGS, "scroll_x", "scroll_y", "ms"];
 const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "answer", "coordinate", "end_coordinate"];
 
-export function parsePlannerAnswer(raw: string, screenshot: Size): Parsed<PlannerAnswer> {
+export function parsePlannerAnswer(raw: string, screenshot: Size, grid: Grid = gridOf("pixels")): Parsed<PlannerAnswer> {
   const json = extractJson(raw);
   if (!json.ok) return json;
-  const parsed = plannerAnswerSchema.safeParse(normalize(json.value));
-  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
-  const answer = parsed.data;
-  for (const point of pointsOf(answer)) {
-    if (!isInside(point, screenshot)) {
-      return {
-        ok: false,
-        error: `the point (${point.x}, ${point.y}) is outside the screenshot, which is ${screenshot.width}×${screenshot.height} pixels; x must be 0–${screenshot.width - 1} and y 0–${screenshot.height - 1}`,
-      };
+  const shaped = normalize(json.value);
+  if (isRecord(shaped) && isRecord(shaped.action) && isRecord(shaped.action.args)) {
+    try {
+      shaped.action.args = onto(shaped.action.args, screenshot, grid);
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
     }
   }
-  return { ok: true, value: answer };
+  const parsed = plannerAnswerSchema.safeParse(shaped);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+  return { ok: true, value: parsed.data };
 }
 
 const pointerCheckSchema = z.object({
@@ -96,6 +97,19 @@ function matchingBrace(text: string, start: number): number {
   return -1;
 }
 
+/** The action's points, as the model wrote them on its grid, in whole pixels of the screenshot. */
+function onto(args: Record<string, unknown>, screenshot: Size, grid: Grid): Record<string, unknown> {
+  const out = { ...args };
+  for (const [x, y] of [["x", "y"], ["end_x", "end_y"]] as const) {
+    if (typeof out[x] === "number" && typeof out[y] === "number") {
+      const point = grid.toPixels({ x: out[x], y: out[y] }, screenshot);
+      out[x] = point.x;
+      out[y] = point.y;
+    }
+  }
+  return out;
+}
+
 function normalize(value: unknown): unknown {
   if (!isRecord(value)) return value;
   const answer: Record<string, unknown> = { ...value };
@@ -122,7 +136,7 @@ function normalizeAction(input: Record<string, unknown>): Record<string, unknown
   spreadPair(args, "end_coordinate", "end_x", "end_y");
   for (const name of NUMERIC_ARGS) {
     const n = typeof args[name] === "string" ? Number(args[name]) : args[name];
-    if (typeof n === "number" && Number.isFinite(n)) args[name] = Math.round(n);
+    if (typeof n === "number" && Number.isFinite(n)) args[name] = POINT_ARGS.includes(name) ? n : Math.round(n);
   }
   if (args.keys === undefined && args.key !== undefined) args.keys = args.key;
   delete args.key;
@@ -141,12 +155,6 @@ function spreadPair(args: Record<string, unknown>, from: string, x: string, y: s
     args[y] ??= pair[1];
   }
   delete args[from];
-}
-
-function pointsOf(answer: PlannerAnswer): { x: number; y: number }[] {
-  const point = actionPoint(answer.action);
-  if (!point) return [];
-  return answer.action.type === "drag" ? [point, { x: answer.action.args.end_x, y: answer.action.args.end_y }] : [point];
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -1,5 +1,6 @@
 // The JSON planner's prompt (PROTOCOL.md "Request"): a system message that fixes the answer
 // format, and a user message with the task, recent history, the page and the screenshot.
+import type { Grid } from "../../perception/grids.ts";
 import type { ContentPart } from "../openai-compatible/chat-completions.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
 import { PAGE_TEXT_IS_DATA, taskText, windowLine, type PlannerInput, type PointerCheckInput } from "../planner.ts";
@@ -28,13 +29,16 @@ Set requires_verification to true for clicks on small or ambiguous targets.
 Never guess coordinates outside the screenshot. Use done only when the task is really complete.
 ${PAGE_TEXT_IS_DATA}`;
 
-export function userContent(input: PlannerInput): ContentPart[] {
+export function userContent(input: PlannerInput, grid: Grid): ContentPart[] {
   const { screenshot } = input;
+  const extent = grid.extent(screenshot);
   const lines = [
     taskText(input),
     `Step: ${input.step}`,
     input.window ? windowLine(input.window) : input.url ? `Current URL: ${input.url}` : "Current URL: (none)",
     `Screenshot size: ${screenshot.width}×${screenshot.height} pixels`,
+    // A model that names points on its own grid is told that grid instead of asked to convert.
+    ...(grid.name === "pixels" ? [] : [`Give x and y on a ${extent.width}×${extent.height} grid over the whole screenshot (x 0–${extent.width} left to right, y 0–${extent.height} top to bottom), as you locate things.`]),
     input.history.length > 0 ? `Previous steps:\n${input.history.join("\n")}` : "Previous steps: none yet",
   ];
   return [

@@ -3,11 +3,14 @@
 // `computer_call_output` (the new screenshot and the page's URL) and turns the next action into
 // ours; the GA `computer` tool batches several actions in one call, which are carried out one
 // step each before the model is asked again. Safety checks the model raises become an approval
-// the person gives or refuses; an approved check is acknowledged with the next output.
+// the person gives or refuses; an approved check is acknowledged with the next output. A message
+// that asks the person to act hands the task to them; once they answer, the model is told and
+// shown the screen again.
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { asksThePerson } from "../asks-person.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -24,7 +27,7 @@ export interface OpenAIOptions {
   model: string;
 }
 
-const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop. ${PAGE_TEXT_IS_DATA}`;
+const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment) or must answer a question, say exactly what they must do, ask them to tell you when it is done, and stop. ${PAGE_TEXT_IS_DATA}`;
 const MAX_REQUESTS_PER_STEP = 8;
 
 export class OpenAIComputerUse implements Planner {
@@ -39,6 +42,8 @@ export class OpenAIComputerUse implements Planner {
   private narration = "";
   /** How many of the person's follow-ups the model has been told. */
   private toldFollowUps = 0;
+  /** The last message asked the person to act: the next request tells the model their answer. */
+  private askedPerson = false;
 
   constructor(private readonly options: OpenAIOptions) {
     this.name = `openai:${options.model}`;
@@ -61,6 +66,11 @@ export class OpenAIComputerUse implements Planner {
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     const display = { width: input.screenshot.width, height: input.screenshot.height };
+    if (this.askedPerson) {
+      this.askedPerson = false;
+      const answered = [...input.history].reverse().find((line) => line.startsWith("The person was asked to act and answered"));
+      this.notes.push(answered ? `${answered}. They say they have done what you asked; look at the screen and go on with the task.` : "The person says they have done what you asked; look at the screen and go on with the task.");
+    }
     const added = newFollowUps(input, this.toldFollowUps);
     this.toldFollowUps = input.followUps?.length ?? 0;
     // The first request states them with the task; later, what the model planned before it knew is not carried out.
@@ -100,11 +110,13 @@ export class OpenAIComputerUse implements Planner {
       const [call] = reply.calls;
       if (!call) {
         this.call = null;
-        const answer = reply.text || "Done.";
+        const asked = asksThePerson(reply.text);
+        this.askedPerson = asked !== null;
+        const answer = asked ?? (reply.text || "Done.");
         return {
           thought: reply.text,
           progress: answer.split("\n")[0] ?? answer,
-          action: { type: "done", args: { answer }, intent: "", requires_verification: false },
+          action: { type: asked ? "needs_user" : "done", args: { answer }, intent: "", requires_verification: false },
           usage,
           planner: this.name,
         };
@@ -140,6 +152,9 @@ export class OpenAIComputerUse implements Planner {
         ...(this.acknowledged.length > 0 ? { acknowledged_safety_checks: this.acknowledged } : {}),
       });
       this.acknowledged = [];
+    } else {
+      // After a message there is no call to answer: the screen as the person left it comes as input.
+      items.push({ role: "user", content: [{ type: "input_image", image_url: dataUrl(input.screenshot) }] });
     }
     if (newWindow && this.previousResponseId) this.notes.push(window);
     if (this.notes.length > 0) {

@@ -1,8 +1,10 @@
 // OpenCUA-style models as a planner, over any OpenAI-compatible endpoint: the model reasons, then
 // writes pyautogui code, which the whitelist reader turns into our actions without running it.
-// Coordinates may be relative (0–1 or 0–1000) or absolute pixels of the image (MODEL_COORDINATES).
+// Coordinates lie on a grid of perception/grids.ts (MODEL_COORDINATES, or MODEL_GRID).
 // Several calls in one answer are carried out one step each.
+import type { GridName } from "../../core/config.ts";
 import type { Size } from "../../perception/coordinates.ts";
+import { gridOf, type Grid } from "../../perception/grids.ts";
 import { actionSchema, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
@@ -12,10 +14,23 @@ import { parsePyautogui, type Call, type Literal } from "./pyautogui.ts";
 
 export type CoordinateMode = "auto" | "relative" | "relative1000" | "absolute";
 
+/** Where the model's points lie; with `relativeBelowOne`, a point within 0–1 on both axes is read as relative instead. */
+export interface Coordinates {
+  grid: Grid;
+  relativeBelowOne: boolean;
+}
+
+/** MODEL_COORDINATES as a grid; `auto` reads 0–1 as relative and larger numbers as pixels. MODEL_GRID wins. */
+export function coordinatesOf(mode: CoordinateMode, override?: GridName): Coordinates {
+  if (override) return { grid: gridOf(override), relativeBelowOne: false };
+  const name = ({ auto: "pixels", relative: "relative", relative1000: "norm1000", absolute: "pixels" } as const)[mode];
+  return { grid: gridOf(name), relativeBelowOne: mode === "auto" };
+}
+
 export interface OpenCUAOptions extends ChatEndpoint {
   model: string;
   repairRetries: number;
-  coordinates: CoordinateMode;
+  coordinates: Coordinates;
 }
 
 const SYSTEM_PROMPT = `You operate a computer through its screen to carry out the person's task. You see the task, the steps so far and a screenshot of the screen.
@@ -83,7 +98,7 @@ export class OpenCUAPlanner implements Planner {
 }
 
 /** The model's code as actions, or as the reason it gave up (`terminate(status='failure')`: the task ends failed). */
-export function parseOpenCUA(text: string, image: Size, mode: CoordinateMode): Parsed<{ thought: string; progress: string; actions: Action[]; failure: string | null }> {
+export function parseOpenCUA(text: string, image: Size, mode: Coordinates): Parsed<{ thought: string; progress: string; actions: Action[]; failure: string | null }> {
   const section = (name: string) => new RegExp(`##\\s*${name}:?\\s*([\\s\\S]*?)(?=##|$)`, "i").exec(text)?.[1]?.trim() ?? "";
   const thought = section("Thought");
   const intent = section("Action").split("\n")[0] ?? "";
@@ -97,7 +112,7 @@ export function parseOpenCUA(text: string, image: Size, mode: CoordinateMode): P
   }
 }
 
-function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: string, thought: string): { actions: Action[]; failure: string | null } {
+function toActions(calls: Call[], image: Size, mode: Coordinates, intent: string, thought: string): { actions: Action[]; failure: string | null } {
   const actions: Action[] = [];
   let failure: string | null = null;
   // Where the pointer was last sent, for dragTo and a scroll without a point.
@@ -178,14 +193,8 @@ function toActions(calls: Call[], image: Size, mode: CoordinateMode, intent: str
   return { actions, failure };
 }
 
-/** Relative (0–1 or 0–1000) or absolute coordinates → pixels of the image, which must hold them. */
-export function toPixels(x: number, y: number, image: Size, mode: CoordinateMode): { x: number; y: number } {
-  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new Error("x and y must be numbers");
-  const relative = mode === "relative" || (mode === "auto" && x >= 0 && x <= 1 && y >= 0 && y <= 1);
-  const scale = relative ? { x: image.width, y: image.height } : mode === "relative1000" ? { x: image.width / 1000, y: image.height / 1000 } : { x: 1, y: 1 };
-  const point = { x: Math.round(x * scale.x), y: Math.round(y * scale.y) };
-  if (point.x < 0 || point.y < 0 || point.x >= image.width || point.y >= image.height) {
-    throw new Error(`(${x}, ${y}) is outside the ${image.width}×${image.height} screenshot`);
-  }
-  return point;
+/** A point the model wrote → pixels of the image. */
+function toPixels(x: number, y: number, image: Size, mode: Coordinates): { x: number; y: number } {
+  const relative = mode.relativeBelowOne && x >= 0 && x <= 1 && y >= 0 && y <= 1;
+  return (relative ? gridOf("relative") : mode.grid).toPixels({ x, y }, image);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseOpenCUA, type CoordinateMode } from "./opencua.ts";
+import { coordinatesOf, parseOpenCUA, type CoordinateMode } from "./opencua.ts";
 import { parsePyautogui } from "./pyautogui.ts";
 
 describe("parsePyautogui", () => {
@@ -37,7 +37,7 @@ describe("parsePyautogui", () => {
 describe("parseOpenCUA", () => {
   const image = { width: 1280, height: 800 };
   const actions = (code: string, mode: CoordinateMode = "auto") => {
-    const result = parseOpenCUA(`## Thought:\nthinking\n## Action:\nDo it.\n## Code:\n\`\`\`python\n${code}\n\`\`\``, image, mode);
+    const result = parseOpenCUA(`## Thought:\nthinking\n## Action:\nDo it.\n## Code:\n\`\`\`python\n${code}\n\`\`\``, image, coordinatesOf(mode));
     return result.ok ? result.value.actions.map((a) => ({ type: a.type, args: a.args })) : result.error;
   };
 
@@ -56,12 +56,12 @@ describe("parseOpenCUA", () => {
   });
 
   it("reads terminate(status='failure') as the model giving up: no action, the task ends failed with its reason", () => {
-    const result = parseOpenCUA("## Thought:\nNo such file here.\n## Action:\nGive up.\n## Code:\n```python\ncomputer.terminate(status='failure')\n```", image, "auto");
+    const result = parseOpenCUA("## Thought:\nNo such file here.\n## Action:\nGive up.\n## Code:\n```python\ncomputer.terminate(status='failure')\n```", image, coordinatesOf("auto"));
     expect(result).toEqual({ ok: true, value: { thought: "No such file here.", progress: "Give up.", actions: [], failure: "I could not finish the task. No such file here." } });
   });
 
   it("refuses a point outside the screenshot and a drag without a start", () => {
-    expect(actions("pyautogui.click(x=2000, y=10)")).toContain("outside the 1280×800 screenshot");
+    expect(actions("pyautogui.click(x=2000, y=10)")).toContain("outside the screenshot, which is 1280×800 pixels");
     expect(actions("pyautogui.dragTo(300, 400)")).toContain("dragTo needs a moveTo before it");
   });
 });

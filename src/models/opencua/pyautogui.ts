@@ -47,7 +47,8 @@ export function parsePyautogui(text: string): Parsed<Call[]> {
   return calls.length > 0 ? { ok: true, value: calls } : { ok: false, error: "there is no pyautogui code" };
 }
 
-function readArguments(source: string): Omit<Call, "fn"> {
+/** The arguments of one call, literals only: `1, x=2, name='a'`. */
+export function readArguments(source: string): Omit<Call, "fn"> {
   const reader = new Reader(source);
   const args: Literal[] = [];
   const kwargs: Record<string, Literal> = {};

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { uitarsGrid } from "../dialects.ts";
 import { parseUITars } from "./uitars.ts";
 
 const image = { width: 1280, height: 800 };
 const action = (text: string, version: "1.0" | "1.5" = "1.0") => {
-  const result = parseUITars(text, image, version);
+  const result = parseUITars(text, image, uitarsGrid(version));
   return result.ok ? result.value.action : result.error;
 };
 

@@ -1,9 +1,10 @@
 // UI-TARS (1.5, 2) as a planner, over any OpenAI-compatible endpoint: the model answers in its
-// own `Thought: … Action: click(start_box='(x,y)')` text, which @ui-tars/action-parser reads —
-// relative (0–1000) or absolute coordinates, by model version — into boxes relative to the image;
-// those become our actions in the image's pixels.
+// own `Thought: … Action: click(start_box='(x,y)')` text, which @ui-tars/action-parser reads into
+// boxes as the model wrote them; the version's grid (0–1000, or 1.5's smart-resized pixels) maps
+// them onto the image's pixels.
 import { actionParser } from "@ui-tars/action-parser";
 import type { Size } from "../../perception/coordinates.ts";
+import type { Grid } from "../../perception/grids.ts";
 import { actionSchema, type Action } from "../../protocol/index.ts";
 import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import { attachedParts } from "../openai-compatible/attachments.ts";
@@ -13,8 +14,9 @@ import { PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapa
 export interface UITarsOptions extends ChatEndpoint {
   model: string;
   repairRetries: number;
-  /** "1.0" answers in 0–1000; "1.5" and later in the pixels of the image as the model resized it. */
   version: "1.0" | "1.5" | "doubao-1.5-15B" | "doubao-1.5-20B";
+  /** Where its points lie (models/dialects.ts `uitarsGrid`). */
+  grid: Grid;
 }
 
 const SCROLL_PX = 500;
@@ -71,7 +73,7 @@ export class UITarsPlanner implements Planner {
     const { value, usage } = await askWithRepair(
       { ...this.options, jsonMode: false, repairRequest: (error) => `That answer could not be used: ${error}. Answer again as Thought: … then Action: … with one action from the list.` },
       messages,
-      (text) => parseUITars(text, image, this.options.version),
+      (text) => parseUITars(text, image, this.options.grid),
       signal,
     );
     return { thought: value.thought, progress: value.thought.split("\n")[0] || value.action.intent, action: value.action, usage, planner: this.name };
@@ -79,12 +81,11 @@ export class UITarsPlanner implements Planner {
 }
 
 /** Reads one UI-TARS answer into our action, its points in the pixels of `image`. */
-export function parseUITars(text: string, image: Size, version: UITarsOptions["version"]): Parsed<{ thought: string; action: Action }> {
+export function parseUITars(text: string, image: Size, grid: Grid): Parsed<{ thought: string; action: Action }> {
   let parsed;
   try {
-    // The parser types its versions as an enum whose values are these same strings.
-    const modelVer = version as unknown as Parameters<typeof actionParser>[0]["modelVer"];
-    [parsed] = actionParser({ prediction: text, factor: [1000, 1000], screenContext: image, modelVer }).parsed;
+    // A factor of 1 without a screen leaves the numbers as the model wrote them; the grid maps them.
+    [parsed] = actionParser({ prediction: text, factor: [1, 1] }).parsed;
   } catch (error) {
     return { ok: false, error: `the action could not be read (${(error as Error).message})` };
   }
@@ -95,10 +96,7 @@ export function parseUITars(text: string, image: Size, version: UITarsOptions["v
     const box = JSON.parse(String(inputs[key] ?? "null")) as number[] | null;
     if (!box || box.length < 2) throw new Error(`${key} is missing`);
     const [x1, y1, x2 = x1!, y2 = y1!] = box as [number, number, number?, number?];
-    return {
-      x: Math.min(image.width - 1, Math.max(0, Math.round(((x1 + x2) / 2) * image.width))),
-      y: Math.min(image.height - 1, Math.max(0, Math.round(((y1 + y2) / 2) * image.height))),
-    };
+    return grid.toPixels({ x: (x1 + x2) / 2, y: (y1 + y2) / 2 }, image);
   };
   const common = { intent: thought.split("\n")[0] ?? "", requires_verification: false };
   try {
