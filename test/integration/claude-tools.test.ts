@@ -119,7 +119,8 @@ describe("Claude's computer tools", () => {
         computer(
           "Selecting the line, dragging on the pad, holding Shift, then reading the fine print.",
           { action: "triple_click", coordinate: [200, 90] },
-          { action: "left_mouse_down", coordinate: [120, 200] },
+          { action: "mouse_move", coordinate: [120, 200] },
+          { action: "left_mouse_down" },
           { action: "mouse_move", coordinate: [240, 240] },
           { action: "left_mouse_up" },
           { action: "hold_key", text: "shift", duration: 1 },
@@ -132,7 +133,7 @@ describe("Claude's computer tools", () => {
       await pages.waitForRecord("selected:Alpha beta gamma delta");
       await pages.waitForRecord("dragged:150,250->300,300");
       expect(pages.records.find((r) => r.startsWith("held:Shift:"))).toMatch(/^held:Shift:(9|10|11)00$/);
-      expect(stored.steps.map((s) => s.action?.type)).toEqual(["triple_click", "drag", "hold_key", "done"]);
+      expect(stored.steps.map((s) => s.action?.type)).toEqual(["triple_click", "move", "drag", "hold_key", "done"]);
 
       const first = requests[0]!;
       expect(first.headers["anthropic-beta"]).toBe("computer-use-2025-11-24");
@@ -140,6 +141,7 @@ describe("Claude's computer tools", () => {
       const results = lastTurn(requests[1]!);
       // Each action's result is the screen after it (only the three newest stay images); pressing and moving are held.
       expect(results.map((b) => b.content?.[0]?.text ?? b.content?.[0]?.type)).toEqual([
+        "(an earlier screenshot, no longer shown)",
         "(an earlier screenshot, no longer shown)",
         "The left button is down at (120, 200).",
         "Moved with the left button down.",
@@ -150,7 +152,7 @@ describe("Claude's computer tools", () => {
       ]);
       expect(results.every((b) => b.type === "tool_result" && b.toolset_name === undefined && !b.is_error)).toBe(true);
       // 200×50 of the model's image is 250×63 of the capture: the zoom shows what scaling had taken away.
-      expect(imageOf(results[5]!.content![0]!)).toEqual({ width: 250, height: 63 });
+      expect(imageOf(results[6]!.content![0]!)).toEqual({ width: 250, height: 63 });
     } finally {
       await big.close();
     }

@@ -124,7 +124,6 @@ export class AnthropicComputerUse implements Planner {
     const why = `Not carried out: ${reason.replace(/\.$/, "")}.`;
     if (this.inFlight) this.results.push(result(this.inFlight.call, [{ type: "text", text: why }], true));
     this.inFlight = null;
-    this.pressed = null;
     this.owesScreen = true;
     this.endBatch(why);
   }
@@ -199,10 +198,11 @@ export class AnthropicComputerUse implements Planner {
     this.note = this.note ? `${this.note}\n${added}` : added;
   }
 
-  /** The calls not yet answered are answered as not carried out, for `why`. */
+  /** The calls not yet answered are answered as not carried out, for `why`; a button held for them is let go. */
   private endBatch(why: string): void {
     for (const call of this.pending) this.results.push(result(call, [{ type: "text", text: why }], true));
     this.pending = [];
+    this.pressed = null;
   }
 
   private final(text: string, usage: Usage): PlannerTurn {
