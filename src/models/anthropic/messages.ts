@@ -34,12 +34,12 @@ export interface ComputerTool {
 
 /**
  * The computer toolset: one nameless entry whose members are each called as a tool of their own
- * (`name` the member, `toolset_name: "computer"`). Every member is on unless `configs` turns it off;
- * coordinates are pixels of the screenshots the model was sent, so no display size is declared.
+ * (`name` the member, `toolset_name: "computer"`). Every member is on unless the entry's `configs`
+ * turns it off, and this adapter serves all seventeen, so it sends none; coordinates are pixels of
+ * the screenshots the model was sent, so no display size is declared.
  */
 export interface ComputerToolset {
   type: "computer_toolset_20260801";
-  configs?: Partial<Record<string, { enabled: boolean }>>;
 }
 
 export interface MessagesRequest {
