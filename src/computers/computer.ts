@@ -154,11 +154,14 @@ export interface Computer {
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;
   move(x: number, y: number): Promise<void>;
-  click(x: number, y: number, button?: MouseButton): Promise<void>;
+  /** `count` presses in a row, as the system counts a double or triple click (a triple click selects a line). */
+  click(x: number, y: number, button?: MouseButton, count?: number): Promise<void>;
   doubleClick(x: number, y: number): Promise<void>;
   drag(from: Point, to: Point): Promise<void>;
   type(text: string): Promise<void>;
   keypress(keys: string[]): Promise<void>;
+  /** The chord held down for `ms`, then released in reverse, whatever happens meanwhile. */
+  holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void>;
   /** Wheel at a point; the amounts are screenshot pixels too (positive y scrolls down). */
   scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>;
   cursorPosition(): Promise<Point>;

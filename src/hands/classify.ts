@@ -59,6 +59,7 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
   switch (action.type) {
     case "click":
     case "double_click":
+    case "triple_click":
       if (web) return web.risksOf({ x: action.args.x, y: action.args.y }, "click");
       // Without a page's structure, what the click presses is known by the caption the screen shows
       // there; when it cannot be read, the person is asked as for the first class the policy asks about.
@@ -73,7 +74,8 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
       const typed = await web.risksOf("focused", "type");
       return /[\r\n]/.test(action.args.text) ? [...typed, ...(await web.risksOf("focused", "enter"))] : typed;
     }
-    case "keypress": {
+    case "keypress":
+    case "hold_key": {
       const hotkey = hotkeyRisk(action.args.keys);
       const enter = web && pressesEnter(action.args.keys) ? await web.risksOf("focused", "enter") : await terminalRisks(computer);
       return hotkey ? [hotkey, ...enter] : enter;
@@ -110,9 +112,11 @@ export function deedElement(action: ScreenAction | null, target: DeedTarget | nu
   switch (action.type) {
     case "click":
     case "double_click":
+    case "triple_click":
       return { x: action.args.x, y: action.args.y };
     case "type":
     case "keypress":
+    case "hold_key":
       return "focused";
     default:
       return null;
@@ -146,7 +150,7 @@ export function withNewOrigins(risks: Risk[], visited: ReadonlySet<string>): Ris
 }
 
 /** Action kinds that change something; on a sensitive site each of them waits for the person. */
-const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "right_click", "drag", "type", "keypress", "navigate"]);
+const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "drag", "type", "keypress", "hold_key", "navigate"]);
 
 /** `sensitive_site` when the action acts on, or opens, a site of the sensitive-site list. */
 export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string | null, action: ScreenAction | null, target: DeedTarget | null): Risk[] {

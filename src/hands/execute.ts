@@ -24,6 +24,10 @@ export async function execute(
       const p = at(action.args.x, action.args.y);
       return computer.doubleClick(p.x, p.y);
     }
+    case "triple_click": {
+      const p = at(action.args.x, action.args.y);
+      return computer.click(p.x, p.y, "left", 3);
+    }
     case "right_click": {
       const p = at(action.args.x, action.args.y);
       return computer.click(p.x, p.y, "right");
@@ -42,6 +46,8 @@ export async function execute(
       return computer.type(action.args.text);
     case "keypress":
       return computer.keypress(action.args.keys);
+    case "hold_key":
+      return computer.holdKeys(action.args.keys, action.args.ms, signal);
     case "wait":
       return delay(action.args.ms, signal);
     case "navigate":

@@ -115,8 +115,8 @@ export interface HandsOptions {
   earlyReadMs?: number;
 }
 
-const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "right_click"]);
-const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "right_click", "move", "drag", "scroll"]);
+const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click"]);
+const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "move", "drag", "scroll"]);
 const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };

@@ -4,6 +4,7 @@ import { AppError } from "../core/errors.ts";
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
+import type { ImageRegion } from "../perception/model-image.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export interface PlannerInput {
@@ -22,6 +23,16 @@ export interface PlannerInput {
   window?: { title: string; app: string } | null;
   /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
   elements?: UiElement[];
+  /** What a model may ask about the screen between actions, without a step; points in the model image's pixels. */
+  screen?: ScreenLook;
+}
+
+/** Looks at the screen of this step for a model that asks (Claude's `zoom` and `cursor_position`). */
+export interface ScreenLook {
+  /** The region of the model's image (`x1`, `y1` exclusive) at the capture's full resolution. */
+  zoom(region: ImageRegion): Promise<Screenshot>;
+  /** Where the pointer is now. */
+  cursor(): Promise<Point>;
 }
 
 /**

@@ -11,6 +11,7 @@ export function resolveAction(action: ScreenAction, spaces: Spaces): ScreenActio
   switch (action.type) {
     case "click":
     case "double_click":
+    case "triple_click":
     case "right_click":
     case "move":
       return { ...action, args: { ...action.args, ...at(action.args.x, action.args.y) } } as ScreenAction;

@@ -17,12 +17,15 @@ export const MAX_WAIT_MS = 10_000;
 export const actionArgsSchemas = {
   click: z.object({ ...point, button: z.enum(MOUSE_BUTTONS).default("left") }),
   double_click: z.object(point),
+  triple_click: z.object(point),
   right_click: z.object(point),
   move: z.object(point),
   drag: z.object({ ...point, end_x: coord, end_y: coord }),
   scroll: z.object({ ...point, scroll_x: coord.default(0), scroll_y: coord.default(0) }),
   type: z.object({ text: z.string().min(1) }),
   keypress: z.object({ keys: z.array(z.string().min(1)).min(1) }),
+  /** The keys held down together for `ms`, then released. */
+  hold_key: z.object({ keys: z.array(z.string().min(1)).min(1), ms: z.number().int().min(0).max(MAX_WAIT_MS) }),
   wait: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS).default(1000) }),
   navigate: z.object({ url: z.string().min(1) }),
   done: z.object({ answer: z.string().min(1) }),
@@ -43,12 +46,14 @@ function actionOf<T extends ActionType>(type: T) {
 export const actionSchema = z.discriminatedUnion("type", [
   actionOf("click"),
   actionOf("double_click"),
+  actionOf("triple_click"),
   actionOf("right_click"),
   actionOf("move"),
   actionOf("drag"),
   actionOf("scroll"),
   actionOf("type"),
   actionOf("keypress"),
+  actionOf("hold_key"),
   actionOf("wait"),
   actionOf("navigate"),
   actionOf("done"),
@@ -76,6 +81,7 @@ export function actionPoint(action: Action): { x: number; y: number } | null {
   switch (action.type) {
     case "click":
     case "double_click":
+    case "triple_click":
     case "right_click":
     case "move":
     case "drag":
@@ -94,6 +100,7 @@ export function describeAction(action: Action): string {
         ? `click (${action.args.x}, ${action.args.y})`
         : `${action.args.button} click (${action.args.x}, ${action.args.y})`;
     case "double_click":
+    case "triple_click":
     case "right_click":
     case "move":
       return `${action.type.replace("_", " ")} (${action.args.x}, ${action.args.y})`;
@@ -105,6 +112,8 @@ export function describeAction(action: Action): string {
       return `type ${JSON.stringify(truncate(action.args.text, 40))}`;
     case "keypress":
       return `keypress ${action.args.keys.join("+")}`;
+    case "hold_key":
+      return `hold ${action.args.keys.join("+")} ${action.args.ms} ms`;
     case "wait":
       return `wait ${action.args.ms} ms`;
     case "navigate":

@@ -97,18 +97,18 @@ describe("Anthropic computer use", () => {
     expect(afterScreenshot.content).toEqual([{ type: "tool_result", tool_use_id: expect.any(String), content: [{ type: "image", source: expect.any(Object) }] }]);
   });
 
-  it("refuses an action it cannot carry out, and tells the model why in the tool result", async () => {
+  it("refuses what it cannot carry out, and tells the model why in the tool result", async () => {
     const { end, requests } = await run(
       "s-claude-refuse",
       "select a line",
       pages.url("form.html"),
-      toolUse("Selecting the line.", { action: "triple_click", coordinate: [250, 240] }),
+      toolUse("Shift-clicking the field.", { action: "left_click", coordinate: [250, 240], text: "shift" }),
       toolUse("Clicking outside the screen.", { action: "left_click", coordinate: [5000, 10] }),
       endTurn("I could not do it."),
     );
     expect(end).toMatchObject({ type: "task.completed", answer: "I could not do it." });
     const refusals = requests.slice(1).map((r) => body(r).messages.at(-1)!.content[0]);
-    expect(refusals[0]).toMatchObject({ type: "tool_result", is_error: true, content: [{ type: "text", text: 'the action "triple_click" is not supported here' }] });
+    expect(refusals[0]).toMatchObject({ type: "tool_result", is_error: true, content: [{ type: "text", text: "holding shift during left_click is not supported here; press the keys with key or hold_key" }] });
     expect(refusals[1]).toMatchObject({ is_error: true, content: [{ text: "coordinate (5000, 10) is outside the 1280×800 display" }] });
   });
 

@@ -1,9 +1,11 @@
 // The desktop computer on a real X server (Xvfb) with a real window manager and a real program:
 // XTest input reaches the program, GetImage captures the screen, and any text types — shifted
 // symbols, accents and CJK included.
+import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
@@ -47,6 +49,25 @@ describe("the desktop computer", () => {
     expect(await desktop.cursorPosition()).toEqual({ x: 640, y: 400 });
     await expect(desktop.click(1280, 10)).rejects.toThrow("(1280, 10) is outside the 1280×800 screen.");
     await expect(desktop.navigate()).rejects.toMatchObject({ code: "ACTION_FAILED" });
+  });
+
+  it("selects a line with a triple click and holds a key down for as long as it is told", async () => {
+    const window = spawn("/usr/bin/python3", [path.join(import.meta.dirname, "../fixtures/desktop/lines.py")], { env: { ...process.env, DISPLAY: display.name }, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const said: string[] = [];
+      createInterface({ input: window.stdout }).on("line", (line) => said.push(line));
+      const heard = async (test: (line: string) => boolean) => {
+        await expect.poll(() => said.find(test), { timeout: 15_000 }).toBeDefined();
+        return said.find(test)!;
+      };
+      const line = JSON.parse(await heard((l) => l.startsWith("{"))) as { x: number; y: number; height: number };
+      await desktop.click(line.x + 30, line.y + Math.round(line.height / 2), "left", 3);
+      await heard((l) => l === "selected Alpha beta gamma");
+      await desktop.holdKeys(["shift"], 600, new AbortController().signal);
+      expect(await heard((l) => l.startsWith("held Shift"))).toMatch(/^held Shift_[LR] (5|6|7)00$/);
+    } finally {
+      window.kill();
+    }
   });
 
   it("keeps the minimum interval between inputs", async () => {

@@ -8,7 +8,8 @@ import { newId } from "../../core/ids.ts";
 import type { Performed, PointerLook } from "../../hands/hands.ts";
 import { GaveUp, Replan, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
 import { scaleElements } from "../../perception/elements.ts";
-import { modelView } from "../../perception/model-image.ts";
+import { modelView, zoomView, type ImageRegion } from "../../perception/model-image.ts";
+import { convert } from "../../perception/coordinates.ts";
 import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
@@ -60,6 +61,10 @@ export class PlannerDriver implements Driver {
         // A page may echo a secret's value into an element's label or the window's title.
         window: computer.activeWindow ? run.secrets.concealAll(await computer.activeWindow()) : null,
         ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
+        screen: {
+          zoom: (region: ImageRegion) => clock.time("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
+          cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),
+        },
       };
       let turn: PlannerTurn;
       try {

@@ -4,6 +4,7 @@
 // isolated context of our own Chromium, closed with the task, or a page of a browser it attached
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
+import { delay } from "../../core/abort.ts";
 import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
@@ -275,10 +276,10 @@ export class BrowserComputer implements Computer {
     });
   }
 
-  async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
     await this.input(async () => {
       const p = this.toCss(x, y);
-      await this.page.mouse.click(p.x, p.y, { button });
+      await this.page.mouse.click(p.x, p.y, { button, clickCount: count });
       this.cursor = { x, y };
     });
   }
@@ -323,6 +324,22 @@ export class BrowserComputer implements Computer {
       }
       // Where it went, or that nothing happened (no page to go back to), is the effect check's to see.
       await shortcut?.(this.page, this.options.navigationTimeoutMs).catch(() => undefined);
+    });
+  }
+
+  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
+    await this.input(async () => {
+      const chord = normalizeChord(keys);
+      const held: string[] = [];
+      try {
+        for (const key of chord) {
+          await this.page.keyboard.down(key);
+          held.push(key);
+        }
+        await delay(ms, signal);
+      } finally {
+        for (const key of held.reverse()) await this.page.keyboard.up(key);
+      }
     });
   }
 

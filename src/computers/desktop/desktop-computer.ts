@@ -3,6 +3,7 @@
 // GetImage for the screen — so no action starts a process. Screen pixels are the input space;
 // nothing here knows a page's structure, so every planner works on it through the screenshot
 // alone, and Set-of-Mark's elements are found in the screen's pixels.
+import { delay } from "../../core/abort.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
@@ -86,10 +87,10 @@ export class DesktopComputer implements Computer {
     await this.x.sync();
   }
 
-  async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
     await this.guard.before();
     this.pointTo(x, y);
-    this.button(BUTTONS[button]);
+    for (let n = 0; n < count; n++) this.button(BUTTONS[button]);
     await this.x.sync();
   }
 
@@ -123,6 +124,11 @@ export class DesktopComputer implements Computer {
   async keypress(keys: string[]): Promise<void> {
     await this.guard.before();
     await this.keyboard.press(keys);
+  }
+
+  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
+    await this.guard.before();
+    await this.keyboard.press(keys, () => delay(ms, signal));
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {

@@ -108,8 +108,8 @@ export class Keyboard {
     await this.lend(codes.map((code) => [0, code]));
   }
 
-  /** A chord (`["Control", "s"]`): its keys pressed in order, released in reverse. */
-  async press(keys: string[]): Promise<void> {
+  /** A chord (`["Control", "s"]`): its keys pressed in order, released in reverse; `hold` runs while they are down. */
+  async press(keys: string[], hold?: () => Promise<void>): Promise<void> {
     const chord = normalizeChord(keys);
     const codes = chord.map((key) => {
       const keysym = keysymOf(key) ?? keysymOf(key.toLowerCase());
@@ -118,8 +118,15 @@ export class Keyboard {
       return found.code;
     });
     for (const code of codes) this.x.xtest.FakeInput(this.x.xtest.KeyPress, code, 0, this.x.root, 0, 0);
-    for (const code of [...codes].reverse()) this.x.xtest.FakeInput(this.x.xtest.KeyRelease, code, 0, this.x.root, 0, 0);
-    await this.x.sync();
+    try {
+      if (hold) {
+        await this.x.sync();
+        await hold();
+      }
+    } finally {
+      for (const code of [...codes].reverse()) this.x.xtest.FakeInput(this.x.xtest.KeyRelease, code, 0, this.x.root, 0, 0);
+      await this.x.sync();
+    }
   }
 
   /**

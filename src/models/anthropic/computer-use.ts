@@ -1,21 +1,26 @@
-// Anthropic computer use as a planner: one conversation per task with the `computer` tool. Each
-// step answers the tool calls the model made with the new screenshot (as a tool result image),
-// asks again, and turns the next tool call into our action. The system prompt is cached; only
-// the latest screenshots stay in the conversation. Screenshots are fitted into XGA/WXGA-class
-// sizes and the display size the model is told is exactly that image's, so its coordinates map
-// back through the runtime's coordinate module.
+// Anthropic computer use as a planner: one conversation per task with the computer tool its model
+// is trained on (claude-models.ts). Claude may make several calls in one reply; they are carried out
+// in order, one step each, and answered together in the next request, and the first that fails ends
+// the batch (the rest are answered as not carried out). Looking (screenshot, zoom, where the pointer
+// is) is answered without a step. With the 2025 tool an action's result is the screen after it; a
+// toolset member's is a line saying what was done, and the screen follows the batch. An answer
+// without a call either ends the task or, when it asks the person to act (asks-person.ts), waits for
+// them; their reply comes back to Claude. The system prompt is cached; only the latest screenshots
+// stay in the conversation.
 import { AppError } from "../../core/errors.ts";
-import type { Size } from "../../perception/coordinates.ts";
-import { fitWithin } from "../../perception/coordinates.ts";
+import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { describeAction, type Usage } from "../../protocol/index.ts";
+import { describeAction, type Action, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
+import { ASK_MARKER, askedOfPerson } from "./asks-person.ts";
+import { claudeModel, imageSizeFor, type ClaudeModel } from "./claude-models.ts";
 import {
   createMessage,
   toolUseSchema,
   type AnthropicEndpoint,
   type ComputerTool,
+  type ComputerToolset,
   type ImageBlock,
   type MessageParam,
   type TextBlock,
@@ -26,48 +31,47 @@ export interface AnthropicOptions {
   endpoint: Omit<AnthropicEndpoint, "beta">;
   model: string;
   maxTokens: number;
-  /** The tool version; by default the newest one the model takes. */
-  toolVersion?: ComputerTool["type"];
 }
 
-const SYSTEM_PROMPT = `You operate a web browser for a person through the computer tool, one action at a time, and see a screenshot after each action. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads these sentences as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment), say exactly what they must do and stop. ${PAGE_TEXT_IS_DATA}`;
+const SYSTEM_PROMPT = `You operate a computer for a person through the computer tool and see screenshots of it. Carry the task out completely; you may make several calls in one reply when you are sure of each. Before acting say in one short sentence what you are doing; the person reads these sentences as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (sign in, solve a CAPTCHA, confirm a payment, make a choice that is theirs), begin your reply with ${ASK_MARKER} then say exactly what they must do, and stop: you will be told when they are done and go on from there. ${PAGE_TEXT_IS_DATA}`;
 
-// The display sizes Anthropic recommends, by aspect ratio: XGA, WXGA and FWXGA.
-const DISPLAYS: Size[] = [
-  { width: 1024, height: 768 },
-  { width: 1280, height: 800 },
-  { width: 1366, height: 768 },
-];
 const KEEP_IMAGES = 3;
 const NOT_CARRIED_OUT = "Not carried out: the person added to the task before this action ran.";
+const NOT_RUN = "Not carried out: an earlier computer action in this turn failed.";
 const MAX_CALLS_PER_STEP = 8;
+const ANSWERED = /^The person was asked to act and answered(?:: ([\s\S]*))?$/;
 
-type Pending = { id: string; input: Record<string, unknown> };
+type Call = { id: string; name: string; input: Record<string, unknown>; toolset: boolean };
 
 export class AnthropicComputerUse implements Planner {
   readonly name: string;
+  private readonly model: ClaudeModel;
   private readonly messages: MessageParam[] = [];
-  /** Tool calls of the last reply not yet carried out. */
-  private pending: Pending[] = [];
-  /** Results gathered for the last reply's tool calls, sent with the next request. */
+  /** Calls of the last reply not yet answered, in order. */
+  private pending: Call[] = [];
+  /** Results gathered for the last reply's calls, sent with the next request. */
   private results: ToolResultBlock[] = [];
-  /** The tool call whose action the runtime is carrying out; its result is the next screenshot. */
-  private inFlight: string | null = null;
+  /** The call whose action the runtime is carrying out; answered on the next turn. */
+  private inFlight: { call: Call; action: Action } | null = null;
+  /** The left button as Claude pressed it: carried out as a click or a drag when it releases it. */
+  private pressed: { from: Point; to: Point } | null = null;
   private narration = "";
   /** What the person added to the task that the model has not been told, for the next request. */
   private note: string | null = null;
-  /** A discarded call had no screen for a result: the next request shows the screen as it is. */
+  /** The screen to show after the results: after a discarded call, a toolset batch, or the person's reply. */
   private owesScreen = false;
-  private shown: (TextBlock | ImageBlock)[] = [];
+  /** The last answer asked the person to act: the next request tells Claude what they answered. */
+  private asked = false;
   /** How many of the person's follow-ups the model has been told. */
   private toldFollowUps = 0;
 
   constructor(private readonly options: AnthropicOptions) {
     this.name = `anthropic:${options.model}`;
+    this.model = claudeModel(options.model);
   }
 
   capabilities(screenshot: Size): PlannerCapabilities {
-    return { elements: false, imageSize: displayFor(screenshot), verifyClicks: null, checkPointer: null };
+    return { elements: false, imageSize: imageSizeFor(this.model, screenshot), verifyClicks: null, checkPointer: null };
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
@@ -78,32 +82,23 @@ export class AnthropicComputerUse implements Planner {
     if (this.messages.length === 0) {
       this.messages.push({ role: "user", content: [...firstMessage(input), image(input.screenshot)] });
     } else {
-      if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: screen(input) });
-      else if (this.owesScreen) this.shown = [{ type: "text", text: "The screen now:" }, ...screen(input)];
-      this.inFlight = null;
-      this.owesScreen = false;
+      if (this.inFlight) this.answerInFlight(input);
+      if (this.asked) this.heedAnswer(input);
       if (added) this.heed(added);
     }
     for (let requests = 0; ; ) {
       const call = this.pending.shift();
       if (call) {
-        const translated = translate(call.input, display, this.narration);
-        if (translated.kind === "act") {
-          this.inFlight = call.id;
-          const progress = this.narration || describeAction(translated.action);
-          return { thought: this.narration, progress, action: translated.action, usage, planner: this.name };
-        }
-        this.results.push(
-          translated.kind === "screenshot"
-            ? { type: "tool_result", tool_use_id: call.id, content: screen(input) }
-            : { type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: translated.reason }], is_error: true },
-        );
-        continue;
+        const action = await this.answer(call, input, display);
+        if (!action) continue;
+        this.inFlight = { call, action };
+        const progress = this.narration || describeAction(action);
+        return { thought: this.narration, progress, action, usage, planner: this.name };
       }
       if (requests++ >= MAX_CALLS_PER_STEP) {
         throw new AppError("PLANNER_INVALID_OUTPUT", `Claude made ${MAX_CALLS_PER_STEP} requests in one step without an action that can be carried out.`);
       }
-      const reply = await this.ask(display, signal);
+      const reply = await this.ask(input, signal);
       usage.input_tokens += reply.usage.input_tokens + (reply.usage.cache_creation_input_tokens ?? 0) + (reply.usage.cache_read_input_tokens ?? 0);
       usage.output_tokens += reply.usage.output_tokens;
       const text = reply.content
@@ -111,61 +106,134 @@ export class AnthropicComputerUse implements Planner {
         .map((block) => block.text.trim())
         .filter(Boolean)
         .join("\n");
-      const toolCalls = reply.content.flatMap((block) => {
+      const calls = reply.content.flatMap((block): Call[] => {
         const use = toolUseSchema.safeParse(block);
-        return use.success && use.data.name === "computer" ? [{ id: use.data.id, input: use.data.input }] : [];
+        if (!use.success) return [];
+        const { id, name, input: args, toolset_name } = use.data;
+        if (toolset_name === "computer") return [{ id, name, input: args, toolset: true }];
+        return name === "computer" ? [{ id, name: typeof args.action === "string" ? args.action : "", input: args, toolset: false }] : [];
       });
       if (text) this.narration = text;
-      if (toolCalls.length === 0) {
-        const answer = text || "Done.";
-        return {
-          thought: text,
-          progress: firstSentence(answer),
-          action: { type: "done", args: { answer }, intent: "", requires_verification: false },
-          usage,
-          planner: this.name,
-        };
-      }
-      this.pending = toolCalls;
+      if (calls.length === 0) return this.final(text, usage);
+      this.pending = calls;
     }
   }
 
   /** The call in flight was not carried out, nor what Claude planned after it; it is told why. */
   discard(reason: string): void {
-    const why: TextBlock[] = [{ type: "text", text: `Not carried out: ${reason.replace(/\.$/, "")}.` }];
-    if (this.inFlight) this.results.push({ type: "tool_result", tool_use_id: this.inFlight, content: why, is_error: true });
+    const why = `Not carried out: ${reason.replace(/\.$/, "")}.`;
+    if (this.inFlight) this.results.push(result(this.inFlight.call, [{ type: "text", text: why }], true));
     this.inFlight = null;
     this.owesScreen = true;
-    for (const call of this.pending) this.results.push({ type: "tool_result", tool_use_id: call.id, content: why, is_error: true });
-    this.pending = [];
+    this.endBatch(why);
+  }
+
+  /** Answers a call at once (looking, the button held) or returns the action it asks for; a refusal ends the batch. */
+  private async answer(call: Call, input: PlannerInput, display: Size): Promise<Action | null> {
+    const cursor = async () => this.pressed?.to ?? (input.screen ? input.screen.cursor() : Promise.reject(new Error("where the pointer is cannot be told here")));
+    const translated = await translate(call.name, call.input, display, this.narration, cursor);
+    const refuse = (reason: string) => {
+      this.results.push(result(call, [{ type: "text", text: reason }], true));
+      this.endBatch(NOT_RUN);
+      return null;
+    };
+    const done = (text: string) => {
+      this.results.push(result(call, [{ type: "text", text }]));
+      return null;
+    };
+    switch (translated.kind) {
+      case "screenshot":
+        this.results.push(result(call, screen(input)));
+        return null;
+      case "zoom": {
+        if (!input.screen) return refuse("zoom is not available on this screen");
+        this.results.push(result(call, [image(await input.screen.zoom(translated.region))]));
+        return null;
+      }
+      case "cursor": {
+        const at = await cursor().catch((error: Error) => error);
+        return at instanceof Error ? refuse(at.message) : done(`X=${at.x},Y=${at.y}`);
+      }
+      case "press":
+        if (this.pressed) return refuse("the left button is already down; release it with left_mouse_up");
+        this.pressed = { from: translated.at, to: translated.at };
+        return done(`The left button is down at (${translated.at.x}, ${translated.at.y}).`);
+      case "release": {
+        if (!this.pressed) return refuse("the left button is not down; press it with left_mouse_down");
+        const { from } = this.pressed;
+        this.pressed = null;
+        const at = translated.at;
+        const intent = this.narration;
+        if (at.x === from.x && at.y === from.y) return { type: "click", args: { ...from, button: "left" }, intent, requires_verification: false };
+        return { type: "drag", args: { ...from, end_x: at.x, end_y: at.y }, intent, requires_verification: false };
+      }
+      case "refuse":
+        return refuse(translated.reason);
+      case "act":
+        if (!this.pressed) return translated.action;
+        if (translated.action.type !== "move") return refuse(`the left button is down; release it with left_mouse_up before ${call.name}`);
+        this.pressed.to = { x: translated.action.args.x, y: translated.action.args.y };
+        return done("Moved with the left button down.");
+    }
+  }
+
+  /** The action of the call in flight was carried out: with the 2025 tool its result is the screen now, in the toolset a line. */
+  private answerInFlight(input: PlannerInput): void {
+    const { call, action } = this.inFlight!;
+    this.inFlight = null;
+    this.results.push(result(call, call.toolset ? [{ type: "text", text: `Done: ${describeAction(action)}.` }] : screen(input)));
+  }
+
+  /** The person was asked to act and answered: Claude is told, with the screen as they left it. */
+  private heedAnswer(input: PlannerInput): void {
+    this.asked = false;
+    const reply = ANSWERED.exec(input.history.at(-1) ?? "")?.[1]?.trim();
+    this.note = reply ? `The person answered: ${reply}` : "The person says they are done.";
+    this.owesScreen = true;
   }
 
   /** The person added to the task: what the model planned before it knew is not carried out, and it is told why. */
   private heed(added: string): void {
-    for (const call of this.pending) {
-      this.results.push({ type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text: NOT_CARRIED_OUT }], is_error: true });
-    }
-    this.pending = [];
-    this.note = added;
+    this.endBatch(NOT_CARRIED_OUT);
+    this.note = this.note ? `${this.note}\n${added}` : added;
   }
 
-  private async ask(display: Size, signal: AbortSignal) {
+  /** The calls not yet answered are answered as not carried out, for `why`; a button held for them is let go. */
+  private endBatch(why: string): void {
+    for (const call of this.pending) this.results.push(result(call, [{ type: "text", text: why }], true));
+    this.pending = [];
+    this.pressed = null;
+  }
+
+  private final(text: string, usage: Usage): PlannerTurn {
+    const request = text ? askedOfPerson(text) : null;
+    this.asked = request !== null;
+    const answer = request ?? (text || "Done.");
+    const action: Action = request ? { type: "needs_user", args: { answer }, intent: "", requires_verification: false } : { type: "done", args: { answer }, intent: "", requires_verification: false };
+    return { thought: text, progress: firstSentence(answer), action, usage, planner: this.name };
+  }
+
+  private async ask(input: PlannerInput, signal: AbortSignal) {
+    // A toolset batch whose last result was not an image is followed by the screen it left.
+    const lastResult = this.results.at(-1);
+    if (this.model.tool === "computer_toolset_20260801" && lastResult && !lastResult.content.some((block) => block.type === "image")) this.owesScreen = true;
     const note: TextBlock[] = this.note ? [{ type: "text", text: this.note }] : [];
-    if (this.results.length > 0 || note.length > 0 || this.shown.length > 0) {
-      this.messages.push({ role: "user", content: [...this.results, ...note, ...this.shown] });
+    const shown: (TextBlock | ImageBlock)[] = this.owesScreen ? [{ type: "text", text: "The screen now:" }, ...screen(input)] : [];
+    if (this.results.length > 0 || note.length > 0 || shown.length > 0) {
+      this.messages.push({ role: "user", content: [...this.results, ...note, ...shown] });
       this.results = [];
       this.note = null;
-      this.shown = [];
+      this.owesScreen = false;
     }
     dropOldImages(this.messages, KEEP_IMAGES);
-    const tool = this.options.toolVersion ?? toolVersionFor(this.options.model);
+    const { tool, beta } = toolFor(this.model, input.screenshot);
     const reply = await createMessage(
-      { ...this.options.endpoint, beta: tool === "computer_20251124" ? "computer-use-2025-11-24" : "computer-use-2025-01-24" },
+      { ...this.options.endpoint, beta },
       {
         model: this.options.model,
         max_tokens: this.options.maxTokens,
         system: [{ type: "text", text: SYSTEM_PROMPT, cache_control: { type: "ephemeral" } }],
-        tools: [{ type: tool, name: "computer", display_width_px: display.width, display_height_px: display.height }],
+        tools: [tool],
         messages: this.messages,
       },
       signal,
@@ -175,18 +243,21 @@ export class AnthropicComputerUse implements Planner {
   }
 }
 
-/** The screenshot fitted into the recommended display size nearest its aspect ratio. */
-function displayFor(screenshot: Size): Size {
-  const aspect = screenshot.width / screenshot.height;
-  const display = DISPLAYS.reduce((best, d) =>
-    Math.abs(d.width / d.height - aspect) < Math.abs(best.width / best.height - aspect) ? d : best,
-  );
-  return fitWithin(screenshot, display);
+/** The `tools` entry and beta header of the model's tool version; the display is the image sent. */
+function toolFor(model: ClaudeModel, display: Size): { tool: ComputerTool | ComputerToolset; beta: string | null } {
+  const size = { display_width_px: display.width, display_height_px: display.height };
+  switch (model.tool) {
+    case "computer_toolset_20260801":
+      return { tool: { type: model.tool }, beta: null };
+    case "computer_20251124":
+      return { tool: { type: model.tool, name: "computer", ...size, enable_zoom: true }, beta: "computer-use-2025-11-24" };
+    case "computer_20250124":
+      return { tool: { type: model.tool, name: "computer", ...size }, beta: "computer-use-2025-01-24" };
+  }
 }
 
-/** computer_20251124 for the models that take it (Opus 4.5 and later 4.x, Sonnet 4.6). */
-export function toolVersionFor(model: string): ComputerTool["type"] {
-  return /opus-4-[5-9]|opus-4\.[5-9]|sonnet-4-[6-9]|sonnet-4\.[6-9]/.test(model) ? "computer_20251124" : "computer_20250124";
+function result(call: Call, content: (TextBlock | ImageBlock)[], isError = false): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: call.id, ...(call.toolset ? { toolset_name: "computer" } : {}), content, ...(isError ? { is_error: true } : {}) };
 }
 
 function firstMessage(input: PlannerInput): TextBlock[] {

@@ -11,6 +11,8 @@ export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: 
 export type ToolResultBlock = {
   type: "tool_result";
   tool_use_id: string;
+  /** A toolset member's result names its family, as its call did (`computer`). */
+  toolset_name?: string;
   content: (TextBlock | ImageBlock)[];
   is_error?: boolean;
 };
@@ -20,18 +22,31 @@ export type MessageParam =
   | { role: "user"; content: (TextBlock | ImageBlock | ToolResultBlock)[] }
   | { role: "assistant"; content: AssistantBlock[] };
 
+/** The single `computer` tool of the 2025 versions; its actions are `input.action`. */
 export interface ComputerTool {
   type: "computer_20250124" | "computer_20251124";
   name: "computer";
   display_width_px: number;
   display_height_px: number;
+  /** computer_20251124 only: offers the `zoom` action. */
+  enable_zoom?: boolean;
+}
+
+/**
+ * The computer toolset: one nameless entry whose members are each called as a tool of their own
+ * (`name` the member, `toolset_name: "computer"`). Every member is on unless the entry's `configs`
+ * turns it off, and this adapter serves all seventeen, so it sends none; coordinates are pixels of
+ * the screenshots the model was sent, so no display size is declared.
+ */
+export interface ComputerToolset {
+  type: "computer_toolset_20260801";
 }
 
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
   system: (TextBlock & { cache_control: { type: "ephemeral" } })[];
-  tools: ComputerTool[];
+  tools: (ComputerTool | ComputerToolset)[];
   messages: MessageParam[];
 }
 
@@ -53,13 +68,15 @@ export const toolUseSchema = z.object({
   type: z.literal("tool_use"),
   id: z.string(),
   name: z.string(),
+  toolset_name: z.string().optional(),
   input: z.record(z.string(), z.unknown()),
 });
 
 export interface AnthropicEndpoint {
   baseUrl: string;
   apiKey: string;
-  beta: string;
+  /** The `anthropic-beta` header; the generally available toolset needs none. */
+  beta: string | null;
   policy: HttpPolicy;
 }
 
@@ -68,7 +85,7 @@ export async function createMessage(endpoint: AnthropicEndpoint, request: Messag
     {
       // Both `https://api.anthropic.com` and `…/v1` name the same API.
       url: `${endpoint.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`,
-      headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION, "anthropic-beta": endpoint.beta },
+      headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION, ...(endpoint.beta ? { "anthropic-beta": endpoint.beta } : {}) },
       body: request,
       reply: replySchema,
       notReply: "The Anthropic reply is not a message",

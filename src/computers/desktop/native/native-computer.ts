@@ -4,6 +4,7 @@
 // captures more pixels than its input space has points, so every point is mapped between the two
 // through perception/coordinates.
 import type { Button } from "@nut-tree-fork/nut-js";
+import { delay } from "../../../core/abort.ts";
 import { AppError } from "../../../core/errors.ts";
 import type { Point, Size } from "../../../perception/coordinates.ts";
 import { captionOnScreen } from "../../../perception/pixels/caption.ts";
@@ -85,10 +86,10 @@ export class NativeComputer implements Computer {
     await this.pointTo(x, y);
   }
 
-  async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
     await this.guard.before();
     await this.pointTo(x, y);
-    await this.nut.mouse.click(this.button(button));
+    for (let n = 0; n < count; n++) await this.nut.mouse.click(this.button(button));
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
@@ -132,6 +133,18 @@ export class NativeComputer implements Computer {
         return;
       case "missing":
         throw new AppError("ACTION_FAILED", `There is no key ${JSON.stringify(chord.key)} on this keyboard.`);
+    }
+  }
+
+  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
+    await this.guard.before();
+    const chord = nutChord(keys, this.nut.Key);
+    if (chord.type !== "keys") throw new AppError("ACTION_FAILED", `${keys.join("+")} cannot be held down on this keyboard.`);
+    await this.nut.keyboard.pressKey(...chord.keys);
+    try {
+      await delay(ms, signal);
+    } finally {
+      await this.nut.keyboard.releaseKey(...chord.keys);
     }
   }
 
