@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
 import type { ModelChoice } from "../protocol/index.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
+import { GeminiComputerUse } from "./gemini/computer-use.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
 import { OpenCUAPlanner } from "./opencua/opencua.ts";
@@ -40,6 +41,8 @@ function single(config: Config, choice: ModelChoice): Planner {
       });
     case "openai":
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
+    case "gemini":
+      return new GeminiComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
     case "uitars":
       return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion });
     case "opencua":
