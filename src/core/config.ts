@@ -130,8 +130,8 @@ export const configSchema = z.object({
   /** The chat assistant (master agent): answers messages and starts computer tasks. */
   chat: z
     .object({
-      /** The protocol it speaks: OpenAI-compatible Chat Completions (`qwen`, `openai`) or Anthropic Messages. */
-      provider: z.enum(["qwen", "openai", "anthropic"]).optional(),
+      /** The protocol it speaks: OpenAI-compatible Chat Completions (`qwen`, `openai`), Anthropic Messages or Gemini generateContent. */
+      provider: z.enum(["qwen", "openai", "anthropic", "gemini"]).optional(),
       name: z.string().optional(),
       baseUrl: z.string().url().optional(),
       apiKey: z.string().optional(),

@@ -30,7 +30,7 @@ function modelEndpoints(config: Config): Endpoint[] {
   const planner: Endpoint = { anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
   // The chat assistant talks to the planner's endpoint, or to its provider's own (OPENAI_*, DASHSCOPE_*…), or to CHAT_*.
   const shared = config.chat.baseUrl === undefined && config.chat.apiKey === undefined && chat.baseUrl === model.baseUrl && chat.apiKey === model.apiKey;
-  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" }[chat.provider];
+  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" }[chat.provider];
   const talker: Endpoint = {
     anthropic: chat.provider === "anthropic",
     baseUrl: chat.baseUrl,
