@@ -10,6 +10,7 @@ import { toGrid } from "../../src/models/gemini/grid.ts";
 import { imageSize } from "../../src/perception/image-size.ts";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import type { RecordedRequest, Reply } from "../support/scripted-model.ts";
+import { gate } from "../support/gate.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -177,6 +178,67 @@ describe("Gemini computer use", () => {
     expect(await events.waitForEnd(id)).toMatchObject({ type: "task.stopped", reason: "the person did not approve: Typing a card number." });
     events.close();
     expect(pages.records).not.toContain("typed:4111");
+  });
+
+  it("tells the model what the person added, and does not carry out the calls it made before it knew", async () => {
+    const task = "type a name";
+    const { held, open: release } = gate();
+    const typedBefore = pages.records.filter((r) => r === "typed:Ada").length;
+    const { id, events, requests } = await start(
+      "s-gemini-follow",
+      task,
+      pages.url("form.html"),
+      { ...calls("Pressing, then typing Ada.", { name: "click_at", args: grid(200, 130) }, { name: "type_text_at", args: { ...grid(250, 240), text: "Ada" } }), until: held },
+      say("I will type Grace instead."),
+    );
+    while (requests().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await app.api("POST", "/api/chat/send", { mode: "task", session_id: "s-gemini-follow", text: "use Grace, not Ada" })).status).toBe(202);
+    await events.waitFor((e) => e.type === "task.follow_up");
+    release();
+    await events.completes(id);
+    events.close();
+    await pages.waitForRecord("clicked");
+    expect(pages.records.filter((r) => r === "typed:Ada")).toHaveLength(typedBefore);
+    const told = body(requests()[1]!).contents.at(-1)!;
+    expect(told.parts).toEqual([
+      { functionResponse: { name: "click_at", response: { url: pages.url("form.html") }, parts: [{ inlineData: expect.any(Object) }] } },
+      { functionResponse: { name: "type_text_at", response: { error: "Not carried out: the person added to the task before this action ran.", url: pages.url("form.html") } } },
+      { text: expect.stringContaining("- use Grace, not Ada") },
+    ]);
+  });
+
+  it("carries out none of Gemini's calls once the person took the screen, and shows it the screen after Resume", async () => {
+    const task = "press and type while I take over";
+    const { held, open } = gate();
+    model.route(taskOf(task), { ...calls("", { name: "click_at", args: grid(200, 130) }, { name: "type_text_at", args: { ...grid(250, 240), text: "Grace" } }), until: held }, say("Left it to you."));
+    const clicked = pages.records.filter((r) => r === "clicked").length;
+    const events = await openStream(app.url, "s-gemini-takeover", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-gemini-takeover", text: task, start_url: pages.url("form.html") });
+    await expect.poll(() => model.requests.some(taskOf(task)), { timeout: 15_000 }).toBe(true);
+    expect((await app.api("POST", "/api/chat/takeover", { task_id: json.task_id })).status).toBe(202);
+    open();
+    await events.waitFor((e) => e.type === "task.takeover" && e.task_id === json.task_id);
+    expect((await app.api("POST", "/api/chat/resume", { task_id: json.task_id })).status).toBe(202);
+    expect(await events.completes(json.task_id, 30_000)).toMatchObject({ answer: "Left it to you." });
+    events.close();
+    expect(pages.records.filter((r) => r === "clicked").length).toBe(clicked);
+    expect(pages.records).not.toContain("typed:Grace");
+    const notDone = { error: "Not carried out: the person took over the screen before it." };
+    expect(body(model.requests.filter(taskOf(task))[1]!).contents.at(-1)!.parts).toEqual([
+      { functionResponse: { name: "click_at", response: notDone } },
+      { functionResponse: { name: "type_text_at", response: notDone } },
+      { text: "The screen now:" },
+      { inlineData: { mimeType: "image/jpeg", data: expect.any(String) } },
+    ]);
+  });
+
+  it("fails the task, saying why, when Gemini blocks the request", async () => {
+    const { id, events } = await start("s-gemini-blocked", "something blocked", pages.url("form.html"), {
+      message: { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 10 } },
+    });
+    const end = await events.waitForEnd(id);
+    events.close();
+    expect(end).toMatchObject({ type: "task.failed", error: { code: "PLANNER_INVALID_OUTPUT", message: "Gemini gave no answer (the request was blocked: PROHIBITED_CONTENT)." } });
   });
 
   it("on a desktop leaves out the browser's functions and tells the focused window", async () => {
