@@ -79,6 +79,17 @@ describe("the chat assistant on Gemini", () => {
     expect(failed).toMatchObject({ error: { code: "MODEL_HTTP_ERROR", message: expect.stringContaining("Gemini streamed an event that does not parse") } });
   });
 
+  it("fails the turn on an error event mid-stream, saying why", async () => {
+    const text = { candidates: [{ content: { role: "model", parts: [{ text: "Let me" }] } }] };
+    const error = { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } };
+    model.chat({ sse: `data: ${JSON.stringify(text)}\r\n\r\ndata: ${JSON.stringify(error)}\r\n\r\n` });
+    await app.api("POST", "/api/chat/send", { session_id: "s-gemini-overloaded", text: "hello" });
+    const events = await openStream(app.url, "s-gemini-overloaded", 0);
+    const failed = await events.waitFor((e) => e.type === "chat.failed");
+    events.close();
+    expect(failed).toMatchObject({ error: { code: "MODEL_HTTP_ERROR", message: "Gemini reported UNAVAILABLE mid-stream: The model is overloaded." } });
+  });
+
   it("drives the tool agent too: a screenshot goes back beside the functionResponse, as inlineData", async () => {
     const goal = "Look at the form";
     const agent = (r: RecordedRequest) => systemText(r).startsWith("<identity>") && JSON.stringify(r.body).includes(`Goal: ${goal}`);

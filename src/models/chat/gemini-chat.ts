@@ -31,6 +31,8 @@ const chunkSchema = z.object({
     .optional(),
   promptFeedback: z.object({ blockReason: z.string().optional() }).optional(),
   usageMetadata: usageSchema,
+  /** An error after the stream began comes as an event of its own. */
+  error: z.object({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }).optional(),
 });
 
 /** Ids made here for calls Gemini gave none; such an id is not sent back. */
@@ -65,6 +67,10 @@ export class GeminiChat implements ChatModel {
       const parsed = chunkSchema.safeParse(parseJson(data));
       if (!parsed.success) throw new AppError("MODEL_HTTP_ERROR", `Gemini streamed an event that does not parse: ${data.slice(0, 200)}`);
       const chunk = parsed.data;
+      if (chunk.error) {
+        const retryable = chunk.error.code === 429 || (chunk.error.code ?? 0) >= 500;
+        throw new AppError("MODEL_HTTP_ERROR", `Gemini reported ${chunk.error.status ?? chunk.error.code ?? "an error"} mid-stream: ${chunk.error.message ?? ""}`.trim(), { retryable });
+      }
       if (chunk.promptFeedback?.blockReason) throw new AppError("MODEL_HTTP_ERROR", `Gemini blocked the request: ${chunk.promptFeedback.blockReason}.`);
       // Each event carries the usage so far; the last one the whole of it.
       usage.input_tokens = chunk.usageMetadata?.promptTokenCount ?? usage.input_tokens;
