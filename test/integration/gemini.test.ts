@@ -232,6 +232,23 @@ describe("Gemini computer use", () => {
     ]);
   });
 
+  it("waits as long as Gemini's RetryInfo says after a 429, then goes on", async () => {
+    const quota = {
+      error: {
+        code: 429,
+        message: "You exceeded your current quota.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
+      },
+    };
+    const { id, events, requests } = await start("s-gemini-quota", "wait out the quota", pages.url("form.html"), { status: 429, body: JSON.stringify(quota) }, say("Done after the wait."));
+    expect(await events.completes(id)).toMatchObject({ answer: "Done after the wait." });
+    events.close();
+    const [limited, again] = requests();
+    // The test app's own backoff is 20 ms: only the body's retryDelay makes it wait a second.
+    expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
+  });
+
   it("fails the task, saying why, when Gemini blocks the request", async () => {
     const { id, events } = await start("s-gemini-blocked", "something blocked", pages.url("form.html"), {
       message: { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 10 } },
