@@ -14,6 +14,7 @@ export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string
   qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
   anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
   openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
+  gemini: { name: "gemini-2.5-computer-use-preview-10-2025", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
   // Self-hosted (vLLM and the like): no public endpoint to default to.
   uitars: { name: "ui-tars-1.5-7b", baseUrl: "http://127.0.0.1:8001/v1" },
   opencua: { name: "OpenCUA-7B", baseUrl: "http://127.0.0.1:8001/v1" },
@@ -121,7 +122,7 @@ export const configSchema = z.object({
     })),
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
   providers: z
-    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
+    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, gemini: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
     .prefault({}),
   /** How tasks are driven: a planner's screen actions, or the browser tool agent (seed 001) over the chat model. */
   agent: z
@@ -141,8 +142,8 @@ export const configSchema = z.object({
   /** The chat assistant (master agent): answers messages and starts computer tasks. */
   chat: z
     .object({
-      /** The protocol it speaks: OpenAI-compatible Chat Completions (`qwen`, `openai`) or Anthropic Messages. */
-      provider: z.enum(["qwen", "openai", "anthropic"]).optional(),
+      /** The protocol it speaks: OpenAI-compatible Chat Completions (`qwen`, `openai`), Anthropic Messages or Gemini generateContent. */
+      provider: z.enum(["qwen", "openai", "anthropic", "gemini"]).optional(),
       name: z.string().optional(),
       baseUrl: z.string().url().optional(),
       apiKey: z.string().optional(),
@@ -288,6 +289,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       qwen: { name: env.QWEN_MODEL, baseUrl: env.DASHSCOPE_BASE_URL, apiKey: env.DASHSCOPE_API_KEY },
       anthropic: { name: env.ANTHROPIC_MODEL, baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY },
       openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
+      gemini: { name: env.GEMINI_MODEL, baseUrl: env.GEMINI_BASE_URL, apiKey: env.GEMINI_API_KEY },
       uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
       opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
       som: { name: env.SOM_MODEL, baseUrl: env.SOM_BASE_URL, apiKey: env.SOM_API_KEY },
@@ -344,7 +346,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
 function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
-  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA", som: "SOM" }[env.MODEL_PROVIDER ?? "qwen"];
+  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", gemini: "GEMINI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA", som: "SOM" }[env.MODEL_PROVIDER ?? "qwen"];
   return prefix ? env[`${prefix}_${suffix}`] : undefined;
 }
 

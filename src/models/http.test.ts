@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryAfter } from "./http.ts";
+import { retryAfter, retryInfo } from "./http.ts";
 
 describe("retryAfter", () => {
   it("reads seconds, milliseconds and HTTP dates", () => {
@@ -11,5 +11,28 @@ describe("retryAfter", () => {
   it("is null when absent or unreadable", () => {
     expect(retryAfter(new Headers())).toBeNull();
     expect(retryAfter(new Headers({ "retry-after": "soon" }))).toBeNull();
+  });
+});
+
+describe("retryInfo", () => {
+  it("reads the retryDelay of a google.rpc.RetryInfo detail in an error body", () => {
+    const body = JSON.stringify({
+      error: {
+        code: 429,
+        message: "You exceeded your current quota.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [
+          { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [] },
+          { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "36s" },
+        ],
+      },
+    });
+    expect(retryInfo(body)).toBe(36_000);
+    expect(retryInfo('{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1.5s"}')).toBe(1500);
+  });
+
+  it("is null for any other body", () => {
+    expect(retryInfo('{"error": {"message": "slow down", "retryDelay": "36s"}}')).toBeNull();
+    expect(retryInfo("<html>busy</html>")).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 // The one HTTP exchange every model adapter uses: JSON in, JSON (or a server-sent event stream)
 // out, a timeout per attempt, retries with exponential backoff on 429/5xx, timeouts and
-// unreachable endpoints (honouring `retry-after`), each retry told to whoever watches
-// (retry-watch.ts), and Stop, which ends a request or a backoff wait at once. A stream is
-// retried only until its first byte: what was streamed is not taken back.
+// unreachable endpoints (honouring `retry-after`, or Google's RetryInfo in the body), each retry
+// told to whoever watches (retry-watch.ts), and Stop, which ends a request or a backoff wait at
+// once. A stream is retried only until its first byte: what was streamed is not taken back.
 import type { z } from "zod";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
@@ -188,7 +188,7 @@ async function open(request: StreamRequest, signal: AbortSignal, timeout: AbortS
     const text = await readCapped(response, MAX_ERROR_BYTES, false);
     const retryable = response.status === 429 || response.status >= 500;
     const error = new AppError("MODEL_HTTP_ERROR", `The model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`, { retryable });
-    if (retryable) throw new RetryableHttpError(error, retryAfter(response.headers));
+    if (retryable) throw new RetryableHttpError(error, retryAfter(response.headers) ?? retryInfo(text));
     throw error;
   }
   return response;
@@ -221,6 +221,15 @@ export function retryAfter(headers: Headers, now = Date.now()): number | null {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * The wait Google's APIs (Gemini) put in an error's body rather than a header: a google.rpc.RetryInfo
+ * detail, `{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "36s"}`.
+ */
+export function retryInfo(body: string): number | null {
+  const delay = /"@type"\s*:\s*"type\.googleapis\.com\/google\.rpc\.RetryInfo"\s*,\s*"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body);
+  return delay ? Math.round(Number(delay[1]) * 1000) : null;
 }
 
 function backoff(attempt: number, policy: HttpPolicy, retryAfterMs: number | null): number {

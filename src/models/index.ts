@@ -6,6 +6,7 @@ import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
 import type { ModelChoice } from "../protocol/index.ts";
 import { speechOf, uitarsGrid } from "./dialects.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
+import { GeminiComputerUse } from "./gemini/computer-use.ts";
 import { GlmPlanner } from "./glm45v/glm45v.ts";
 import { JsonPlanner } from "./json-planner/json-planner.ts";
 import { OpenAIComputerUse } from "./openai/computer-use.ts";
@@ -45,6 +46,8 @@ function single(config: Config, choice: ModelChoice): Planner {
     }
     case "openai":
       return new OpenAIComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
+    case "gemini":
+      return new GeminiComputerUse({ endpoint: { baseUrl, apiKey, policy }, model: name });
     case "uitars":
       return new UITarsPlanner({ baseUrl, apiKey, policy, model: name, repairRetries: model.repairRetries, version: model.uitarsVersion, grid: uitarsGrid(model.uitarsVersion, model.grid) });
     case "opencua":

@@ -11,6 +11,16 @@ describe("whether the models can be asked", () => {
     const noFetch = (() => Promise.reject(new Error("no request expected"))) as unknown as typeof fetch;
     expect(await modelReadiness(config({}), noFetch)).toMatchObject({ ready: false, problem: "no_key", setting: "MODEL_API_KEY", endpoint: expect.stringContaining("dashscope") });
     expect(await modelReadiness(config({ MODEL_PROVIDER: "anthropic" }), noFetch)).toMatchObject({ problem: "no_key", setting: "ANTHROPIC_API_KEY" });
+    expect(await modelReadiness(config({ MODEL_PROVIDER: "gemini" }), noFetch)).toMatchObject({
+      problem: "no_key",
+      setting: "GEMINI_API_KEY",
+      endpoint: "https://generativelanguage.googleapis.com/v1beta",
+    });
+    // A Gemini chat assistant beside another planner names Gemini's own key.
+    expect(await modelReadiness(config({ MODEL_PROVIDER: "anthropic", ANTHROPIC_API_KEY: "k", CHAT_PROVIDER: "gemini", AGENT_MODE: "dom" }), noFetch)).toMatchObject({
+      problem: "no_key",
+      setting: "GEMINI_API_KEY (or CHAT_API_KEY)",
+    });
     // A local UI-TARS planner chats through DashScope's qwen-plus: that key is the one missing.
     expect(await modelReadiness(config({ MODEL_PROVIDER: "uitars", MODEL_BASE_URL: "http://127.0.0.1:9/v1", AGENT_MODE: "dom" }), noFetch)).toMatchObject({
       problem: "no_key",

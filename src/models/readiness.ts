@@ -25,11 +25,12 @@ interface Endpoint {
 function modelEndpoints(config: Config): Endpoint[] {
   const chat = chatEndpoint(config);
   const { model } = config;
-  const plannerKey = model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : model.provider === "openai" ? "OPENAI_API_KEY" : "MODEL_API_KEY";
+  const keys: Partial<Record<Config["model"]["provider"], string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", gemini: "GEMINI_API_KEY" };
+  const plannerKey = keys[model.provider] ?? "MODEL_API_KEY";
   const planner: Endpoint = { anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
   // The chat assistant talks to the planner's endpoint, or to its provider's own (OPENAI_*, DASHSCOPE_*…), or to CHAT_*.
   const shared = config.chat.baseUrl === undefined && config.chat.apiKey === undefined && chat.baseUrl === model.baseUrl && chat.apiKey === model.apiKey;
-  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" }[chat.provider];
+  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" }[chat.provider];
   const talker: Endpoint = {
     anthropic: chat.provider === "anthropic",
     baseUrl: chat.baseUrl,

@@ -11,7 +11,7 @@ export const idSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/, "must contain only letters, digits, '_' and '-'");
 
-export const MODEL_PROVIDERS = ["qwen", "anthropic", "openai", "uitars", "opencua", "som"] as const;
+export const MODEL_PROVIDERS = ["qwen", "anthropic", "openai", "gemini", "uitars", "opencua", "som"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /** A task's own choice of model, instead of the server's configured one. */

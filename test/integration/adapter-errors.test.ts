@@ -8,7 +8,7 @@ import { act, type RecordedRequest, type Reply } from "../support/scripted-model
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const PROVIDERS: ModelProvider[] = ["qwen", "som", "uitars", "opencua", "anthropic", "openai"];
+const PROVIDERS: ModelProvider[] = ["qwen", "som", "uitars", "opencua", "anthropic", "openai", "gemini"];
 
 const { model, pages } = useWorld({ app: false });
 let app: TestApp;
@@ -46,6 +46,13 @@ const DONE: Record<ModelProvider, Reply> = {
       status: "completed",
       output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }] }],
       usage: { input_tokens: 10, output_tokens: 2, total_tokens: 12 },
+    },
+  },
+  gemini: {
+    message: {
+      candidates: [{ content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+      modelVersion: "gemini-test",
     },
   },
 };

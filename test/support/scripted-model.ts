@@ -1,6 +1,6 @@
 // The scripted model server (test support, not product): OpenAI Chat Completions
-// (`/chat/completions`), OpenAI Responses (`/responses`) and Anthropic Messages (`/v1/messages`)
-// endpoints on 127.0.0.1 that
+// (`/chat/completions`), OpenAI Responses (`/responses`), Anthropic Messages (`/v1/messages`) and
+// Gemini (`/models/{model}:generateContent`, `:streamGenerateContent`) endpoints on 127.0.0.1 that
 // answer from a script and record every request, so tests can assert on what the project sent.
 // Only the model is scripted, and only here, at the HTTP boundary.
 //
@@ -10,6 +10,7 @@
 // test about tasks can send through the chat like a person and script only the planner.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { GEMINI_PATH, geminiError, geminiRequestProblem, geminiSystem, geminiText, writeGeminiStream, type GeminiRequest } from "./scripted-gemini.ts";
 import { writeChatStream, type ScriptedChat } from "./scripted-stream.ts";
 
 export interface RecordedRequest {
@@ -32,6 +33,9 @@ export interface ChatBody {
   stream?: boolean;
   system?: string | { type: string; text: string }[];
   tools?: Record<string, unknown>[];
+  /** Gemini's request carries these instead of `messages` and `system`. */
+  contents?: GeminiRequest["contents"];
+  systemInstruction?: GeminiRequest["systemInstruction"];
 }
 
 /**
@@ -85,9 +89,17 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       }
       const request: RecordedRequest = { path: req.url ?? "", headers: req.headers, body, at: Date.now() };
       requests.push(request);
-      const known = ["/chat/completions", "/v1/messages", "/responses"].some((path) => request.path.endsWith(path));
+      const gemini = GEMINI_PATH.test(request.path);
+      const known = gemini || ["/chat/completions", "/v1/messages", "/responses"].some((path) => request.path.endsWith(path));
       if (req.method !== "POST" || !known) {
         res.writeHead(404).end();
+        return;
+      }
+      // Gemini refuses a request without its key header or with a field its reference does not have.
+      const problem = gemini ? (req.headers["x-goog-api-key"] ? geminiRequestProblem(body) : "Method doesn't allow unregistered callers.") : null;
+      if (problem) {
+        const forbidden = !req.headers["x-goog-api-key"];
+        res.writeHead(forbidden ? 403 : 400, { "content-type": "application/json" }).end(geminiError(forbidden ? 403 : 400, forbidden ? "PERMISSION_DENIED" : "INVALID_ARGUMENT", problem));
         return;
       }
       const route = routes.find((r) => r.when(request) && r.replies.length > 0);
@@ -97,7 +109,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         if (res.destroyed) return;
         request.answeredAt = Date.now();
         if (reply && "chat" in reply) {
-          void writeChatStream(res, request.path, body.model, reply.chat);
+          void (gemini ? writeGeminiStream(res, reply.chat) : writeChatStream(res, request.path, body.model, reply.chat));
         } else if (reply && "sse" in reply) {
           res.writeHead(200, { "content-type": "text/event-stream" }).write(reply.sse);
           if (!reply.hang) res.end();
@@ -156,6 +168,7 @@ function completion(model: string, content: string): string {
 /** The system prompt of a request, in any of the three protocols. */
 export function systemText(request: RecordedRequest): string {
   const { system, messages } = request.body;
+  if (request.body.systemInstruction) return geminiSystem(request.body);
   if (typeof system === "string") return system;
   if (Array.isArray(system)) return system.map((b) => b.text).join("\n");
   const first = messages?.[0];
@@ -169,8 +182,11 @@ export function isChatTurn(request: RecordedRequest): boolean {
 
 /** The chat assistant's default: the person's message becomes a task; after the task, nothing to add. */
 function delegate(request: RecordedRequest): Reply {
-  const last = request.body.messages.at(-1);
-  const isPerson = last?.role === "user" && (typeof last.content === "string" || last.content?.every((part) => part.type === "text"));
+  const { contents } = request.body;
+  const last = request.body.messages?.at(-1);
+  const isPerson = contents
+    ? contents.at(-1)!.role === "user" && contents.at(-1)!.parts.every((part) => "text" in part)
+    : last?.role === "user" && (typeof last.content === "string" || last.content?.every((part) => part.type === "text"));
   if (!isPerson) return { chat: {} };
   const task = userText(request)
     .split("\n")
@@ -181,6 +197,8 @@ function delegate(request: RecordedRequest): Reply {
 
 /** The text parts of a request's last user message. */
 export function userText(request: RecordedRequest): string {
+  const { contents } = request.body;
+  if (contents) return geminiText([...contents].reverse().find((c) => c.role === "user"));
   const last = [...request.body.messages].reverse().find((m) => m.role === "user");
   if (!last?.content) return "";
   if (typeof last.content === "string") return last.content;
@@ -189,6 +207,8 @@ export function userText(request: RecordedRequest): string {
 
 /** The text of the first user message: the task and step of a planning request. */
 export function planningText(request: RecordedRequest): string {
+  const { contents } = request.body;
+  if (contents) return geminiText(contents.find((c) => c.role === "user"));
   const first = request.body.messages.find((m) => m.role === "user");
   if (!first?.content) return "";
   return typeof first.content === "string" ? first.content : first.content.map((p) => p.text ?? "").join("\n");

@@ -1,0 +1,106 @@
+// Gemini's dialect translated: its 0–999 grid onto the image's pixels and back, every predefined
+// function as our actions, the tool a desktop gets, and which answers in words ask the person.
+import { describe, expect, it } from "vitest";
+import { translate, type Translated } from "./actions.ts";
+import { asksThePerson } from "./answer.ts";
+import { computerUseTool } from "./computer-use.ts";
+import { fromGrid, toGrid } from "./grid.ts";
+
+const image = { width: 1280, height: 800 };
+const acts = (t: Translated) => (t.kind === "act" ? t.actions.map((a) => ({ type: a.type, args: a.args })) : t);
+
+describe("the 0–999 grid", () => {
+  it("maps a grid point onto the pixels of the image sent", () => {
+    expect(fromGrid({ x: 0, y: 0 }, image)).toEqual({ x: 0, y: 0 });
+    expect(fromGrid({ x: 500, y: 500 }, image)).toEqual({ x: 640, y: 400 });
+    expect(fromGrid({ x: 156, y: 163 }, image)).toEqual({ x: 200, y: 130 });
+    // The grid's last point lands on the image's last pixel, never past it.
+    expect(fromGrid({ x: 999, y: 999 }, { width: 100, height: 100 })).toEqual({ x: 99, y: 99 });
+  });
+
+  it("round-trips every pixel to within one grid step", () => {
+    for (const size of [image, { width: 1024, height: 768 }, { width: 640, height: 1400 }]) {
+      for (let x = 0; x < size.width; x += 37) {
+        const y = Math.floor((x * size.height) / size.width);
+        const back = fromGrid(toGrid({ x, y }, size), size);
+        expect(Math.abs(back.x - x)).toBeLessThanOrEqual(Math.ceil(size.width / 1000));
+        expect(Math.abs(back.y - y)).toBeLessThanOrEqual(Math.ceil(size.height / 1000));
+      }
+    }
+  });
+});
+
+describe("Gemini's predefined functions", () => {
+  it("clicks, hovers and drags at grid points", () => {
+    expect(acts(translate("click_at", { x: 500, y: 500 }, image, ""))).toEqual([{ type: "click", args: { x: 640, y: 400, button: "left" } }]);
+    expect(acts(translate("hover_at", { x: 250, y: 250 }, image, ""))).toEqual([{ type: "move", args: { x: 320, y: 200 } }]);
+    expect(acts(translate("drag_and_drop", { x: 0, y: 0, destination_x: 500, destination_y: 250 }, image, ""))).toEqual([
+      { type: "drag", args: { x: 0, y: 0, end_x: 640, end_y: 200 } },
+    ]);
+  });
+
+  it("types at a point: a focusing click, clearing unless told not to, the text, and Enter when asked", () => {
+    const full = translate("type_text_at", { x: 500, y: 500, text: "red shoes", press_enter: true }, image, "");
+    expect(full).toMatchObject({ kind: "act", focusFirst: true });
+    expect(acts(full)).toEqual([
+      { type: "click", args: { x: 640, y: 400, button: "left" } },
+      { type: "keypress", args: { keys: ["Control", "a"] } },
+      { type: "keypress", args: { keys: ["Delete"] } },
+      { type: "type", args: { text: "red shoes" } },
+      { type: "keypress", args: { keys: ["Enter"] } },
+    ]);
+    expect(acts(translate("type_text_at", { x: 500, y: 500, text: "more", clear_before_typing: false }, image, ""))).toEqual([
+      { type: "click", args: { x: 640, y: 400, button: "left" } },
+      { type: "type", args: { text: "more" } },
+    ]);
+  });
+
+  it("scrolls the document by a page or sideways by half the screen, and at a point by a magnitude on the grid", () => {
+    expect(acts(translate("scroll_document", { direction: "down" }, image, ""))).toEqual([{ type: "keypress", args: { keys: ["PageDown"] } }]);
+    expect(acts(translate("scroll_document", { direction: "up" }, image, ""))).toEqual([{ type: "keypress", args: { keys: ["PageUp"] } }]);
+    expect(acts(translate("scroll_document", { direction: "right" }, image, ""))).toEqual([{ type: "scroll", args: { x: 640, y: 400, scroll_x: 640, scroll_y: 0 } }]);
+    expect(acts(translate("scroll_at", { x: 500, y: 500, direction: "down", magnitude: 500 }, image, ""))).toEqual([
+      { type: "scroll", args: { x: 640, y: 400, scroll_x: 0, scroll_y: 400 } },
+    ]);
+    expect(acts(translate("scroll_at", { x: 500, y: 500, direction: "left" }, image, ""))).toEqual([{ type: "scroll", args: { x: 640, y: 400, scroll_x: -1024, scroll_y: 0 } }]);
+  });
+
+  it("presses key combinations, navigates, goes back and forward, searches and waits", () => {
+    expect(acts(translate("key_combination", { keys: "control+shift+t" }, image, ""))).toEqual([{ type: "keypress", args: { keys: ["Control", "Shift", "t"] } }]);
+    expect(acts(translate("navigate", { url: "https://example.com/" }, image, ""))).toEqual([{ type: "navigate", args: { url: "https://example.com/" } }]);
+    expect(acts(translate("go_back", {}, image, ""))).toEqual([{ type: "keypress", args: { keys: ["Alt", "ArrowLeft"] } }]);
+    expect(acts(translate("go_forward", {}, image, ""))).toEqual([{ type: "keypress", args: { keys: ["Alt", "ArrowRight"] } }]);
+    expect(acts(translate("search", {}, image, ""))).toEqual([{ type: "navigate", args: { url: "https://www.google.com" } }]);
+    expect(acts(translate("wait_5_seconds", {}, image, ""))).toEqual([{ type: "wait", args: { ms: 5000 } }]);
+    expect(translate("open_web_browser", {}, image, "")).toEqual({ kind: "screenshot" });
+  });
+
+  it("refuses what it cannot carry out, with the reason", () => {
+    expect(translate("click_at", { x: 1000, y: 5 }, image, "")).toEqual({ kind: "refuse", reason: "(1000, 5) is off the 0–999 grid" });
+    expect(translate("click_at", { x: "5" }, image, "")).toEqual({ kind: "refuse", reason: "x and y must be numbers" });
+    expect(translate("scroll_at", { x: 1, y: 1, direction: "sideways" }, image, "")).toMatchObject({ kind: "refuse" });
+    expect(translate("open_file", {}, image, "")).toEqual({ kind: "refuse", reason: 'the function "open_file" is not supported here' });
+  });
+});
+
+describe("the computerUse tool", () => {
+  it("offers every function in a browser, and none of the browser's on a desktop", () => {
+    expect(computerUseTool(false)).toEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER" } });
+    expect(computerUseTool(true)).toEqual({
+      computerUse: { environment: "ENVIRONMENT_BROWSER", excludedPredefinedFunctions: ["open_web_browser", "navigate", "go_back", "go_forward", "search"] },
+    });
+  });
+});
+
+describe("an answer in words", () => {
+  it("asks the person when it tells them what to do and to say when they are done", () => {
+    expect(asksThePerson("Please sign in to your account, then let me know when you are done.")).toBe(true);
+    expect(asksThePerson("The site shows a captcha. I need you to solve it.")).toBe(true);
+    expect(asksThePerson("Once you've approved the payment on your phone, tell me.")).toBe(true);
+  });
+
+  it("reports a task done otherwise", () => {
+    expect(asksThePerson("The form says **Typed Ada**.")).toBe(false);
+    expect(asksThePerson("I found three red shoes under 50 €: …")).toBe(false);
+  });
+});
