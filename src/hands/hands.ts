@@ -132,9 +132,23 @@ function triedAgain(action: ScreenAction): boolean {
   return action.type === "click" && action.args.button === "left";
 }
 
-/** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
-export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
-  return CLICKS.has(type) && (mode === "always" || (mode === "requested" && requested));
+/**
+ * VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. `auto` checks every
+ * click the hit test can check (`hitTest`: a page, whose DOM says what is under the point), and
+ * elsewhere only the clicks that ask: there only a model's look could check them, a model call per click.
+ */
+export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"], hitTest: boolean): boolean {
+  if (!CLICKS.has(type)) return false;
+  switch (mode) {
+    case "always":
+      return true;
+    case "never":
+      return false;
+    case "requested":
+      return requested;
+    case "auto":
+      return requested || hitTest;
+  }
 }
 
 export class Hands {
@@ -200,7 +214,7 @@ export class Hands {
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
-    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode) && this.canCheck(options.look)) {
+    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode, this.canHitTest()) && this.canCheck(options.look)) {
       const checked = await clock.time("verification", () =>
         checkPointer(target, deed.intent, deed.element ?? null, {
           computer,
@@ -415,8 +429,12 @@ export class Hands {
    * VERIFY_METHOD allows. Where nothing can, a click is not checked rather than never made.
    */
   private canCheck(look: PointerLook | null): boolean {
-    const { method } = this.options.config.verification;
-    return (method !== "model" && this.options.computer.holdTarget !== undefined) || (method !== "hit_test" && look !== null);
+    return this.canHitTest() || (this.options.config.verification.method !== "hit_test" && look !== null);
+  }
+
+  /** Whether the computer's hit test may check a pointer, as VERIFY_METHOD allows. */
+  private canHitTest(): boolean {
+    return this.options.config.verification.method !== "model" && this.options.computer.holdTarget !== undefined;
   }
 
   /**

@@ -12,7 +12,7 @@ export interface JsonPlannerOptions extends ChatEndpoint {
   model: string;
   jsonMode: boolean;
   repairRetries: number;
-  verifyClicks?: "requested" | "always" | "never";
+  verifyClicks?: PlannerCapabilities["verifyClicks"];
 }
 
 export class JsonPlanner implements Planner {
