@@ -107,3 +107,26 @@ describe.each(Object.keys(FAMILIES))("%s's clicks, by default", (name) => {
     expect(json.steps[0]?.verification).toMatchObject({ verified: true, model_calls: 0, attempts: [{ method: "hit_test", on_target: true }] });
   });
 });
+
+// Checked by default, a click must not be refused for what a hover does to a button on many sites.
+describe("the default hit test on buttons that change under the pointer", () => {
+  const family = FAMILIES["UI-TARS"]!;
+  it.each([
+    ["grows", "grow", { x: 180, y: 125 }],
+    ["rises a little", "lift", { x: 180, y: 325 }],
+    ["is drawn anew in place", "redraw", { x: 180, y: 525 }],
+  ] as const)("clicks a button that %s on hover, once, without asking anyone", async (_, id, at) => {
+    const task = `press ${id} on hover`;
+    model.route(family.requests(task), family.click(at), family.finish);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: `s-hover-${id}`, text: task, start_url: pages.url("hover-styles.html"), model: family.choice });
+    const events = await openStream(app.url, `s-hover-${id}`, 0);
+    const end = await events.waitForEnd(json.task_id);
+    events.close();
+    expect(end).toMatchObject({ type: "task.completed" });
+    await pages.waitForRecord(`${id}-clicked`);
+    expect(pages.records.filter((r) => r === `${id}-clicked`)).toHaveLength(1);
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    // Held at the first try: the hover changed the button, not where a click lands.
+    expect(stored.steps[0]?.verification).toMatchObject({ verified: true, model_calls: 0, attempts: [{ method: "hit_test", on_target: true }] });
+  });
+});
