@@ -25,7 +25,7 @@ const RELABELLED = [
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
-const isLook = (r: RecordedRequest) => userText(r).includes("on_target");
+const isLook = (r: RecordedRequest) => r.path.endsWith("/chat/completions") && userText(r).includes("on_target");
 
 interface Measured {
   /** Harness ms per click step: the model's answer to the next request. */
