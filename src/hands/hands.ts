@@ -1,11 +1,12 @@
 // The hands of a task (seed 000 §4, seed 002 §2.5): every action that touches a screen, whoever
-// decided it, goes through here. A click is pointer-checked first when asked (the hit test, else
-// the model's look), then the action runs, the screen settles, the capture is compared with the
-// screen before it, and a click without effect is repeated a few pixels off, a bounded number
-// of times; a scroll without effect means the end was reached. What happened is data for the
-// step record and the model's history, never a reason to fail the task. Before any of it, the
-// action is classified and judged by the approval policy: it runs, waits for the person, or is
-// refused (DENIED, which goes back to whoever decided it).
+// decided it, goes through here. A click is pointer-checked first (by default every click the hit
+// test can check, elsewhere those that ask; the hit test, else the model's look), then the action
+// runs, the screen settles, the capture is compared with the screen before it, and a click
+// without effect is repeated a few pixels off, a bounded number of times; a scroll without effect
+// means the end was reached. What happened is data for the step record and the model's history,
+// never a reason to fail the task. Before any of it, the action is classified and judged by the
+// approval policy: it runs, waits for the person, or is refused (DENIED, which goes back to
+// whoever decided it).
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
 import { judge, originOf } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";

@@ -163,11 +163,11 @@ export async function holdElementAt(page: Page, point: { x: number; y: number },
           // No functions are declared in here: tsx, which runs the server, would name them with a helper the page lacks.
           const unmoved = Math.abs(box.x - h.box.x) < 1 && Math.abs(box.y - h.box.y) < 1;
           const centreDrift = Math.hypot(box.x + box.width / 2 - (h.box.x + h.box.width / 2), box.y + box.height / 2 - (h.box.y + h.box.height / 2));
-          const held = under !== null && (under === h.element || h.element.contains(under)) && (unmoved || centreDrift <= inPlacePx);
+          const stays = under !== null && (under === h.element || h.element.contains(under)) && (unmoved || centreDrift <= inPlacePx);
           const like = under === null || h.element.isConnected ? null : under.getBoundingClientRect();
           const redrawn = like !== null && under!.tagName === h.tag && under!.textContent === h.text && Math.abs(like.x - h.box.x) < 1 && Math.abs(like.y - h.box.y) < 1 && Math.abs(like.width - h.box.width) < 1 && Math.abs(like.height - h.box.height) < 1;
           const shown = h.element.isConnected && box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
-          return { onTarget: held || redrawn, now: shown ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null };
+          return { onTarget: stays || redrawn, now: shown ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null };
         },
         [held, point, IN_PLACE_PX] as const,
       );
