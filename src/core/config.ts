@@ -65,6 +65,9 @@ function domainOf(entry: string): string {
 /** Set-of-Mark from pixels, for computers opened without a configuration (tests, benchmarks). */
 export const SOM_DEFAULTS = { maxElements: 40, ocrBudgetMs: 300, omniparserTimeoutMs: 30_000 } as const;
 
+/** VERIFY_CLICKS (and MODEL_VERIFY_CLICKS): which clicks get the pointer check. */
+export const VERIFY_CLICKS = ["auto", "requested", "always", "never"] as const;
+
 /** Where money moves or an identity signs in: SENSITIVE_DOMAINS replaces this list. */
 export const SENSITIVE_DOMAINS = ["paypal.com", "stripe.com", "accounts.google.com", "login.microsoftonline.com", "login.live.com", "appleid.apple.com", "signin.aws.amazon.com"] as const;
 
@@ -109,7 +112,7 @@ export const configSchema = z.object({
     /** How many earlier steps the planner sees as history lines. */
     historySteps: int.min(0).max(100).default(12),
     /** Overrides `verification.clicks` for this model's clicks. */
-    verifyClicks: z.enum(["requested", "always", "never"]).optional(),
+    verifyClicks: z.enum(VERIFY_CLICKS).optional(),
     /** The screenshot is scaled down to fit this size before the model sees it (aspect kept). */
     imageMaxWidth: int.min(64).max(8192).default(1280),
     imageMaxHeight: int.min(64).max(8192).default(1280),
@@ -170,8 +173,12 @@ export const configSchema = z.object({
   /** The cursor-checked click (seed 000 §4.1). */
   verification: z
     .object({
-      /** `requested`: clicks whose action asks for it; `always`: every click; `never`. */
-      clicks: z.enum(["requested", "always", "never"]).default("requested"),
+      /**
+       * `auto`: every click where the hit test can check it (a browser's page), elsewhere (a
+       * desktop) the clicks whose action asks for it; `requested`: only those; `always`: every
+       * click; `never`.
+       */
+      clicks: z.enum(VERIFY_CLICKS).default("auto"),
       /** `auto`: hit-test where the computer can, else ask the model; or only one of the two. */
       method: z.enum(["auto", "model", "hit_test"]).default("auto"),
       maxAttempts: int.min(1).max(10).default(4),

@@ -6,17 +6,23 @@ import type { FrameRef } from "../protocol/index.ts";
 import { Hands, wantsPointerCheck, type Deed } from "./hands.ts";
 
 describe("wantsPointerCheck (VERIFY_CLICKS)", () => {
-  it("follows the action's request by default", () => {
-    expect(wantsPointerCheck("click", true, "requested")).toBe(true);
-    expect(wantsPointerCheck("click", false, "requested")).toBe(false);
+  it("checks every click the hit test can check by default, and elsewhere the clicks that ask", () => {
+    expect(wantsPointerCheck("click", false, "auto", true)).toBe(true);
+    expect(wantsPointerCheck("double_click", false, "auto", true)).toBe(true);
+    expect(wantsPointerCheck("click", true, "auto", false)).toBe(true);
+    expect(wantsPointerCheck("click", false, "auto", false)).toBe(false);
+  });
+  it("can follow only the action's request", () => {
+    expect(wantsPointerCheck("click", true, "requested", true)).toBe(true);
+    expect(wantsPointerCheck("click", false, "requested", true)).toBe(false);
   });
   it("can be switched on or off", () => {
-    expect(wantsPointerCheck("double_click", false, "always")).toBe(true);
-    expect(wantsPointerCheck("right_click", true, "never")).toBe(false);
+    expect(wantsPointerCheck("double_click", false, "always", false)).toBe(true);
+    expect(wantsPointerCheck("right_click", true, "never", true)).toBe(false);
   });
   it("applies to clicks only", () => {
-    expect(wantsPointerCheck("type", true, "always")).toBe(false);
-    expect(wantsPointerCheck("drag", true, "always")).toBe(false);
+    expect(wantsPointerCheck("type", true, "always", true)).toBe(false);
+    expect(wantsPointerCheck("drag", true, "auto", true)).toBe(false);
   });
 });
 

@@ -1,11 +1,12 @@
 // The hands of a task (seed 000 §4, seed 002 §2.5): every action that touches a screen, whoever
-// decided it, goes through here. A click is pointer-checked first when asked (the hit test, else
-// the model's look), then the action runs, the screen settles, the capture is compared with the
-// screen before it, and a click without effect is repeated a few pixels off, a bounded number
-// of times; a scroll without effect means the end was reached. What happened is data for the
-// step record and the model's history, never a reason to fail the task. Before any of it, the
-// action is classified and judged by the approval policy: it runs, waits for the person, or is
-// refused (DENIED, which goes back to whoever decided it).
+// decided it, goes through here. A click is pointer-checked first (by default every click the hit
+// test can check, elsewhere those that ask; the hit test, else the model's look), then the action
+// runs, the screen settles, the capture is compared with the screen before it, and a click
+// without effect is repeated a few pixels off, a bounded number of times; a scroll without effect
+// means the end was reached. What happened is data for the step record and the model's history,
+// never a reason to fail the task. Before any of it, the action is classified and judged by the
+// approval policy: it runs, waits for the person, or is refused (DENIED, which goes back to
+// whoever decided it).
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
 import { judge, originOf } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
@@ -132,9 +133,23 @@ function triedAgain(action: ScreenAction): boolean {
   return action.type === "click" && action.args.button === "left";
 }
 
-/** VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. */
-export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"]): boolean {
-  return CLICKS.has(type) && (mode === "always" || (mode === "requested" && requested));
+/**
+ * VERIFY_CLICKS: per action (`requested`), per decider (`clicks`) or globally. `auto` checks every
+ * click the hit test can check (`hitTest`: a page, whose DOM says what is under the point), and
+ * elsewhere only the clicks that ask: there only a model's look could check them, a model call per click.
+ */
+export function wantsPointerCheck(type: ScreenAction["type"], requested: boolean, mode: Config["verification"]["clicks"], hitTest: boolean): boolean {
+  if (!CLICKS.has(type)) return false;
+  switch (mode) {
+    case "always":
+      return true;
+    case "never":
+      return false;
+    case "requested":
+      return requested;
+    case "auto":
+      return requested || hitTest;
+  }
 }
 
 export class Hands {
@@ -200,7 +215,7 @@ export class Hands {
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
-    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode) && this.canCheck(options.look)) {
+    if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode, this.canHitTest()) && this.canCheck(options.look)) {
       const checked = await clock.time("verification", () =>
         checkPointer(target, deed.intent, deed.element ?? null, {
           computer,
@@ -417,8 +432,12 @@ export class Hands {
    * VERIFY_METHOD allows. Where nothing can, a click is not checked rather than never made.
    */
   private canCheck(look: PointerLook | null): boolean {
-    const { method } = this.options.config.verification;
-    return (method !== "model" && this.options.computer.holdTarget !== undefined) || (method !== "hit_test" && look !== null);
+    return this.canHitTest() || (this.options.config.verification.method !== "hit_test" && look !== null);
+  }
+
+  /** Whether the computer's hit test may check a pointer, as VERIFY_METHOD allows. */
+  private canHitTest(): boolean {
+    return this.options.config.verification.method !== "model" && this.options.computer.holdTarget !== undefined;
   }
 
   /**

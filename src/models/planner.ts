@@ -1,5 +1,6 @@
 // The planner interface of seed 000 §5.1. One call answers all three roles: the next action,
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
+import type { VERIFY_CLICKS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import type { Action, Attachment, Usage } from "../protocol/index.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
@@ -113,7 +114,7 @@ export interface PlannerCapabilities {
   /** The size the model wants its screenshots fitted into; null when it has no preference. */
   imageSize: Size | null;
   /** Overrides VERIFY_CLICKS for this planner's clicks; null: the global setting. */
-  verifyClicks: "requested" | "always" | "never" | null;
+  verifyClicks: (typeof VERIFY_CLICKS)[number] | null;
   /** The model's look at an annotated capture before a click (seed 000 §4.1); null when it cannot look. */
   checkPointer: ((input: PointerCheckInput, signal: AbortSignal) => Promise<PointerCheck>) | null;
 }

@@ -132,32 +132,44 @@ export function compare(before: Snapshot, after: Snapshot): StructuralEffect {
 }
 
 /**
+ * How far (CSS px) a held element's centre may move under the pointer and still count as in
+ * place: a hover that grows a button or lifts it a little leaves it where the click lands.
+ */
+const IN_PLACE_PX = 4;
+
+/**
  * Remembers an element and its box: the one at a CSS point, or the one an XPath names (the
  * element a click is meant for). The returned check says whether that element (or one inside it)
- * is at the point and its box has not moved, and where its centre is now if it is still shown.
+ * is at the point and has not moved — its box unmoved, or only grown, shrunk or nudged around its
+ * centre by a hover — or, when a re-render replaced it, whether its like (same tag and text, same
+ * box) is there; and where its centre is now if it is still shown.
  */
 export async function holdElementAt(page: Page, point: { x: number; y: number }, xpath?: string): Promise<() => Promise<HitTest>> {
   const held = await page.evaluateHandle(
     ({ x, y, xpath }) => {
       const named = xpath ? document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue : null;
       const element = named instanceof Element ? named : document.elementFromPoint(x, y);
-      return element ? { element, box: element.getBoundingClientRect().toJSON() as DOMRect } : null;
+      return element ? { element, tag: element.tagName, text: element.textContent, box: element.getBoundingClientRect().toJSON() as DOMRect } : null;
     },
     { ...point, xpath: xpath ?? null },
   );
   return async () => {
     try {
       return await page.evaluate(
-        ([h, { x, y }]) => {
+        ([h, { x, y }, inPlacePx]) => {
           if (!h) return { onTarget: false, now: null };
           const under = document.elementFromPoint(x, y);
           const box = h.element.getBoundingClientRect();
-          const still = Math.abs(box.x - h.box.x) < 1 && Math.abs(box.y - h.box.y) < 1;
-          const onTarget = under !== null && (under === h.element || h.element.contains(under)) && still;
+          // No functions are declared in here: tsx, which runs the server, would name them with a helper the page lacks.
+          const unmoved = Math.abs(box.x - h.box.x) < 1 && Math.abs(box.y - h.box.y) < 1;
+          const centreDrift = Math.hypot(box.x + box.width / 2 - (h.box.x + h.box.width / 2), box.y + box.height / 2 - (h.box.y + h.box.height / 2));
+          const stays = under !== null && (under === h.element || h.element.contains(under)) && (unmoved || centreDrift <= inPlacePx);
+          const like = under === null || h.element.isConnected ? null : under.getBoundingClientRect();
+          const redrawn = like !== null && under!.tagName === h.tag && under!.textContent === h.text && Math.abs(like.x - h.box.x) < 1 && Math.abs(like.y - h.box.y) < 1 && Math.abs(like.width - h.box.width) < 1 && Math.abs(like.height - h.box.height) < 1;
           const shown = h.element.isConnected && box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
-          return { onTarget, now: shown ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null };
+          return { onTarget: stays || redrawn, now: shown ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null };
         },
-        [held, point] as const,
+        [held, point, IN_PLACE_PX] as const,
       );
     } finally {
       await held.dispose().catch(() => undefined);

@@ -13,7 +13,7 @@ import { glmPromptText, repairRequest } from "./prompt.ts";
 export interface GlmOptions extends ChatEndpoint {
   model: string;
   repairRetries: number;
-  verifyClicks?: "requested" | "always" | "never";
+  verifyClicks?: PlannerCapabilities["verifyClicks"];
   /** 0–999 unless MODEL_GRID says otherwise. */
   grid: Grid;
 }

@@ -13,7 +13,7 @@ export interface JsonPlannerOptions extends ChatEndpoint {
   model: string;
   jsonMode: boolean;
   repairRetries: number;
-  verifyClicks?: "requested" | "always" | "never";
+  verifyClicks?: PlannerCapabilities["verifyClicks"];
   /** Where the model's points lie (models/dialects.ts); pixels of the screenshot unless its name says otherwise. */
   grid: Grid;
 }

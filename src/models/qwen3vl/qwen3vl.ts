@@ -17,7 +17,7 @@ import { qwen3vlSystemPrompt, repairRequest } from "./prompt.ts";
 export interface Qwen3VLOptions extends ChatEndpoint {
   model: string;
   repairRetries: number;
-  verifyClicks?: "requested" | "always" | "never";
+  verifyClicks?: PlannerCapabilities["verifyClicks"];
   /** 0–1000 unless MODEL_GRID says otherwise. */
   grid: Grid;
 }
