@@ -12,3 +12,15 @@ describe("a secret's value, wherever an address writes it", () => {
     expect(secrets.conceal("q=Hunter2%21%28x%29+y%7e")).toBe("q=%shop_password%");
   });
 });
+
+describe("secrets revealed", () => {
+  it("are each computer's own: a fresh set of the same values has revealed none", () => {
+    const server = new Secrets({ pin: "4711-0815" });
+    const one = server.fresh();
+    const other = server.fresh();
+    expect(one.reveal("%pin%")).toBe("4711-0815");
+    expect(one.revealed).toEqual(["4711-0815"]);
+    expect(other.revealed).toEqual([]);
+    expect(other.reveal("%pin%")).toBe("4711-0815");
+  });
+});

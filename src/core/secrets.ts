@@ -30,6 +30,14 @@ export class Secrets {
 
   constructor(private readonly values: Readonly<Record<string, string>>) {}
 
+  /**
+   * The same values, none revealed yet: each computer holds its own, so that a secret one task
+   * typed is looked for on that task's pages only.
+   */
+  fresh(): Secrets {
+    return new Secrets(this.values);
+  }
+
   /** The known secrets a text names. */
   named(text: string): string[] {
     return [...text.matchAll(NAME)].map((m) => m[1]!).filter((name) => Object.hasOwn(this.values, name));

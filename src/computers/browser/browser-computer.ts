@@ -121,7 +121,7 @@ export class BrowserComputer implements Computer {
   ) {
     this.kind = attached?.kind ?? "browser";
     if (attached?.handOver) this.handOver = attached.handOver;
-    this.secrets = options.secrets ?? new Secrets({});
+    this.secrets = (options.secrets ?? new Secrets({})).fresh();
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);

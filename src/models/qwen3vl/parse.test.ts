@@ -25,7 +25,7 @@ describe("parseQwen3VL", () => {
     [{ action: "right_click", coordinate: [500, 500] }, { type: "right_click", args: { x: 640, y: 400 } }],
     [{ action: "middle_click", coordinate: [500, 500] }, { type: "click", args: { x: 640, y: 400, button: "middle" } }],
     [{ action: "double_click", coordinate: [500, 500] }, { type: "double_click", args: { x: 640, y: 400 } }],
-    [{ action: "triple_click", coordinate: [500, 500] }, { type: "double_click", args: { x: 640, y: 400 } }],
+    [{ action: "triple_click", coordinate: [500, 500] }, { type: "triple_click", args: { x: 640, y: 400 } }],
     [{ action: "mouse_move", coordinate: [1000, 1000] }, { type: "move", args: { x: 1279, y: 799 } }],
     [{ action: "key", keys: ["ctrl", "a"] }, { type: "keypress", args: { keys: ["ctrl", "a"] } }],
     [{ action: "type", text: "Ada" }, { type: "type", args: { text: "Ada" } }],

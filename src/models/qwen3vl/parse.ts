@@ -89,10 +89,10 @@ function toAction(call: Call, image: Size, grid: Grid, state: { pointer: Point |
       return { type: "right_click", args: at() };
     case "middle_click":
       return { type: "click", args: { ...at(), button: "middle" } };
-    // Our actions have no triple click; a double click selects the word, the closest (as Qwen's own tool notes).
     case "double_click":
-    case "triple_click":
       return { type: "double_click", args: at() };
+    case "triple_click":
+      return { type: "triple_click", args: at() };
     case "mouse_move":
       return { type: "move", args: at() };
     case "left_click_drag": {
