@@ -2,6 +2,7 @@
 // also for the steps an earlier server process recorded, and what the person is told when a click
 // could not be placed.
 import type { Config } from "../core/config.ts";
+import { keptWithin } from "../core/cut-text.ts";
 import type { Point } from "../perception/coordinates.ts";
 import { describeAction, type Action, type ProgressStep, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
 
@@ -14,6 +15,17 @@ export interface StepOutcome {
   usage?: Usage;
   failure?: string;
   unverified?: boolean;
+}
+
+/**
+ * A step's text: the model's progress and, after it, what became of its action when that was not
+ * what it meant (`failed: …`, `not clicked: …`), which recalledHistory reads back from the end —
+ * so within `max` characters the note is kept whole and the progress is cut instead.
+ */
+export function stepText(progress: string, note: string | null, max: number): string {
+  if (!note) return progress;
+  const tail = ` (${keptWithin(note, max / 2)})`;
+  return `${keptWithin(progress, max - tail.length)}${tail}`;
 }
 
 /** One line of the model's history (seed 002 §3.2): `Step 3: click (412, 230) "Send" → no change ✗ (…)`. */

@@ -16,7 +16,7 @@ import type { TaskRecord } from "./task-record.ts";
  * follow either, while a model that writes megabytes in one answer costs the disk kilobytes.
  */
 const THOUGHT_CHARS = 8_000;
-const TEXT_CHARS = 1_000;
+export const TEXT_CHARS = 1_000;
 
 export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">;
 

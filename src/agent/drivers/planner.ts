@@ -15,7 +15,8 @@ import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
-import { couldNotHit, historyLine, type StepOutcome } from "../step-history.ts";
+import { TEXT_CHARS } from "../step-recorder.ts";
+import { couldNotHit, historyLine, stepText, type StepOutcome } from "../step-history.ts";
 
 /** Why a click the pointer could not be placed for was not made. */
 const NOT_PLACED = "the pointer could not be placed on it";
@@ -145,7 +146,7 @@ export class PlannerDriver implements Driver {
     };
     const note = outcome.failure ? `failed: ${outcome.failure}` : outcome.unverified ? `not clicked: ${NOT_PLACED}` : null;
     const step = await run.steps.commit(shot, {
-      text: note ? `${turn.progress} (${note})` : turn.progress,
+      text: stepText(turn.progress, note, TEXT_CHARS),
       thought: turn.thought,
       action: turn.action,
       tool: null,
