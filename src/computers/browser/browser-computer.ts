@@ -125,10 +125,9 @@ export class BrowserComputer implements Computer {
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
-    const guard = <T>(operation: () => Promise<T>) => this.guard(operation);
     // Every operation on the page's elements runs guarded, as the computer's own do: a page stuck in
     // a loop would otherwise hold a tool's look or click until the task's time limit.
-    this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets, guard), guard);
+    this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets), (operation) => this.guard(operation));
   }
 
   static async create(browser: Browser, options: BrowserComputerOptions): Promise<BrowserComputer> {

@@ -17,8 +17,9 @@ const ACTION_TIMEOUT_MS = 10_000;
 const DOWNLOADS = /\.(pdf|zip|exe|dmg|msi|csv|xlsx?|docx?|pptx?|tar|gz|7z|rar|apk|iso)$/i;
 
 /**
- * `target` with each of its methods run through `guard`; the methods call one another unguarded.
- * WebPage's methods all work on the page, and all return promises.
+ * `target` with each of its methods run through `guard` (the computer's: a dead browser is
+ * BROWSER_CRASHED, a page stuck in a loop PAGE_UNRESPONSIVE); the methods call one another
+ * unguarded. WebPage's methods all work on the page, and all return promises.
  */
 export function everyCallThrough<T extends object>(target: T, guard: <R>(operation: () => Promise<R>) => Promise<R>): T {
   return new Proxy(target, {
@@ -37,8 +38,6 @@ export class WebPage implements BrowserPage {
     private readonly navigationTimeoutMs: number,
     /** `%name%` placeholders, put in only here, where the page is typed into. */
     private readonly secrets: Secrets,
-    /** Runs what the hands ask before every action (its risks), turning a dead browser into BROWSER_CRASHED. */
-    private readonly guard: <T>(operation: () => Promise<T>) => Promise<T>,
   ) {}
 
   async view(request: ViewRequest = {}): Promise<PageView & { url: string }> {
@@ -184,21 +183,19 @@ export class WebPage implements BrowserPage {
   }
 
   risksOf(element: ElementQuery, how: RiskHow): Promise<Risk[]> {
-    return this.guard(() => this.onElement(element, (found) => risksOfHandle(found, how, DOWNLOADS), []));
+    return this.onElement(element, (found) => risksOfHandle(found, how, DOWNLOADS), []);
   }
 
   frameOf(element: ElementQuery): Promise<ForeignFrame | null> {
-    return this.guard(() =>
-      this.onElement(
-        element,
-        async (found) => {
-          const origin = await originOfHandle(found);
-          if (origin === safeUrl(this.page().url())?.origin) return null;
-          const box = await boxInPage(found);
-          return { origin, box: box ? this.toScreenshot(box) : null };
-        },
-        null,
-      ),
+    return this.onElement(
+      element,
+      async (found) => {
+        const origin = await originOfHandle(found);
+        if (origin === safeUrl(this.page().url())?.origin) return null;
+        const box = await boxInPage(found);
+        return { origin, box: box ? this.toScreenshot(box) : null };
+      },
+      null,
     );
   }
 
