@@ -26,7 +26,8 @@ export class Fence {
     server.on("connect", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void tunnel(req, socket, head, policy()));
     server.on("clientError", (_error, socket) => socket.destroy());
     const closed = http.createServer((_req, res) => res.writeHead(403).end());
-    closed.on("connect", (_req: http.IncomingMessage, socket: net.Socket) => socket.end("HTTP/1.1 403 Forbidden\r\n\r\n"));
+    // A socket handed over by "connect" is this handler's: a reset (Chromium giving up) must not go unheard.
+    closed.on("connect", (_req: http.IncomingMessage, socket: net.Socket) => socket.on("error", () => socket.destroy()).end("HTTP/1.1 403 Forbidden\r\n\r\n"));
     closed.on("clientError", (_error, socket) => socket.destroy());
     await Promise.all([server, closed].map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
     return new Fence(server, (server.address() as net.AddressInfo).port, closed);
