@@ -5,30 +5,16 @@ import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { approvalPolicySchema } from "./approval-policy.ts";
 import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
-import { AGENT_MODES, COMPUTERS, MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
+import { AGENT_MODES, COMPUTERS, DIALECTS, GRIDS, MODEL_PROVIDERS, PROVIDER_TABLE, type ModelProvider } from "../protocol/index.ts";
 
+export { DIALECTS, GRIDS, type Dialect, type GridName } from "../protocol/index.ts";
 export const PROVIDERS = MODEL_PROVIDERS;
 export type Provider = ModelProvider;
 
-export const PROVIDER_DEFAULTS: Record<Provider, { name: string; baseUrl: string }> = {
-  qwen: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
-  anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
-  openai: { name: "computer-use-preview", baseUrl: "https://api.openai.com/v1" },
-  gemini: { name: "gemini-2.5-computer-use-preview-10-2025", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
-  // Self-hosted (vLLM and the like): no public endpoint to default to.
-  uitars: { name: "ui-tars-1.5-7b", baseUrl: "http://127.0.0.1:8001/v1" },
-  opencua: { name: "OpenCUA-7B", baseUrl: "http://127.0.0.1:8001/v1" },
-  // Set-of-Mark works with any OpenAI-compatible vision model; Qwen-VL by default.
-  som: { name: "qwen2.5-vl-72b-instruct", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
-};
-
-/** The coordinate conventions a model may write points in (perception/grids.ts); MODEL_GRID picks one over the model-name table. */
-export const GRIDS = ["pixels", "norm999", "norm1000", "relative", "smart_resize"] as const;
-export type GridName = (typeof GRIDS)[number];
-
-/** The answer formats an OpenAI-compatible model may speak under `MODEL_PROVIDER=qwen`: our JSON, Qwen3-VL's `computer_use` calls, GLM-4.5V's `action(param='...')`. */
-export const DIALECTS = ["json", "qwen3-vl", "glm-4.5v"] as const;
-export type Dialect = (typeof DIALECTS)[number];
+/** Each provider's model and endpoint when the settings name none (protocol/providers.ts). */
+export function providerDefaults(provider: Provider): { name: string; baseUrl: string } {
+  return { name: PROVIDER_TABLE[provider].model, baseUrl: PROVIDER_TABLE[provider].baseUrl };
+}
 
 const providerSettings = z
   .object({ name: z.string().optional(), baseUrl: z.string().url().optional(), apiKey: z.string().default("") })
@@ -120,13 +106,11 @@ export const configSchema = z.object({
     .prefault({})
     .transform((model) => ({
       ...model,
-      name: model.name ?? PROVIDER_DEFAULTS[model.provider].name,
-      baseUrl: model.baseUrl ?? PROVIDER_DEFAULTS[model.provider].baseUrl,
+      name: model.name ?? providerDefaults(model.provider).name,
+      baseUrl: model.baseUrl ?? providerDefaults(model.provider).baseUrl,
     })),
   /** Each provider's own model, endpoint and key, for fallbacks and per-task choices. */
-  providers: z
-    .object({ qwen: providerSettings, anthropic: providerSettings, openai: providerSettings, gemini: providerSettings, uitars: providerSettings, opencua: providerSettings, som: providerSettings })
-    .prefault({}),
+  providers: z.object(Object.fromEntries(PROVIDERS.map((p) => [p, providerSettings])) as Record<Provider, typeof providerSettings>).prefault({}),
   /** How tasks are driven: a planner's screen actions, or the browser tool agent (seed 001) over the chat model. */
   agent: z
     .object({
@@ -276,8 +260,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     model: {
       provider: env.MODEL_PROVIDER,
       name: env.MODEL_NAME,
-      baseUrl: env.MODEL_BASE_URL ?? providerEnv(env, "BASE_URL"),
-      apiKey: env.MODEL_API_KEY ?? providerEnv(env, "API_KEY"),
+      baseUrl: env.MODEL_BASE_URL ?? providerEnv(env, "baseUrl"),
+      apiKey: env.MODEL_API_KEY ?? providerEnv(env, "key"),
       maxTokens: env.MODEL_MAX_TOKENS,
       fallback: env.MODEL_FALLBACK,
       uitarsVersion: env.UITARS_VERSION,
@@ -292,15 +276,12 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
       verifyClicks: env.MODEL_VERIFY_CLICKS,
     },
-    providers: {
-      qwen: { name: env.QWEN_MODEL, baseUrl: env.DASHSCOPE_BASE_URL, apiKey: env.DASHSCOPE_API_KEY },
-      anthropic: { name: env.ANTHROPIC_MODEL, baseUrl: env.ANTHROPIC_BASE_URL, apiKey: env.ANTHROPIC_API_KEY },
-      openai: { name: env.OPENAI_MODEL, baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY },
-      gemini: { name: env.GEMINI_MODEL, baseUrl: env.GEMINI_BASE_URL, apiKey: env.GEMINI_API_KEY },
-      uitars: { name: env.UITARS_MODEL, baseUrl: env.UITARS_BASE_URL, apiKey: env.UITARS_API_KEY },
-      opencua: { name: env.OPENCUA_MODEL, baseUrl: env.OPENCUA_BASE_URL, apiKey: env.OPENCUA_API_KEY },
-      som: { name: env.SOM_MODEL, baseUrl: env.SOM_BASE_URL, apiKey: env.SOM_API_KEY },
-    },
+    providers: Object.fromEntries(
+      PROVIDERS.map((p) => {
+        const { settings } = PROVIDER_TABLE[p];
+        return [p, { name: env[settings.model], baseUrl: env[settings.baseUrl], apiKey: env[settings.key] }];
+      }),
+    ),
     agent: {
       mode: env.AGENT_MODE,
       vision: env.AGENT_VISION,
@@ -352,9 +333,10 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
 }
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */
-function providerEnv(env: Env, suffix: "API_KEY" | "BASE_URL"): string | undefined {
-  const prefix = { anthropic: "ANTHROPIC", openai: "OPENAI", gemini: "GEMINI", qwen: "DASHSCOPE", uitars: "UITARS", opencua: "OPENCUA", som: "SOM" }[env.MODEL_PROVIDER ?? "qwen"];
-  return prefix ? env[`${prefix}_${suffix}`] : undefined;
+function providerEnv(env: Env, setting: "key" | "baseUrl"): string | undefined {
+  const provider = env.MODEL_PROVIDER ?? "qwen";
+  if (!(PROVIDERS as readonly string[]).includes(provider)) return undefined;
+  return env[PROVIDER_TABLE[provider as Provider].settings[setting]];
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };

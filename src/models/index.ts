@@ -2,7 +2,7 @@
 // choice), followed by the configured fallbacks behind a router. Each provider's adapter only
 // translates between its wire protocol and PlannerTurn; the loop, checks and limits are shared.
 import type { Logger } from "pino";
-import { PROVIDER_DEFAULTS, type Config } from "../core/config.ts";
+import { providerDefaults, type Config } from "../core/config.ts";
 import type { ModelChoice } from "../protocol/index.ts";
 import { speechOf, uitarsGrid } from "./dialects.ts";
 import { AnthropicComputerUse } from "./anthropic/computer-use.ts";
@@ -27,8 +27,8 @@ export function createPlanner(config: Config, choice?: ModelChoice, log?: Logger
 function single(config: Config, choice: ModelChoice): Planner {
   const { model } = config;
   const configured = choice.provider === model.provider ? { name: model.name, baseUrl: model.baseUrl, apiKey: model.apiKey } : config.providers[choice.provider];
-  const name = choice.name ?? configured.name ?? PROVIDER_DEFAULTS[choice.provider].name;
-  const baseUrl = configured.baseUrl ?? PROVIDER_DEFAULTS[choice.provider].baseUrl;
+  const name = choice.name ?? configured.name ?? providerDefaults(choice.provider).name;
+  const baseUrl = configured.baseUrl ?? providerDefaults(choice.provider).baseUrl;
   const apiKey = configured.apiKey;
   const policy = { timeoutMs: model.timeoutMs, retries: model.httpRetries, backoffMs: model.backoffMs };
   switch (choice.provider) {

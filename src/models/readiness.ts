@@ -8,7 +8,7 @@ import { isIP } from "node:net";
 import { redactUrl } from "../core/cdp-endpoints.ts";
 import { firstLine } from "../core/errors.ts";
 import { isPrivateAddress } from "../core/network-policy.ts";
-import type { ModelStatusReply } from "../protocol/index.ts";
+import { PROVIDER_TABLE, type ModelStatusReply } from "../protocol/index.ts";
 import { chatEndpoint } from "./chat/index.ts";
 
 const PROBE_TIMEOUT_MS = 3_000;
@@ -25,12 +25,13 @@ interface Endpoint {
 function modelEndpoints(config: Config): Endpoint[] {
   const chat = chatEndpoint(config);
   const { model } = config;
-  const keys: Partial<Record<Config["model"]["provider"], string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", gemini: "GEMINI_API_KEY" };
-  const plannerKey = keys[model.provider] ?? "MODEL_API_KEY";
+  // An OpenAI-compatible endpoint may be DashScope, a gateway or a server of one's own: the generic setting is named.
+  const facts = PROVIDER_TABLE[model.provider];
+  const plannerKey = facts.wire === "chat-completions" ? "MODEL_API_KEY" : facts.settings.key;
   const planner: Endpoint = { anthropic: model.provider === "anthropic", baseUrl: model.baseUrl, apiKey: model.apiKey, keySetting: plannerKey, urlSetting: "MODEL_BASE_URL" };
   // The chat assistant talks to the planner's endpoint, or to its provider's own (OPENAI_*, DASHSCOPE_*…), or to CHAT_*.
   const shared = config.chat.baseUrl === undefined && config.chat.apiKey === undefined && chat.baseUrl === model.baseUrl && chat.apiKey === model.apiKey;
-  const providerKey = { qwen: "DASHSCOPE_API_KEY", openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" }[chat.provider];
+  const providerKey = PROVIDER_TABLE[chat.provider].settings.key;
   const talker: Endpoint = {
     anthropic: chat.provider === "anthropic",
     baseUrl: chat.baseUrl,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
 import { MOUSE_BUTTONS } from "./actions.ts";
 import { EXTENSION_ERROR_CODES } from "./extension.ts";
+import { MODEL_PROVIDERS } from "./providers.ts";
 
 export const idSchema = z
   .string()
@@ -11,8 +12,6 @@ export const idSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/, "must contain only letters, digits, '_' and '-'");
 
-export const MODEL_PROVIDERS = ["qwen", "anthropic", "openai", "gemini", "uitars", "opencua", "som"] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /** A task's own choice of model, instead of the server's configured one. */
 export const modelChoiceSchema = z.object({

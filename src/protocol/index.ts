@@ -4,3 +4,4 @@ export * from "./entities.ts";
 export * from "./events.ts";
 export * from "./api.ts";
 export * from "./extension.ts";
+export * from "./providers.ts";

@@ -5,7 +5,7 @@ import { claudeModel, imageSizeFor } from "./claude-models.ts";
 describe("the Claude model table", () => {
   it("gives the toolset to the newest models, computer_20251124 to Opus 4.5 to 4.7 and Sonnet 4.6, and computer_20250124 to the rest", () => {
     const tools = (names: string[]) => names.map((name) => claudeModel(name).tool);
-    expect(tools(["claude-opus-5", "claude-opus-5-5", "claude-sonnet-5", "anthropic/claude-sonnet-5-20260801", "claude-opus-4-8"])).toEqual(Array(5).fill("computer_toolset_20260801"));
+    expect(tools(["claude-opus-5", "claude-opus-5-5", "claude-sonnet-5", "anthropic/claude-sonnet-5-20260801", "claude-opus-4-8", "claude-fable-5-1"])).toEqual(Array(6).fill("computer_toolset_20260801"));
     expect(tools(["claude-opus-4-7", "claude-opus-4.6", "claude-opus-4-5-20251101", "claude-sonnet-4-6"])).toEqual(Array(4).fill("computer_20251124"));
     expect(tools(["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-20250514", "claude-opus-4-20250514", "claude-3-7-sonnet-latest", "claude-test"])).toEqual(Array(7).fill("computer_20250124"));
   });

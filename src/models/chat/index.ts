@@ -2,19 +2,18 @@
 // the planner's own endpoint, key and model when they speak a chat protocol; OpenAI's and
 // Gemini's computer-use models cannot chat, so with those it takes a chat model on the same account.
 import type { Config } from "../../core/config.ts";
+import { PROVIDER_TABLE } from "../../protocol/index.ts";
 import { AnthropicChat } from "./anthropic-chat.ts";
 import type { ChatModel } from "./chat-model.ts";
 import { GeminiChat } from "./gemini-chat.ts";
 import { OpenAIChat } from "./openai-chat.ts";
 
-const CHAT_DEFAULTS = {
-  qwen: { name: "qwen-plus", baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1" },
-  openai: { name: "gpt-4.1", baseUrl: "https://api.openai.com/v1" },
-  anthropic: { name: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
-  gemini: { name: "gemini-2.5-flash", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
-} as const;
+/** The providers whose protocol chats; the table names each one's chat model and endpoint. */
+type ChatProvider = "qwen" | "openai" | "anthropic" | "gemini";
 
-type ChatProvider = keyof typeof CHAT_DEFAULTS;
+function chatDefaults(provider: ChatProvider): { name: string; baseUrl: string } {
+  return { name: PROVIDER_TABLE[provider].chat, baseUrl: PROVIDER_TABLE[provider].baseUrl };
+}
 
 export function createChatModel(config: Config): ChatModel {
   const { provider, name, baseUrl, apiKey } = chatEndpoint(config);
@@ -52,8 +51,8 @@ export function chatEndpoint(config: Config): { provider: ChatProvider; name: st
   const planned = shared ? model.name : own.name;
   // Gemini's dedicated computer-use models answer only through the computer; its Flash and Pro models also chat.
   const planning = provider === "openai" || (provider === "gemini" && planned?.includes("computer-use")) ? undefined : planned;
-  const name = chat.name ?? planning ?? CHAT_DEFAULTS[provider].name;
-  const baseUrl = chat.baseUrl ?? (shared ? model.baseUrl : (own.baseUrl ?? CHAT_DEFAULTS[provider].baseUrl));
+  const name = chat.name ?? planning ?? chatDefaults(provider).name;
+  const baseUrl = chat.baseUrl ?? (shared ? model.baseUrl : (own.baseUrl ?? chatDefaults(provider).baseUrl));
   const apiKey = chat.apiKey ?? (shared ? model.apiKey : own.apiKey) ?? "";
   return { provider, name, baseUrl, apiKey };
 }

@@ -8,7 +8,7 @@
 // shown the screen again.
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { describeAction, type Usage } from "../../protocol/index.ts";
+import { describeAction, modelFacts, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { asksThePerson } from "../asks-person.ts";
 import { translate } from "./actions.ts";
@@ -54,7 +54,7 @@ export class OpenAIComputerUse implements Planner {
   }
 
   private get preview(): boolean {
-    return this.options.model.startsWith("computer-use-preview");
+    return modelFacts("openai", this.options.model).tool === "computer_use_preview";
   }
 
   /** The action was not carried out, nor the rest of the call; the model is told why with the call's output. */
