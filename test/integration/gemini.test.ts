@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { GeminiComputerUse } from "../../src/models/gemini/computer-use.ts";
 import type { Content, FunctionResponsePart, GenerateContentRequest } from "../../src/models/gemini/generate-content.ts";
-import { toGrid } from "../../src/models/gemini/grid.ts";
+import { gridOf } from "../../src/perception/grids.ts";
 import { imageSize } from "../../src/perception/image-size.ts";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import type { RecordedRequest, Reply } from "../support/scripted-model.ts";
@@ -35,7 +35,7 @@ const calls = (text: string, ...fns: { name: string; args?: Record<string, unkno
 });
 const say = (text: string): Reply => calls(text);
 /** A point of the screen on Gemini's grid. */
-const grid = (x: number, y: number): Record<string, unknown> => ({ ...toGrid({ x, y }, screen) });
+const grid = (x: number, y: number): Record<string, unknown> => ({ ...gridOf("norm999").fromPixels({ x, y }, screen) });
 const body = (r: RecordedRequest) => r.body as unknown as GenerateContentRequest;
 const taskOf = (task: string) => (r: RecordedRequest) => JSON.stringify(body(r).contents?.[0]).includes(`Task: ${task}`);
 const responsesIn = (content: Content | undefined) =>
@@ -105,6 +105,53 @@ describe("Gemini computer use", () => {
     expect(last.match(/"inlineData"/g)).toHaveLength(3);
     expect(body(sent[4]!).contents[0]!.parts[1] as unknown).toEqual({ text: "(an earlier screenshot, no longer shown)" });
     expect(responsesIn(body(sent[4]!).contents[2])[0]).not.toHaveProperty("parts");
+  });
+
+  it("speaks Gemini 3.5's own functions by its model name: click, type, scroll in pixels, a held button, a chord of held keys", async () => {
+    const task = "search for blue shoes in the 2026 set, then press the form's button";
+    model.route(
+      taskOf(task),
+      calls("", { name: "click", args: { ...grid(300, 120), intent: "Putting the caret in the search field." } }),
+      calls("", { name: "key_down", args: { key: "control", intent: "Selecting the old text." } }, { name: "key_down", args: { key: "a" } }, { name: "key_up", args: { key: "a" } }, { name: "key_up", args: { key: "control" } }),
+      calls("", { name: "type", args: { text: "blue shoes", press_enter: true, intent: "Searching for blue shoes." } }),
+      calls("", { name: "scroll", args: { ...grid(640, 400), direction: "down", magnitude_in_pixels: 400, intent: "Scrolling the results." } }),
+      calls("", { name: "navigate", args: { url: pages.url("form.html"), intent: "Opening the form." } }),
+      calls("", { name: "mouse_down", args: { ...grid(200, 130), intent: "Pressing the button." } }, { name: "mouse_up", args: { ...grid(200, 130), intent: "Letting go." } }),
+      say("Searched for **blue shoes** and pressed the button."),
+    );
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", {
+      mode: "task",
+      session_id: "s-gemini-2026",
+      text: task,
+      start_url: pages.url("search.html"),
+      model: { provider: "gemini", name: "gemini-3.5-flash" },
+    });
+    const events = await openStream(app.url, "s-gemini-2026", 0);
+    expect(await events.waitForEnd(json.task_id)).toMatchObject({ type: "task.completed", answer: "Searched for **blue shoes** and pressed the button." });
+    events.close();
+    await pages.waitForRecord("searched:blue shoes");
+    await pages.waitForRecord("clicked");
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.steps.map((s) => [s.action?.type, s.action?.args])).toEqual([
+      ["click", { x: 300, y: 120, button: "left" }],
+      ["keypress", { keys: ["Control", "a"] }],
+      ["type", { text: "blue shoes" }],
+      ["keypress", { keys: ["Enter"] }],
+      ["scroll", { x: 640, y: 400, scroll_x: 0, scroll_y: 400 }],
+      ["navigate", { url: pages.url("form.html") }],
+      ["click", { x: 200, y: 130, button: "left" }],
+      ["done", { answer: "Searched for **blue shoes** and pressed the button." }],
+    ]);
+    // Each call's own intent is what the person reads as progress.
+    expect(stored.steps[0]!.text).toBe("Putting the caret in the search field.");
+    expect(stored.steps[2]!.text).toBe("Searching for blue shoes.");
+    expect(stored.steps.every((s) => s.planner === "gemini:gemini-3.5-flash")).toBe(true);
+
+    const sent = model.requests.filter(taskOf(task));
+    expect(sent[0]!.path).toBe("/v1/models/gemini-3.5-flash:generateContent");
+    expect(body(sent[0]!).tools).toEqual([{ computerUse: { environment: "ENVIRONMENT_BROWSER" } }]);
+    // A key held down is answered at once with the screen; the chord runs when the last key is up.
+    expect(responsesIn(body(sent[2]!).contents.at(-1)).map((r) => r.name)).toEqual(["key_down", "key_down", "key_up", "key_up"]);
   });
 
   it("answers a call it cannot carry out with the reason, and opening the browser with the screen, without a step", async () => {

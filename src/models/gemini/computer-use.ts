@@ -1,16 +1,19 @@
 // Gemini computer use as a planner: one generateContent conversation per task with the
-// computerUse tool. The model answers with function calls on its 0–999 grid; each becomes one
-// or more of our actions (actions.ts), and once they are carried out the call is answered with a
-// functionResponse holding the page's URL and the screenshot after it. Only the latest few turns
-// keep their screenshots. A call flagged `safety_decision: require_confirmation` waits for the
+// computerUse tool, in the action set and environments its model has (the provider table). The
+// model answers with function calls on its 0–999 grid; each becomes one or more of our actions
+// (actions.ts), and once they are carried out the call is answered with a functionResponse
+// holding the page's URL and the screenshot after it. Only the latest few turns keep their
+// screenshots. A call flagged `safety_decision: require_confirmation` waits for the
 // person's approval and is answered with `safety_acknowledgement`. An answer in words either asks
 // the person to act (needs_user; their reply goes back to the model) or ends the task.
 import { AppError } from "../../core/errors.ts";
 import type { Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { describeAction, type Action, type Usage } from "../../protocol/index.ts";
+import type { Point } from "../../perception/coordinates.ts";
+import { describeAction, modelFacts, type Action, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
-import { BROWSER_ONLY, translate } from "./actions.ts";
+import { normalizeChord } from "../../computers/keys.ts";
+import { BROWSER_ONLY, translate, type ActionSet } from "./actions.ts";
 import { asksThePerson } from "./answer.ts";
 import {
   functionCallSchema,
@@ -39,14 +42,17 @@ function systemPrompt(desktop: boolean): string {
   return `You operate ${where} for a person with the computer use functions, one action at a time, and see the screen after each. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling a function. If the person must act themselves (sign in, solve a captcha, confirm a payment), say exactly what they must do, ask them to tell you when they are done, and stop. ${PAGE_TEXT_IS_DATA}`;
 }
 
-/** The computerUse tool; a desktop has no browser functions to offer. */
-export function computerUseTool(desktop: boolean): ComputerUseTool {
+/** The computerUse tool: the 2026 set has a desktop environment; the 2025 set, browser only, is offered there without its browser functions. */
+export function computerUseTool(desktop: boolean, set: ActionSet): ComputerUseTool {
+  if (set === "2026") return { computerUse: { environment: desktop ? "ENVIRONMENT_DESKTOP" : "ENVIRONMENT_BROWSER" } };
   return { computerUse: { environment: "ENVIRONMENT_BROWSER", ...(desktop ? { excludedPredefinedFunctions: [...BROWSER_ONLY] } : {}) } };
 }
 
 /** A function call being carried out: its actions still to run and whether the person approved it. */
 interface Running {
   call: FunctionCall;
+  /** What the call is for: its own `intent` (2026) or the model's words before it. */
+  intent: string;
   actions: Action[];
   focusFirst: boolean;
   started: boolean;
@@ -68,9 +74,15 @@ export class GeminiComputerUse implements Planner {
   private asked = false;
   private narration = "";
   private toldFollowUps = 0;
+  private readonly set: ActionSet;
+  /** Where the model put the mouse button down, and where it has moved it since (mouse_down … mouse_up). */
+  private pressed: { from: Point; to: Point } | null = null;
+  /** The keys the model holds down (key_down … key_up), and every key of the chord so far. */
+  private held = { down: [] as string[], chord: [] as string[] };
 
   constructor(private readonly options: GeminiOptions) {
     this.name = `gemini:${options.model}`;
+    this.set = modelFacts("gemini", options.model).tool === "2026" ? "2026" : "2025";
   }
 
   capabilities(): PlannerCapabilities {
@@ -156,8 +168,8 @@ export class GeminiComputerUse implements Planner {
         running.started = true;
         const decision = first ? safetyDecision(running.call) : null;
         return {
-          thought: this.narration,
-          progress: this.narration || describeAction(action),
+          thought: running.intent,
+          progress: running.intent || describeAction(action),
           action,
           usage,
           planner: this.name,
@@ -176,14 +188,73 @@ export class GeminiComputerUse implements Planner {
       }
       const call = this.pending.shift();
       if (!call) return null;
-      const translated = translate(call.name, call.args, image, this.narration);
-      if (translated.kind === "act") {
-        this.running = { call, actions: translated.actions, focusFirst: translated.focusFirst, started: false, acknowledged: false };
-        continue;
-      }
+      const intent = (typeof call.args.intent === "string" && call.args.intent.trim()) || this.narration;
+      const translated = translate(call.name, call.args, image, intent, this.set);
+      const run = (actions: Action[], focusFirst = false) => {
+        this.running = { call, intent, actions, focusFirst, started: false, acknowledged: false };
+      };
+      const answered = () => this.answer({ call, intent, actions: [], focusFirst: false, started: true, acknowledged: false }, input, true);
+      const refused = (reason: string) => this.responses.push(errorResponse(call, reason, input.url));
       this.running = null;
-      if (translated.kind === "screenshot") this.answer({ call, actions: [], focusFirst: false, started: true, acknowledged: false }, input, true);
-      else this.responses.push(errorResponse(call, translated.reason, input.url));
+      switch (translated.kind) {
+        case "act": {
+          const only = translated.actions.length === 1 ? translated.actions[0]! : null;
+          if (this.held.down.length > 0) refused(`${this.held.down.join(", ")} ${this.held.down.length > 1 ? "are" : "is"} held down; release with key_up first (hotkey presses keys together)`);
+          else if (this.pressed && only?.type === "move") {
+            this.pressed.to = { x: only.args.x, y: only.args.y };
+            answered();
+          } else if (this.pressed) refused(`the mouse button is down; release it with mouse_up before ${call.name}`);
+          else run(translated.actions, translated.focusFirst);
+          break;
+        }
+        case "screenshot":
+          answered();
+          break;
+        case "press":
+          if (this.pressed) refused("the mouse button is already down; release it with mouse_up");
+          else {
+            this.pressed = { from: translated.at, to: translated.at };
+            answered();
+          }
+          break;
+        case "release": {
+          if (!this.pressed) {
+            refused("the mouse button is not down; press it with mouse_down");
+            break;
+          }
+          const { from } = this.pressed;
+          const to = translated.at;
+          this.pressed = null;
+          const same = from.x === to.x && from.y === to.y;
+          run([same ? { type: "click", args: { ...from, button: "left" }, intent, requires_verification: false } : { type: "drag", args: { ...from, end_x: to.x, end_y: to.y }, intent, requires_verification: false }]);
+          break;
+        }
+        case "key_down":
+          this.held.down.push(translated.key);
+          this.held.chord.push(translated.key);
+          answered();
+          break;
+        case "key_up": {
+          const index = this.held.down.findIndex((k) => k.toLowerCase() === translated.key.toLowerCase());
+          if (index < 0) {
+            refused(`${translated.key} is not held down`);
+            break;
+          }
+          this.held.down.splice(index, 1);
+          if (this.held.down.length > 0) {
+            answered();
+            break;
+          }
+          // Every key is up again: the keys went down together, as one chord.
+          const keys = normalizeChord(this.held.chord);
+          this.held.chord = [];
+          run([{ type: "keypress", args: { keys }, intent, requires_verification: false }]);
+          break;
+        }
+        case "refuse":
+          refused(translated.reason);
+          break;
+      }
     }
   }
 
@@ -221,7 +292,7 @@ export class GeminiComputerUse implements Planner {
     return generateContent(
       this.options.endpoint,
       this.options.model,
-      { systemInstruction: { parts: [{ text: systemPrompt(desktop) }] }, contents: this.contents, tools: [computerUseTool(desktop)] },
+      { systemInstruction: { parts: [{ text: systemPrompt(desktop) }] }, contents: this.contents, tools: [computerUseTool(desktop, this.set)] },
       signal,
     );
   }

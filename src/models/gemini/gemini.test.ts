@@ -4,31 +4,9 @@ import { describe, expect, it } from "vitest";
 import { translate, type Translated } from "./actions.ts";
 import { asksThePerson } from "./answer.ts";
 import { computerUseTool } from "./computer-use.ts";
-import { fromGrid, toGrid } from "./grid.ts";
 
 const image = { width: 1280, height: 800 };
 const acts = (t: Translated) => (t.kind === "act" ? t.actions.map((a) => ({ type: a.type, args: a.args })) : t);
-
-describe("the 0–999 grid", () => {
-  it("maps a grid point onto the pixels of the image sent", () => {
-    expect(fromGrid({ x: 0, y: 0 }, image)).toEqual({ x: 0, y: 0 });
-    expect(fromGrid({ x: 500, y: 500 }, image)).toEqual({ x: 640, y: 400 });
-    expect(fromGrid({ x: 156, y: 163 }, image)).toEqual({ x: 200, y: 130 });
-    // The grid's last point lands on the image's last pixel, never past it.
-    expect(fromGrid({ x: 999, y: 999 }, { width: 100, height: 100 })).toEqual({ x: 99, y: 99 });
-  });
-
-  it("round-trips every pixel to within one grid step", () => {
-    for (const size of [image, { width: 1024, height: 768 }, { width: 640, height: 1400 }]) {
-      for (let x = 0; x < size.width; x += 37) {
-        const y = Math.floor((x * size.height) / size.width);
-        const back = fromGrid(toGrid({ x, y }, size), size);
-        expect(Math.abs(back.x - x)).toBeLessThanOrEqual(Math.ceil(size.width / 1000));
-        expect(Math.abs(back.y - y)).toBeLessThanOrEqual(Math.ceil(size.height / 1000));
-      }
-    }
-  });
-});
 
 describe("Gemini's predefined functions", () => {
   it("clicks, hovers and drags at grid points", () => {
@@ -83,12 +61,57 @@ describe("Gemini's predefined functions", () => {
   });
 });
 
+describe("Gemini 3.5's functions (the 2026 set)", () => {
+  const t = (name: string, args: Record<string, unknown>) => translate(name, { intent: "", ...args }, image, "", "2026");
+
+  it("clicks with every button, moves and drags at grid points", () => {
+    expect(acts(t("click", { x: 500, y: 500 }))).toEqual([{ type: "click", args: { x: 640, y: 400, button: "left" } }]);
+    expect(acts(t("middle_click", { x: 500, y: 500 }))).toEqual([{ type: "click", args: { x: 640, y: 400, button: "middle" } }]);
+    expect(acts(t("right_click", { x: 0, y: 0 }))).toEqual([{ type: "right_click", args: { x: 0, y: 0 } }]);
+    expect(acts(t("double_click", { x: 250, y: 250 }))).toEqual([{ type: "double_click", args: { x: 320, y: 200 } }]);
+    expect(acts(t("triple_click", { x: 250, y: 250 }))).toEqual([{ type: "triple_click", args: { x: 320, y: 200 } }]);
+    expect(acts(t("move", { x: 999, y: 999 }))).toEqual([{ type: "move", args: { x: 1279, y: 799 } }]);
+    expect(acts(t("drag_and_drop", { start_x: 0, start_y: 0, end_x: 500, end_y: 250 }))).toEqual([{ type: "drag", args: { x: 0, y: 0, end_x: 640, end_y: 200 } }]);
+    expect(t("mouse_down", { x: 500, y: 500 })).toEqual({ kind: "press", at: { x: 640, y: 400 } });
+    expect(t("mouse_up", { x: 250, y: 250 })).toEqual({ kind: "release", at: { x: 320, y: 200 } });
+  });
+
+  it("types where the caret is, with Enter only when asked, and presses keys and hotkeys", () => {
+    expect(acts(t("type", { text: "red shoes" }))).toEqual([{ type: "type", args: { text: "red shoes" } }]);
+    expect(acts(t("type", { text: "red shoes", press_enter: true }))).toEqual([
+      { type: "type", args: { text: "red shoes" } },
+      { type: "keypress", args: { keys: ["Enter"] } },
+    ]);
+    expect(acts(t("press_key", { key: "enter" }))).toEqual([{ type: "keypress", args: { keys: ["Enter"] } }]);
+    expect(acts(t("hotkey", { keys: ["control", "shift", "t"] }))).toEqual([{ type: "keypress", args: { keys: ["Control", "Shift", "t"] } }]);
+    expect(t("key_down", { key: "shift" })).toEqual({ kind: "key_down", key: "shift" });
+    expect(t("key_up", { key: "shift" })).toEqual({ kind: "key_up", key: "shift" });
+  });
+
+  it("scrolls by a pixel distance (300 unless told), waits in seconds, and answers take_screenshot with the screen", () => {
+    expect(acts(t("scroll", { x: 500, y: 500, direction: "down" }))).toEqual([{ type: "scroll", args: { x: 640, y: 400, scroll_x: 0, scroll_y: 300 } }]);
+    expect(acts(t("scroll", { x: 500, y: 500, direction: "left", magnitude_in_pixels: 120 }))).toEqual([{ type: "scroll", args: { x: 640, y: 400, scroll_x: -120, scroll_y: 0 } }]);
+    expect(acts(t("wait", {}))).toEqual([{ type: "wait", args: { ms: 1000 } }]);
+    expect(acts(t("wait", { seconds: 3 }))).toEqual([{ type: "wait", args: { ms: 3000 } }]);
+    expect(t("take_screenshot", {})).toEqual({ kind: "screenshot" });
+    expect(acts(t("navigate", { url: "https://example.com/" }))).toEqual([{ type: "navigate", args: { url: "https://example.com/" } }]);
+  });
+
+  it("refuses the 2025 names and what does not fit", () => {
+    expect(t("click_at", { x: 1, y: 1 })).toEqual({ kind: "refuse", reason: 'the function "click_at" is not supported here' });
+    expect(t("scroll", { x: 1, y: 1, direction: "down", magnitude_in_pixels: 5000 })).toMatchObject({ kind: "refuse" });
+    expect(t("type", { text: "" })).toEqual({ kind: "refuse", reason: "text must not be empty" });
+  });
+});
+
 describe("the computerUse tool", () => {
-  it("offers every function in a browser, and none of the browser's on a desktop", () => {
-    expect(computerUseTool(false)).toEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER" } });
-    expect(computerUseTool(true)).toEqual({
+  it("offers every function in a browser; on a desktop the 2026 set's own environment, the 2025 set without its browser functions", () => {
+    expect(computerUseTool(false, "2025")).toEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER" } });
+    expect(computerUseTool(true, "2025")).toEqual({
       computerUse: { environment: "ENVIRONMENT_BROWSER", excludedPredefinedFunctions: ["open_web_browser", "navigate", "go_back", "go_forward", "search"] },
     });
+    expect(computerUseTool(false, "2026")).toEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER" } });
+    expect(computerUseTool(true, "2026")).toEqual({ computerUse: { environment: "ENVIRONMENT_DESKTOP" } });
   });
 });
 

@@ -21,7 +21,7 @@ export type UserPart = { text: string } | InlineData | FunctionResponsePart;
 export type Content = { role: "user"; parts: UserPart[] } | { role: "model"; parts: Record<string, unknown>[] };
 
 export interface ComputerUseTool {
-  computerUse: { environment: "ENVIRONMENT_BROWSER"; excludedPredefinedFunctions?: string[] };
+  computerUse: { environment: "ENVIRONMENT_BROWSER" | "ENVIRONMENT_DESKTOP"; excludedPredefinedFunctions?: string[] };
 }
 
 export interface GenerateContentRequest {
