@@ -13,7 +13,7 @@ import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Action, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { translate } from "./actions.ts";
-import { ASK_MARKER, askedOfPerson } from "./asks-person.ts";
+import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { claudeModel, imageSizeFor, type ClaudeModel } from "./claude-models.ts";
 import {
   createMessage,

@@ -14,7 +14,7 @@ import { describeAction, modelFacts, type Action, type Usage } from "../../proto
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { normalizeChord } from "../../computers/keys.ts";
 import { BROWSER_ONLY, translate, type ActionSet } from "./actions.ts";
-import { asksThePerson } from "./answer.ts";
+import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import {
   functionCallSchema,
   generateContent,
@@ -39,7 +39,7 @@ const OLD_SCREENSHOT = "(an earlier screenshot, no longer shown)";
 
 function systemPrompt(desktop: boolean): string {
   const where = desktop ? "a computer's desktop" : "a web browser";
-  return `You operate ${where} for a person with the computer use functions, one action at a time, and see the screen after each. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling a function. If the person must act themselves (sign in, solve a captcha, confirm a payment), say exactly what they must do, ask them to tell you when they are done, and stop. ${PAGE_TEXT_IS_DATA}`;
+  return `You operate ${where} for a person with the computer use functions, one action at a time, and see the screen after each. Carry the task out completely. Before each action say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling a function. If the person must act themselves (sign in, solve a captcha, confirm a payment) or must make a choice that is theirs, begin your reply with ${ASK_MARKER} then say exactly what they must do, ask them to tell you when they are done, and stop. ${PAGE_TEXT_IS_DATA}`;
 }
 
 /** The computerUse tool: the 2026 set has a desktop environment; the 2025 set, browser only, is offered there without its browser functions. */
@@ -134,8 +134,9 @@ export class GeminiComputerUse implements Planner {
         this.pending = calls;
         continue;
       }
-      const answer = text || "Done.";
-      const asks = asksThePerson(answer);
+      const request = askedOfPerson(text);
+      const asks = request !== null;
+      const answer = request ?? (text || "Done.");
       this.asked = asks;
       this.owesScreen = asks;
       return {

@@ -2,7 +2,6 @@
 // function as our actions, the tool a desktop gets, and which answers in words ask the person.
 import { describe, expect, it } from "vitest";
 import { translate, type Translated } from "./actions.ts";
-import { asksThePerson } from "./answer.ts";
 import { computerUseTool } from "./computer-use.ts";
 
 const image = { width: 1280, height: 800 };
@@ -112,18 +111,5 @@ describe("the computerUse tool", () => {
     });
     expect(computerUseTool(false, "2026")).toEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER" } });
     expect(computerUseTool(true, "2026")).toEqual({ computerUse: { environment: "ENVIRONMENT_DESKTOP" } });
-  });
-});
-
-describe("an answer in words", () => {
-  it("asks the person when it tells them what to do and to say when they are done", () => {
-    expect(asksThePerson("Please sign in to your account, then let me know when you are done.")).toBe(true);
-    expect(asksThePerson("The site shows a captcha. I need you to solve it.")).toBe(true);
-    expect(asksThePerson("Once you've approved the payment on your phone, tell me.")).toBe(true);
-  });
-
-  it("reports a task done otherwise", () => {
-    expect(asksThePerson("The form says **Typed Ada**.")).toBe(false);
-    expect(asksThePerson("I found three red shoes under 50 €: …")).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, modelFacts, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
-import { asksThePerson } from "../asks-person.ts";
+import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -27,7 +27,7 @@ export interface OpenAIOptions {
   model: string;
 }
 
-const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment) or must answer a question, say exactly what they must do, ask them to tell you when it is done, and stop. ${PAGE_TEXT_IS_DATA}`;
+const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment) or must answer a question, begin your reply with ${ASK_MARKER} then say exactly what they must do, ask them to tell you when it is done, and stop. ${PAGE_TEXT_IS_DATA}`;
 const MAX_REQUESTS_PER_STEP = 8;
 
 export class OpenAIComputerUse implements Planner {
@@ -110,7 +110,7 @@ export class OpenAIComputerUse implements Planner {
       const [call] = reply.calls;
       if (!call) {
         this.call = null;
-        const asked = asksThePerson(reply.text);
+        const asked = askedOfPerson(reply.text);
         this.askedPerson = asked !== null;
         const answer = asked ?? (reply.text || "Done.");
         return {
