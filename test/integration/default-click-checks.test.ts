@@ -1,5 +1,5 @@
 // Every planner family's clicks on a page are pointer-checked by default, not only the JSON
-// planner's (Set-of-Mark, UI-TARS, OpenCUA, Claude's and OpenAI's computer use): a click whose point no longer holds what the model aimed at (a button that is drawn
+// planner's (Set-of-Mark, UI-TARS, OpenCUA, GLM-4.5V, Claude's, OpenAI's and Gemini's computer use): a click whose point no longer holds what the model aimed at (a button that is drawn
 // anew elsewhere when the pointer reaches it) is not made, and the person is asked instead; a click
 // on a button that stays put is confirmed by the hit test and made once. None of these models can
 // look at the pointer, so no model call is added.

@@ -22,6 +22,9 @@ const claude = (content: unknown[], stop: "tool_use" | "end_turn"): Reply => ({
   message: { id: `msg_${++n}`, type: "message", role: "assistant", model: "claude-test", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } },
 });
 const openai = (output: unknown[]): Reply => ({ message: { id: `resp_${++n}`, object: "response", status: "completed", output, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } } });
+const gemini = (parts: unknown[]): Reply => ({ message: { candidates: [{ content: { role: "model", parts }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5 } } });
+/** A point of the 1280×800 screen in thousandths, as Gemini and GLM-4.5V name it. */
+const thousandths = (at: { x: number; y: number }) => ({ x: Math.round((at.x / WIDTH) * 1000), y: Math.round((at.y / HEIGHT) * 1000) });
 const chatTask = (task: string) => (r: RecordedRequest) => r.path.endsWith("/chat/completions") && planningText(r).includes(`Task: ${task}`);
 
 /** Set-of-Mark answers by number: the listed element whose centre is nearest the point. */
@@ -71,10 +74,26 @@ export const PLANNER_FAMILIES = {
     click: (at) => openai([{ type: "computer_call", id: `cu_${++n}`, call_id: `call_${n}`, action: { type: "click", button: "left", ...at }, pending_safety_checks: [], status: "completed" }]),
     finish: () => openai([{ type: "message", id: `msg_${++n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: "Pressed.", annotations: [] }] }]),
   },
+  Gemini: {
+    choice: { provider: "gemini", name: "gemini-3.5-flash" },
+    requests: () => (r) => r.path.endsWith(":generateContent"),
+    click: (at) => gemini([{ functionCall: { name: "click", args: { ...thousandths(at), intent: "Pressing it." } } }]),
+    finish: () => gemini([{ text: "Pressed." }]),
+  },
+  "GLM-4.5V": {
+    choice: { provider: "qwen", name: "glm-4.5v" },
+    // GLM's published prompt heads the task "# Task:".
+    requests: (task) => (r) => r.path.endsWith("/chat/completions") && planningText(r).includes(`# Task:\n${task}`),
+    click: (at) => {
+      const { x, y } = thousandths(at);
+      return { text: `I will press it. <|begin_of_box|>left_click(start_box='[${x}, ${y}]', element_info='the button')<|end_of_box|>\nMemory:\n[]` };
+    },
+    finish: () => ({ text: "Pressed. <|begin_of_box|>DONE()<|end_of_box|>\nMemory:\n[]" }),
+  },
 } satisfies Record<string, PlannerFamily>;
 
 /** Every family's provider pointed at the scripted server, UI-TARS on its 0–1000 grid. */
 export function everyFamilyAt(baseUrl: string): DeepPartial<ConfigInput> {
   const at = { baseUrl, apiKey: "test-key" };
-  return { model: { uitarsVersion: "1.0" }, providers: { qwen: at, som: at, uitars: at, opencua: at, anthropic: at, openai: at } };
+  return { model: { uitarsVersion: "1.0" }, providers: { qwen: at, som: at, uitars: at, opencua: at, anthropic: at, openai: at, gemini: at } };
 }
