@@ -50,6 +50,28 @@ async function run(session: string, task: string, startUrl: string, ...replies: 
 }
 
 describe("Anthropic computer use", () => {
+  it("looks at the pointer itself, in a request of its own, when the hit test cannot confirm a click, and clicks where it says the button went", async () => {
+    const isCheck = (r: RecordedRequest) => r.path.endsWith("/v1/messages") && body(r).tools === undefined && JSON.stringify(body(r).messages).includes("on_target");
+    // "Jumps once" is centred at (180, 125) on jumpy.html and drawn 400 px right and 200 px down when the pointer enters it.
+    model.route(isCheck, endTurn('{"on_target": false, "dx": 400, "dy": 200}'));
+    const { end, requests, stored } = await run(
+      "s-claude-look",
+      "press the button that jumps once",
+      pages.url("jumpy.html"),
+      toolUse("Pressing it.", { action: "left_click", coordinate: [180, 125] }),
+      endTurn("Pressed."),
+    );
+    expect(end).toMatchObject({ type: "task.completed", answer: "Pressed." });
+    await pages.waitForRecord("once-clicked");
+    expect(stored.steps[0]?.verification).toMatchObject({ verified: true, model_calls: 1, attempts: [{ method: "hit_test", on_target: false }, { method: "model", on_target: false }, { method: "hit_test", on_target: true, cursor_x: 580, cursor_y: 325 }] });
+    const check = body(model.requests.filter(isCheck).at(-1)!);
+    expect(check.model).toBe("claude-test");
+    expect(check.messages).toHaveLength(1);
+    expect(JSON.stringify(check.messages[0])).toContain("aimed at (180, 125)");
+    // The task's own conversation never saw the question.
+    expect(requests.every((r) => !JSON.stringify(body(r).messages).includes("on_target"))).toBe(true);
+  });
+
   it("runs a task on a real page through the computer tool and answers", async () => {
     const { end, requests, stored } = await run(
       "s-claude",
@@ -162,7 +184,7 @@ describe("Anthropic computer use", () => {
       events.close();
       await pages.waitForRecord("clicked");
       const first = body(model.requests.filter(taskOf("press on a big screen"))[0]!);
-      expect(first.tools[0]).toMatchObject({ display_width_px: 1280, display_height_px: 800 });
+      expect(first.tools![0]).toMatchObject({ display_width_px: 1280, display_height_px: 800 });
       const { json: stored } = await bigApp.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
       expect(stored.steps[0]).toMatchObject({ cursor_x: 200, cursor_y: 130 });
     } finally {

@@ -1,5 +1,5 @@
 // Every planner family's clicks on a page are pointer-checked by default, not only the JSON
-// planner's (Set-of-Mark, UI-TARS, OpenCUA, GLM-4.5V, Claude's, OpenAI's and Gemini's computer use): a click whose point no longer holds what the model aimed at (a button that is drawn
+// planner's (Set-of-Mark, UI-TARS, OpenCUA, GLM-4.5V, OpenAI's and Gemini's computer use): a click whose point no longer holds what the model aimed at (a button that is drawn
 // anew elsewhere when the pointer reaches it) is not made, and the person is asked instead; a click
 // on a button that stays put is confirmed by the hit test and made once. None of these models can
 // look at the pointer, so no model call is added.
@@ -21,8 +21,8 @@ afterAll(() => app.close());
 // further right whenever the pointer enters it; "Still" is centred at (180, 625) and stays put.
 const RUNNER = { x: 180, y: 425 };
 const STILL = { x: 180, y: 625 };
-// The JSON planner's model looks where the hit test fails (verified-click.test.ts); these cannot.
-const { "JSON planner": _looks, ...FAMILIES } = PLANNER_FAMILIES as Record<string, PlannerFamily>;
+// The JSON planner's and Claude's models look where the hit test fails (verified-click.test.ts, anthropic.test.ts); these cannot.
+const { "JSON planner": _looks, Anthropic: _claudeLooks, ...FAMILIES } = PLANNER_FAMILIES as Record<string, PlannerFamily>;
 
 async function start(family: PlannerFamily, session: string, task: string) {
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("jumpy.html"), model: family.choice });

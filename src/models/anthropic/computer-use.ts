@@ -6,12 +6,26 @@
 // toolset member's is a line saying what was done, and the screen follows the batch. An answer
 // without a call either ends the task or, when it asks the person to act (asks-person.ts), waits for
 // them; their reply comes back to Claude. The system prompt is cached; only the latest screenshots
-// stay in the conversation.
+// stay in the conversation. Claude also looks at the pointer before a click the hit test could not
+// confirm, in a request of its own.
 import { AppError } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type Action, type Usage } from "../../protocol/index.ts";
-import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
+import { parsePointerCheck } from "../json-planner/parse.ts";
+import { pointerCheckQuestion } from "../json-planner/prompt.ts";
+import {
+  newFollowUps,
+  PAGE_TEXT_IS_DATA,
+  taskText,
+  windowLine,
+  type Planner,
+  type PlannerCapabilities,
+  type PlannerInput,
+  type PlannerTurn,
+  type PointerCheck,
+  type PointerCheckInput,
+} from "../planner.ts";
 import { translate } from "./actions.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { claudeModel, imageSizeFor, type ClaudeModel } from "./claude-models.ts";
@@ -26,6 +40,9 @@ import {
   type TextBlock,
   type ToolResultBlock,
 } from "./messages.ts";
+
+const POINTER_CHECK_SYSTEM = "You check where a mouse pointer is on a screenshot before a click, and answer with one JSON object.";
+const POINTER_CHECK_TOKENS = 256;
 
 export interface AnthropicOptions {
   endpoint: Omit<AnthropicEndpoint, "beta">;
@@ -71,7 +88,31 @@ export class AnthropicComputerUse implements Planner {
   }
 
   capabilities(screenshot: Size): PlannerCapabilities {
-    return { elements: false, imageSize: imageSizeFor(this.model, screenshot), verifyClicks: null, checkPointer: null };
+    return { elements: false, imageSize: imageSizeFor(this.model, screenshot), verifyClicks: null, checkPointer: (input, signal) => this.checkPointer(input, signal) };
+  }
+
+  /**
+   * Claude's look before a click the hit test could not confirm: a request of its own, outside the
+   * task's conversation and without the tool, answered in PROTOCOL.md's pointer-check JSON; an
+   * answer that is not is sent back once with the reason.
+   */
+  private async checkPointer(input: PointerCheckInput, signal: AbortSignal): Promise<PointerCheck> {
+    const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+    const messages: MessageParam[] = [{ role: "user", content: [{ type: "text", text: pointerCheckQuestion(input) }, image(input.image)] }];
+    for (let attempt = 0; ; attempt++) {
+      const reply = await createMessage(
+        { ...this.options.endpoint, beta: null },
+        { model: this.options.model, max_tokens: POINTER_CHECK_TOKENS, system: [{ type: "text", text: POINTER_CHECK_SYSTEM, cache_control: { type: "ephemeral" } }], messages },
+        signal,
+      );
+      usage.input_tokens += reply.usage.input_tokens;
+      usage.output_tokens += reply.usage.output_tokens;
+      const text = reply.content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("\n");
+      const parsed = parsePointerCheck(text);
+      if (parsed.ok) return { ...parsed.value, usage };
+      if (attempt >= 1) throw new AppError("PLANNER_INVALID_OUTPUT", `Claude's pointer check could not be used: ${parsed.error}.`);
+      messages.push({ role: "assistant", content: reply.content }, { role: "user", content: [{ type: "text", text: `Your answer could not be used: ${parsed.error}. Answer with exactly one JSON object.` }] });
+    }
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {

@@ -46,7 +46,8 @@ export interface MessagesRequest {
   model: string;
   max_tokens: number;
   system: (TextBlock & { cache_control: { type: "ephemeral" } })[];
-  tools: (ComputerTool | ComputerToolset)[];
+  /** None for a question outside the task's conversation (the pointer check). */
+  tools?: (ComputerTool | ComputerToolset)[];
   messages: MessageParam[];
 }
 

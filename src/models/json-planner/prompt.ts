@@ -49,15 +49,20 @@ export function userContent(input: PlannerInput, grid: Grid): ContentPart[] {
 }
 
 /** The pointer check of PROTOCOL.md: intent, target and cursor in the image's pixels, and the image. */
-export function pointerCheckContent(input: PointerCheckInput): ContentPart[] {
+/** The pointer check's question (PROTOCOL.md), asked with the annotated capture beside it. */
+export function pointerCheckQuestion(input: PointerCheckInput): string {
   const { target, cursor, image } = input;
-  const text = [
+  return [
     `Before clicking, check where the mouse pointer is. Intent: ${input.intent || "(not given)"}.`,
     `The click was aimed at (${target.x}, ${target.y}); the mouse pointer is at (${cursor.x}, ${cursor.y}), circled in red and marked "mouse pointer" in the image (${image.width}×${image.height} pixels).`,
     `Is the pointer on what the intent names? Answer with one JSON object and nothing else: {"on_target": true|false, "dx": <int>, "dy": <int>}, where dx, dy move the pointer from where it is to where it should be, in the image's pixels (0, 0 when it is on target).`,
   ].join("\n");
+}
+
+export function pointerCheckContent(input: PointerCheckInput): ContentPart[] {
+  const { image } = input;
   return [
-    { type: "text", text },
+    { type: "text", text: pointerCheckQuestion(input) },
     { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data.toString("base64")}` } },
   ];
 }
