@@ -2,13 +2,14 @@
 // one model HTTP exchange: a 429 is retried after its retry-after, a 5xx and a request that
 // hangs past the timeout are retried, and a body that is not JSON fails the task at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelProvider, SessionEvent } from "../../src/protocol/index.ts";
+import { MODEL_PROVIDERS, type ModelProvider, type SessionEvent } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { act, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-const PROVIDERS: ModelProvider[] = ["qwen", "som", "uitars", "opencua", "anthropic", "openai", "gemini"];
+/** Every provider of the table: a new one cannot be left out. */
+const PROVIDERS: readonly ModelProvider[] = MODEL_PROVIDERS;
 
 const { model, pages } = useWorld({ app: false });
 let app: TestApp;
