@@ -25,7 +25,13 @@ const RELABELLED = [
 
 const model = await startScriptedModel();
 const pages = await startFixtureServer();
-const isLook = (r: RecordedRequest) => r.path.endsWith("/chat/completions") && userText(r).includes("on_target");
+const isChatLook = (r: RecordedRequest) => r.path.endsWith("/chat/completions") && userText(r).includes("on_target");
+/** Claude's look: a Messages request of its own, without the computer tool. */
+const isClaudeLook = (r: RecordedRequest) => r.path.endsWith("/v1/messages") && r.body.tools === undefined && JSON.stringify(r.body.messages).includes("on_target");
+const isLook = (r: RecordedRequest) => isChatLook(r) || isClaudeLook(r);
+const claudeOnTarget = {
+  message: { id: "msg_look", type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text: '{"on_target": true, "dx": 0, "dy": 0}' }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } },
+};
 
 interface Measured {
   /** Harness ms per click step: the model's answer to the next request. */
@@ -40,7 +46,8 @@ async function run(app: TestApp, family: PlannerFamily, page: string, points: { 
   const from = model.requests.length;
   const looksBefore = model.requests.filter(isLook).length;
   model.route(family.requests(task), ...Array.from({ length: CLICKS }, (_, i) => family.click(points[i % points.length]!)), family.finish());
-  model.route(isLook, ...Array.from({ length: CLICKS * 4 }, () => ({ answer: { on_target: true, dx: 0, dy: 0 } })));
+  model.route(isChatLook, ...Array.from({ length: CLICKS * 4 }, () => ({ answer: { on_target: true, dx: 0, dy: 0 } })));
+  model.route(isClaudeLook, ...Array.from({ length: CLICKS * 4 }, () => claudeOnTarget));
   const session = `bench-verify-${tasks}`;
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url(page), model: family.choice });
   const stream = await openStream(app.url, session, 0);
@@ -66,6 +73,7 @@ try {
   const cases: { label: string; family: PlannerFamily; page: string; points: { x: number; y: number }[] }[] = [
     ...Object.entries(PLANNER_FAMILIES).map(([label, family]) => ({ label, family: family as PlannerFamily, page: "jumpy.html", points: STILL })),
     { label: "JSON planner, hit test fails", family: PLANNER_FAMILIES["JSON planner"] as PlannerFamily, page: "hover-styles.html", points: RELABELLED },
+    { label: "Anthropic, hit test fails", family: PLANNER_FAMILIES.Anthropic as PlannerFamily, page: "hover-styles.html", points: RELABELLED },
   ];
   const rows = [];
   for (const c of cases) {

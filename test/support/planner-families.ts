@@ -64,7 +64,8 @@ export const PLANNER_FAMILIES = {
   },
   Anthropic: {
     choice: { provider: "anthropic", name: "claude-test" },
-    requests: () => (r) => r.path.endsWith("/v1/messages"),
+    // The task's conversation carries the computer tool; Claude's look at the pointer does not.
+    requests: () => (r) => r.path.endsWith("/v1/messages") && r.body.tools !== undefined,
     click: (at) => claude([{ type: "text", text: "Pressing it." }, { type: "tool_use", id: `toolu_${++n}`, name: "computer", input: { action: "left_click", coordinate: [at.x, at.y] } }], "tool_use"),
     finish: () => claude([{ type: "text", text: "Pressed." }], "end_turn"),
   },
