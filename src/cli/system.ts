@@ -14,7 +14,6 @@ import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { LiveConfig } from "../core/live-config.ts";
-import { modelSettingsView, savedFrom, withModelSettings } from "../core/model-settings.ts";
 import { redactor, type Redactor } from "../core/redact.ts";
 import { Secrets } from "../core/secrets.ts";
 import type { NetworkPolicy } from "../core/network-policy.ts";
@@ -27,7 +26,7 @@ import type { ModelStatusReply } from "../protocol/index.ts";
 import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
-import { readModelSettings, writeModelSettings } from "../store/model-settings.ts";
+import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -147,19 +146,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
     if (!status || status.of !== live.current || Date.now() - status.at > MODEL_STATUS_TTL_MS) status = { at: Date.now(), of: live.current, reply: modelReadiness(live.current) };
     return status.reply;
   };
-  const modelSettings: ModelSettingsControl = {
-    view: () => modelSettingsView(config, live.saved),
-    test: (settings) => modelReadiness(withModelSettings(config, savedFrom(settings, live.saved))),
-    async save(settings) {
-      const next = savedFrom(settings, live.saved);
-      // Checked before it is written: a file the schema refuses would stop the next start.
-      withModelSettings(config, next);
-      await writeModelSettings(config.dataDir, next);
-      live.useModel(next);
-      log.info({ provider: next.provider, model: live.current.model.name }, "the model settings were changed in the app");
-      return modelSettingsView(config, next);
-    },
-  };
+  const modelSettings = new ModelSettingsFile(live, modelReadiness, log);
   return {
     modelStatus,
     modelSettings,

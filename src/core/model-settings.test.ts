@@ -30,6 +30,13 @@ describe("the model set in the app over the environment's", () => {
     expect(savedFrom({ provider: "openai", model: "", base_url: "" }, before)).toEqual({ provider: "openai" });
   });
 
+  it("shows an address without its credentials, and keeps them when it comes back as shown", () => {
+    const before = { provider: "qwen" as const, baseUrl: "https://user:pass@proxy.example/v1?key=secret-in-query" };
+    const shown = modelSettingsView(base, before).base_url;
+    expect(shown).toBe("https://proxy.example/v1");
+    expect(savedFrom({ provider: "qwen", model: "", base_url: shown }, before)).toEqual(before);
+  });
+
   it("refuses what the configuration's own schema refuses", () => {
     expect(() => withModelSettings(base, { provider: "qwen", baseUrl: "not a url" })).toThrow(/baseUrl/);
   });

@@ -3,6 +3,7 @@
 // left empty comes from the environment for that provider, else from the provider's default. The
 // combined model part goes through the configuration's own schema, so it is checked as MODEL_* are.
 import { z } from "zod";
+import { redactUrl } from "./cdp-endpoints.ts";
 import { configSchema, PROVIDER_DEFAULTS, PROVIDERS, type Config, type Provider } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { ModelSettings, ModelSettingsReply, SettingSource } from "../protocol/index.ts";
@@ -46,20 +47,25 @@ export function withModelSettings(base: Config, saved: SavedModelSettings | null
 
 /**
  * What a PUT body saves: empty fields are left to the environment; an absent key keeps the one
- * saved before for the same provider (the page never has it to send back).
+ * saved before for the same provider (the page never has it to send back), and so does the saved
+ * address sent back as the page was shown it, without its user, password or query.
  */
 export function savedFrom(body: ModelSettings, before: SavedModelSettings | null): SavedModelSettings {
   const keptKey = before?.provider === body.provider ? before.apiKey : undefined;
   const apiKey = body.api_key === undefined ? keptKey : body.api_key || undefined;
+  const baseUrl = before?.baseUrl !== undefined && body.base_url === redactUrl(before.baseUrl) ? before.baseUrl : body.base_url;
   return {
     provider: body.provider,
     ...(body.model ? { name: body.model } : {}),
-    ...(body.base_url ? { baseUrl: body.base_url } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
   };
 }
 
-/** The settings as the page may see them: the key never, only whether there is one and, when long enough, its last 4 characters. */
+/**
+ * The settings as the page may see them: the key never, only whether there is one and, when long
+ * enough, its last 4 characters; the address without the user, password or query some proxies carry keys in.
+ */
 export function modelSettingsView(base: Config, saved: SavedModelSettings | null): ModelSettingsReply {
   const { model } = withModelSettings(base, saved);
   const env = fromEnvironment(base, model.provider);
@@ -68,7 +74,7 @@ export function modelSettingsView(base: Config, saved: SavedModelSettings | null
   return {
     provider: model.provider,
     model: model.name,
-    base_url: model.baseUrl,
+    base_url: redactUrl(model.baseUrl),
     key: { set: model.apiKey !== "", last4: model.apiKey.length >= MIN_KEY_FOR_HINT ? model.apiKey.slice(-4) : null },
     from: {
       // The environment's provider is told from the default only when it differs from it.

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ModelSettingsReply, ModelStatusReply, SessionEvent } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
-import { act, isChatTurn, planningText } from "../support/scripted-model.ts";
+import { act, isChatTurn, planningText, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -29,8 +29,8 @@ async function deadAddress(): Promise<string> {
   return `http://127.0.0.1:${port}/v1`;
 }
 
-async function runTask(session: string, text: string, mode: "task" | "auto"): Promise<SessionEvent> {
-  model.route((r) => planningText(r).includes(`Task: ${text}`), act("done", { answer: `did ${text}` }));
+async function runTask(session: string, text: string, mode: "task" | "auto", reply: Reply = act("done", { answer: `did ${text}` })): Promise<SessionEvent> {
+  model.route((r) => planningText(r).includes(`Task: ${text}`), reply);
   const events = await openStream(app.url, session, 0);
   await app.api("POST", "/api/chat/send", { mode, session_id: session, text, start_url: pages.url("form.html") });
   const started = await events.waitFor((e) => e.type === "task.started");
@@ -91,6 +91,15 @@ describe("setting the model in the app", () => {
     expect((await app.api<ModelSettingsReply>("GET", "/api/settings/model")).json).toMatchObject({ model: "scripted-vl-2", base_url: model.baseUrl, key: { set: true } });
     expect((await app.api<ModelStatusReply>("GET", "/api/model-status")).json).toEqual({ ready: true });
   });
+
+  it("masks the key set here wherever a model echoes it", async () => {
+    const failed = await runTask("s-settings-echo", "echo the key", "task", { status: 400, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } }) });
+    expect(failed.type).toBe("task.failed");
+    const answered = await runTask("s-settings-answer", "say the key", "task", act("done", { answer: `The key is ${KEY}` }, `Read ${KEY}`));
+    expect(answered).toMatchObject({ type: "task.completed", answer: "The key is [redacted]" });
+    const shown = await Promise.all(["s-settings-echo", "s-settings-answer"].map(async (s) => (await app.api("GET", `/api/sessions/${s}/tasks`)).json));
+    expect(JSON.stringify([failed, answered, shown])).not.toContain(KEY);
+  });
 });
 
 describe("settings the server refuses", () => {
@@ -113,5 +122,16 @@ describe("settings the server refuses", () => {
   it("refuses a change without the page's install token", async () => {
     const reply = await app.api<ErrorJson>("PUT", "/api/settings/model", { provider: "qwen" }, { "x-easyagentcu-token": "wrong" });
     expect(reply.status).toBe(403);
+  });
+
+  it("answers no one who has not signed in, when the server asks for a sign-in", async () => {
+    const guarded = await startApp({ modelBaseUrl: model.baseUrl, config: { authToken: "a-sign-in-token-0123456789" } });
+    try {
+      for (const [method, route] of [["GET", "/api/settings/model"], ["PUT", "/api/settings/model"], ["POST", "/api/settings/model/test"]] as const) {
+        expect((await guarded.api<ErrorJson>(method, route, method === "GET" ? undefined : { provider: "qwen" })).json.error.code).toBe("UNAUTHORIZED");
+      }
+    } finally {
+      await guarded.close();
+    }
   });
 });
