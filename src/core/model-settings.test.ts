@@ -11,6 +11,7 @@ describe("the model set in the app over the environment's", () => {
     const config = withModelSettings(base, { provider: "openai", baseUrl: "http://127.0.0.1:9000/v1" });
     expect(config.model).toMatchObject({ provider: "openai", name: "gpt-env", baseUrl: "http://127.0.0.1:9000/v1", apiKey: "sk-openai-from-env-2222" });
     expect(modelSettingsView(base, { provider: "openai", baseUrl: "http://127.0.0.1:9000/v1" }).from).toEqual({ provider: "app", model: "env", base_url: "app", key: "env" });
+    expect(modelSettingsView(base, null).env_keys).toEqual(["qwen", "openai"]);
   });
 
   it("falls back to the provider's own default where neither names a value", () => {

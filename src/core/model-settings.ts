@@ -84,5 +84,6 @@ export function modelSettingsView(base: Config, saved: SavedModelSettings | null
       key: source(saved?.apiKey, env.apiKey !== ""),
     },
     defaults: Object.fromEntries(PROVIDERS.map((p) => [p, { model: PROVIDER_DEFAULTS[p].name, base_url: PROVIDER_DEFAULTS[p].baseUrl }])) as ModelSettingsReply["defaults"],
+    env_keys: PROVIDERS.filter((p) => fromEnvironment(base, p).apiKey !== ""),
   };
 }

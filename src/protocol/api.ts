@@ -98,6 +98,8 @@ export type ModelSettingsReply = {
   from: { provider: SettingSource; model: SettingSource; base_url: SettingSource; key: SettingSource };
   /** Each provider's own model and address, shown when a field is left empty. */
   defaults: Record<ModelProvider, { model: string; base_url: string }>;
+  /** The providers the server's environment has a key for (ANTHROPIC_API_KEY…), used when none is set here. */
+  env_keys: ModelProvider[];
 };
 
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */

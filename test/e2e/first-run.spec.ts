@@ -101,6 +101,13 @@ test.describe("with no key for a cloud model", () => {
       await expect(panel.getByLabel(/^Address/)).toHaveValue(model.baseUrl);
       await expect(panel.getByLabel(/^API key/)).toHaveValue("");
       expect(await page.content()).not.toContain(KEY.slice(0, -4));
+      // Another provider starts from its own defaults; back to this one, what was set here returns.
+      await panel.getByLabel("Provider").selectOption("anthropic");
+      await expect(panel.getByLabel(/^Address/)).toHaveValue("");
+      await expect(panel.getByLabel(/^Address/)).toHaveAttribute("placeholder", "https://api.anthropic.com");
+      await expect(panel.getByText("No key is set.")).toBeVisible();
+      await panel.getByLabel("Provider").selectOption("qwen");
+      await expect(panel.getByLabel(/^Address/)).toHaveValue(model.baseUrl);
     });
   }
 });

@@ -29,6 +29,14 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const titleId = useId();
 
+  /** Only what was set here for the provider fills a field; the environment's and the defaults show as its placeholder. */
+  const choose = (next: ModelProvider, known: ModelSettingsReply | null) => {
+    const mine = known?.provider === next ? known : null;
+    setProvider(next);
+    setModel(mine?.from.model === "app" ? mine.model : "");
+    setBaseUrl(mine?.from.base_url === "app" ? mine.base_url : "");
+  };
+
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -42,10 +50,7 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
       (reply) => {
         if (!live) return;
         setSettings(reply);
-        setProvider(reply.provider);
-        // Only what was set here fills a field; the environment's and the defaults show as its placeholder.
-        setModel(reply.from.model === "app" ? reply.model : "");
-        setBaseUrl(reply.from.base_url === "app" ? reply.base_url : "");
+        choose(reply.provider, reply);
       },
       () => live && setPhase({ kind: "failed", message: words.loadFailed }),
     );
@@ -57,6 +62,11 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
   const current = settings?.provider === provider ? settings : null;
   const body = (): ModelSettingsBody => ({ provider, model, base_url: baseUrl, ...(apiKey.trim() ? { api_key: apiKey } : {}) });
   const busy = phase.kind === "busy";
+  const keyHint = () => {
+    if (apiKey) return words.keyTyped;
+    if (current?.key.set) return words.keySet(current.key.last4);
+    return settings?.env_keys.includes(provider) ? words.keyInEnv : words.keyNone;
+  };
 
   const test = async () => {
     setPhase({ kind: "busy", label: words.testing });
@@ -106,7 +116,7 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
 
         <Field label={words.provider} source={current?.from.provider}>
           {(control) => (
-            <select {...control} value={provider} onChange={(event) => setProvider(event.target.value as ModelProvider)} className={FIELD}>
+            <select {...control} value={provider} onChange={(event) => choose(event.target.value as ModelProvider, settings)} className={FIELD}>
               {MODEL_PROVIDERS.map((p) => (
                 <option key={p} value={p}>
                   {words.providers[p]}
@@ -123,7 +133,7 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
             <input {...control} type="url" inputMode="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} placeholder={current?.base_url ?? settings?.defaults[provider].base_url} autoComplete="off" spellCheck={false} className={FIELD} />
           )}
         </Field>
-        <Field label={words.key} source={apiKey ? "app" : current?.key.set ? current.from.key : undefined} hint={apiKey ? words.keyTyped : current?.key.set ? words.keySet(current.key.last4) : words.keyNone}>
+        <Field label={words.key} source={apiKey ? "app" : current?.key.set ? current.from.key : undefined} hint={keyHint()}>
           {(control) => <input {...control} type="password" value={apiKey} onChange={(event) => setApiKey(event.target.value)} autoComplete="off" spellCheck={false} className={FIELD} />}
         </Field>
 
