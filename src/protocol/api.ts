@@ -58,11 +58,12 @@ export type HealthReply = { ok: true; computer: (typeof COMPUTERS)[number] };
 
 /**
  * Whether the configured models can be asked at all (GET /api/model-status): a provider that needs
- * a key has one, and each endpoint answers. When not, `setting` is the one setting to change.
+ * a key has one, each endpoint answers, and none refuses its key (HTTP 401). When not, `setting`
+ * is the one setting to change.
  */
 export type ModelStatusReply =
   | { ready: true }
-  | { ready: false; problem: "no_key" | "unreachable"; setting: string; endpoint: string; detail: string };
+  | { ready: false; problem: "no_key" | "unreachable" | "key_refused"; setting: string; endpoint: string; detail: string };
 /**
  * PUT /api/settings/model saves the model a person sets in the app, over the environment's;
  * POST /api/settings/model/test asks the readiness check of GET /api/model-status about the same

@@ -79,7 +79,7 @@ test.describe("with no key for a cloud model", () => {
       await panel.getByLabel(/^Address/).fill(model.baseUrl);
       await panel.getByLabel(/^API key/).fill(KEY);
       await panel.getByRole("button", { name: "Test" }).click();
-      await expect(panel.getByRole("status")).toHaveText("The model answers: these settings can be used.");
+      await expect(panel.getByRole("status")).toHaveText("The model answers and takes the key: these settings can be used.");
       await snapshot(page, `model-settings-${size.name}`);
       // Testing saves nothing: the banner is still there behind the panel.
       expect((await chat.app.api<{ ready: boolean }>("GET", "/api/model-status")).json.ready).toBe(false);

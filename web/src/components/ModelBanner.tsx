@@ -1,5 +1,5 @@
-// The first run's banner: the server cannot ask its model (no key, or a model server that does not
-// answer), so what to set is said before anyone sends a message, with the button that opens the
+// The first run's banner: the server cannot ask its model (no key, a model server that does not
+// answer, or one that does not take the key), so what to set is said before anyone sends a message, with the button that opens the
 // model settings where it can be set. It goes away once the model can be asked.
 import { t } from "../i18n.ts";
 import { useModelSetup } from "./ModelSetup.tsx";
@@ -8,19 +8,12 @@ import { words } from "./model-setup-text.ts";
 export function ModelBanner() {
   const { status, openSettings } = useModelSetup();
   if (!status || status.ready) return null;
+  const problem = words.problems[status.problem];
   return (
     <div role="alert" className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950">
       <div className="min-w-0 flex-1 basis-64">
         <p>
-          {status.problem === "no_key" ? (
-            <>
-              <strong className="font-semibold">{words.noKey}</strong> {words.noKeyHow}
-            </>
-          ) : (
-            <>
-              <strong className="font-semibold">{words.unreachable(status.endpoint)}</strong> {words.unreachableHow}
-            </>
-          )}
+          <strong className="font-semibold">{problem.title(status.endpoint)}</strong> {problem.how}
         </p>
         <details className="mt-1 text-xs text-amber-900">
           <summary className="cursor-pointer">{t.modelDetails}</summary>

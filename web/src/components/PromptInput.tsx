@@ -195,7 +195,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
       )}
       {noModel && (
         <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-b-2xl border-t border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950">
-          <p className="min-w-0 flex-1 basis-56">{noModel.problem === "no_key" ? words.composerNoKey : words.composerUnreachable(noModel.endpoint)}</p>
+          <p className="min-w-0 flex-1 basis-56">{words.problems[noModel.problem].composer(noModel.endpoint)}</p>
           <button
             type="button"
             onClick={openSettings}

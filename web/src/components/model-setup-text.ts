@@ -1,15 +1,35 @@
 // The words of the model's setup — the banner, the line under the composer and the settings
 // panel — in English and Chinese, in the locale the rest of the UI picked.
 import { locale } from "../i18n.ts";
-import type { ModelProvider, SettingSource } from "../protocol.ts";
+import type { ModelProvider, ModelStatusReply, SettingSource } from "../protocol.ts";
+
+type Problem = Extract<ModelStatusReply, { ready: false }>["problem"];
+
+/** What the banner says of a problem (its headline, then what to do) and the line under the composer. */
+interface ProblemWords {
+  title: (endpoint: string) => string;
+  how: string;
+  composer: (endpoint: string) => string;
+}
 
 const en = {
-  noKey: "No model key yet.",
-  noKeyHow: "Set a key, or the address of a model on your own machine, in Model settings. No restart needed.",
-  unreachable: (endpoint: string) => `The model server at ${endpoint} does not answer.`,
-  unreachableHow: "Start it, or choose another one in Model settings.",
-  composerNoKey: "The agent has no model to ask yet: set a model key, or a local model's address.",
-  composerUnreachable: (endpoint: string) => `The agent cannot reach its model at ${endpoint}: start it, or choose another one.`,
+  problems: {
+    no_key: {
+      title: () => "No model key yet.",
+      how: "Set a key, or the address of a model on your own machine, in Model settings. No restart needed.",
+      composer: () => "The agent has no model to ask yet: set a model key, or a local model's address.",
+    },
+    unreachable: {
+      title: (endpoint: string) => `The model server at ${endpoint} does not answer.`,
+      how: "Start it, or choose another one in Model settings.",
+      composer: (endpoint: string) => `The agent cannot reach its model at ${endpoint}: start it, or choose another one.`,
+    },
+    key_refused: {
+      title: (endpoint: string) => `The model server at ${endpoint} does not take the key.`,
+      how: "Set the right key in Model settings.",
+      composer: () => "The agent's model does not take its key: set the right one.",
+    },
+  } satisfies Record<Problem, ProblemWords>,
   openSettings: "Model settings",
   title: "Model settings",
   intro: "The model the agent asks. It is kept by the EasyAgentCU server on this computer; the key is never shown again.",
@@ -38,19 +58,30 @@ const en = {
   save: "Save",
   saving: "Saving…",
   cancel: "Cancel",
-  works: "The model answers: these settings can be used.",
+  works: "The model answers and takes the key: these settings can be used.",
   loadFailed: "The settings could not be loaded; try again.",
 };
 
 type Words = typeof en;
 
 const zh: Words = {
-  noKey: "还没有模型密钥。",
-  noKeyHow: "请在“模型设置”中填写密钥，或本机模型的地址。无需重启。",
-  unreachable: (endpoint: string) => `模型服务 ${endpoint} 没有响应。`,
-  unreachableHow: "请启动它，或在“模型设置”中换一个。",
-  composerNoKey: "智能体还没有可用的模型：请设置模型密钥，或本机模型的地址。",
-  composerUnreachable: (endpoint: string) => `智能体连不上模型 ${endpoint}：请启动它，或换一个。`,
+  problems: {
+    no_key: {
+      title: () => "还没有模型密钥。",
+      how: "请在“模型设置”中填写密钥，或本机模型的地址。无需重启。",
+      composer: () => "智能体还没有可用的模型：请设置模型密钥，或本机模型的地址。",
+    },
+    unreachable: {
+      title: (endpoint: string) => `模型服务 ${endpoint} 没有响应。`,
+      how: "请启动它，或在“模型设置”中换一个。",
+      composer: (endpoint: string) => `智能体连不上模型 ${endpoint}：请启动它，或换一个。`,
+    },
+    key_refused: {
+      title: (endpoint: string) => `模型服务 ${endpoint} 不接受这个密钥。`,
+      how: "请在“模型设置”中填写正确的密钥。",
+      composer: () => "智能体的模型不接受它的密钥：请设置正确的密钥。",
+    },
+  },
   openSettings: "模型设置",
   title: "模型设置",
   intro: "智能体所用的模型。由本机的 EasyAgentCU 服务保存；密钥保存后不会再显示。",
@@ -79,7 +110,7 @@ const zh: Words = {
   save: "保存",
   saving: "正在保存…",
   cancel: "取消",
-  works: "模型有响应：可以使用这些设置。",
+  works: "模型有响应，并接受了密钥：可以使用这些设置。",
   loadFailed: "无法加载设置，请重试。",
 };
 
