@@ -49,6 +49,7 @@ test.describe("with no key for a cloud model", () => {
     await chat.prompt.press("Enter");
     await expect(chat.runCards).toHaveCount(0);
     await expect(page).not.toHaveURL(/\/s\//);
+    await expectAccessible(page, "no model to ask");
     // On a phone it wraps and keeps the prompt, and the way to the settings, in view.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(banner).toBeInViewport();
