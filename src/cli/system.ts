@@ -14,7 +14,7 @@ import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { LiveConfig } from "../core/live-config.ts";
-import { redactor, type Redactor } from "../core/redact.ts";
+import { redactor, secretsOf, type Redactor } from "../core/redact.ts";
 import { Secrets } from "../core/secrets.ts";
 import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
@@ -68,8 +68,9 @@ export async function startSystem(config: Config, options: { recover: boolean },
     throw error;
   });
   const live = new LiveConfig(config, saved);
-  // The keys to mask are those of the configuration as it is when a record is made.
-  const redactNow = live.derive(redactor);
+  // The keys to mask are those of the configuration as it is when a record is made, and the
+  // environment's, which a task begun before the person set another key may still echo.
+  const redactNow = live.derive((current) => redactor(current, secretsOf(config)));
   const redact: Redactor = (value) => redactNow()(value);
   const store = await Store.open(config.dataDir, redact).catch(async (error: unknown) => {
     await lock.release();

@@ -102,6 +102,22 @@ describe("setting the model in the app", () => {
   });
 });
 
+describe("a key set over the environment's", () => {
+  it("keeps the environment's key masked after another is set in the app", async () => {
+    const envKey = "sk-from-the-environment-5678";
+    const before = app;
+    app = await startApp({ modelBaseUrl: model.baseUrl, config: { model: { apiKey: envKey } } });
+    try {
+      await app.api("PUT", "/api/settings/model", { provider: "qwen", model: "scripted-vl", base_url: model.baseUrl, api_key: KEY });
+      const end = await runTask("s-settings-env-echo", "say the old key", "task", act("done", { answer: `The old key was ${envKey}` }));
+      expect(end).toMatchObject({ type: "task.completed", answer: "The old key was [redacted]" });
+    } finally {
+      await app.close();
+      app = before;
+    }
+  });
+});
+
 describe("settings the server refuses", () => {
   it.each([
     ["an unknown provider", { provider: "acme" }, "provider:"],
