@@ -32,6 +32,7 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
   /** Only what was set here for the provider fills a field; the environment's and the defaults show as its placeholder. */
   const choose = (next: ModelProvider, known: ModelSettingsReply | null) => {
     const mine = known?.provider === next ? known : null;
+    setPhase({ kind: "idle" });
     setProvider(next);
     setModel(mine?.from.model === "app" ? mine.model : "");
     setBaseUrl(mine?.from.base_url === "app" ? mine.base_url : "");
@@ -44,7 +45,6 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
     if (!open && element.open) element.close();
     if (!open) return;
     let live = true;
-    setPhase({ kind: "idle" });
     setApiKey("");
     api.modelSettings().then(
       (reply) => {
