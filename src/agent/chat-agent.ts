@@ -8,6 +8,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Config } from "../core/config.ts";
+import type { LiveConfig } from "../core/live-config.ts";
 import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested, toTaskError } from "../core/errors.ts";
 import { newId, nowIso, today } from "../core/ids.ts";
@@ -71,10 +72,16 @@ export class ChatAgent {
   constructor(
     private readonly runtime: Runtime,
     private readonly recorder: ChatRecorder,
-    private readonly model: ChatModel,
-    private readonly config: Config,
+    /** The chat model of the configuration as it is now. */
+    private readonly chatModel: () => ChatModel,
+    private readonly live: LiveConfig,
     private readonly log: Logger,
   ) {}
+
+  /** As it is now: an answer takes the model the person set last, and keeps it (core/live-config.ts). */
+  private get config(): Config {
+    return this.live.current;
+  }
 
   async send(submission: ChatSubmission): Promise<SendReply> {
     const { sessionId } = submission;
@@ -206,6 +213,7 @@ export class ChatAgent {
   private async answer(message: ChatMessage, history: ChatMessage[], submission: ChatSubmission, turn: Turn): Promise<void> {
     const { signal } = turn.controller;
     const { chat, limits } = this.config;
+    const model = this.chatModel();
     const log = this.log.child({ session_id: message.session_id, message_id: message.id });
     const earlier = history.filter((m) => m.kind !== "assistant_progress" && m.text.trim()).slice(-chat.historyMessages);
     // A conversation starts with the person (Anthropic requires it).
@@ -230,11 +238,11 @@ export class ChatAgent {
           return this.recorder.emit(message.session_id, { type: "chat.delta", message_id: open.id, reply_to: message.id, delta });
         };
         const { calls, usage } = await streamReply(
-          this.model,
+          model,
           { system: systemPrompt(today()), turns: chatTurns, tools: [tool], toolChoice },
           { signal, onDelta, budget: budget.repairs },
         );
-        log.info({ model: this.model.name, usage, tool_calls: calls.length }, "chat model answered");
+        log.info({ model: model.name, usage, tool_calls: calls.length }, "chat model answered");
         chatTurns.push({ role: "assistant", text: open.text, toolCalls: calls.map((c) => c.call) });
         await this.complete(open.id, message, open.text, calls.length === 0);
         reply = null;

@@ -4,6 +4,7 @@
 // refused with SESSION_BUSY (409).
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
+import type { LiveConfig } from "../core/live-config.ts";
 import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import type { PersonWords } from "../core/approval-policy.ts";
 import { AppError } from "../core/errors.ts";
@@ -66,12 +67,17 @@ export class Runtime {
   private readonly queue: TaskQueue;
 
   constructor(
-    private readonly config: Config,
+    private readonly live: LiveConfig,
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
     private readonly log: Logger,
   ) {
-    this.queue = new TaskQueue(config.limits.maxConcurrentTasks);
+    this.queue = new TaskQueue(live.current.limits.maxConcurrentTasks);
+  }
+
+  /** As it is now: a task takes the model the person set last, and keeps it (core/live-config.ts). */
+  private get config(): Config {
+    return this.live.current;
   }
 
   /**

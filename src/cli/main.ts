@@ -41,11 +41,11 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   const system = await startSystem(cfg, { recover: true });
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
-  system.log.info({ url: server.url, dataDir: cfg.dataDir, model: cfg.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
+  system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
   if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   void system.modelStatus().then((status) => {
-    if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);
+    if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set it in the app (Model settings, no restart needed), or set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);
   });
   if (authToken) process.stdout.write(`Sign in by opening ${server.url}/login?token=${authToken}\n`);
   let closing = false;

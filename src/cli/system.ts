@@ -13,7 +13,8 @@ import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
-import { redactor } from "../core/redact.ts";
+import { LiveConfig } from "../core/live-config.ts";
+import { redactor, secretsOf, type Redactor } from "../core/redact.ts";
 import { Secrets } from "../core/secrets.ts";
 import type { NetworkPolicy } from "../core/network-policy.ts";
 import { AppError } from "../core/errors.ts";
@@ -22,14 +23,18 @@ import { createPlanner } from "../models/index.ts";
 import { modelReadiness } from "../models/readiness.ts";
 import { loadTokenizer } from "../perception/page-view/tokens.ts";
 import type { ModelStatusReply } from "../protocol/index.ts";
+import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
+import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
 export interface System {
+  /** The configuration as the server started; `live.current` has the model the person set since. */
   config: Config;
+  live: LiveConfig;
   /** Tells the fence the port the server listens on, so that the agent's browser cannot reach it. */
   serving(port: number): void;
   /** What every state-changing request carries (store/install-token.ts). */
@@ -41,8 +46,10 @@ export interface System {
   extensions: ExtensionHost;
   runtime: Runtime;
   chat: ChatAgent;
-  /** Whether the models can be asked (models/readiness.ts), checked again at most every 15 s. */
+  /** Whether the models can be asked (models/readiness.ts), checked again at most every 15 s and after the settings change. */
   modelStatus(): Promise<ModelStatusReply>;
+  /** The model the person sets in the app, saved in the data dir over the environment's. */
+  modelSettings: ModelSettingsControl;
   close(): Promise<void>;
 }
 
@@ -56,7 +63,16 @@ export async function startSystem(config: Config, options: { recover: boolean },
   // Every process holds its data dir, the server and `run` and `replay` alike: a second server
   // would take the first one's tasks for interrupted, and two processes' tasks would share its files.
   const lock = await lockDataDir(config.dataDir);
-  const store = await Store.open(config.dataDir, redactor(config)).catch(async (error: unknown) => {
+  const saved = await readModelSettings(config.dataDir).catch(async (error: unknown) => {
+    await lock.release();
+    throw error;
+  });
+  const live = new LiveConfig(config, saved);
+  // The keys to mask are those of the configuration as it is when a record is made, and the
+  // environment's, which a task begun before the person set another key may still echo.
+  const redactNow = live.derive((current) => redactor(current, secretsOf(config)));
+  const redact: Redactor = (value) => redactNow()(value);
+  const store = await Store.open(config.dataDir, redact).catch(async (error: unknown) => {
     await lock.release();
     throw error;
   });
@@ -91,7 +107,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
-  const chatModel = createChatModel(config);
+  const chatModel = live.derive(createChatModel);
   const extensions = new ExtensionHost(
     { ackMs: config.extension.ackTimeoutMs, execMs: config.extension.execTimeoutMs },
     browsers.unfencedGate,
@@ -108,11 +124,11 @@ export async function startSystem(config: Config, options: { recover: boolean },
     log,
   );
   const runtime = new Runtime(
-    config,
+    live,
     store,
     {
-      plannerFor: (_task, choice) => createPlanner(config, choice, log),
-      chatModel: () => chatModel,
+      plannerFor: (_task, choice) => createPlanner(live.current, choice, log),
+      chatModel,
       openComputer: async (task) => {
         if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
         if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
@@ -125,15 +141,18 @@ export async function startSystem(config: Config, options: { recover: boolean },
     },
     log,
   );
-  const chat = new ChatAgent(runtime, store, chatModel, config, log);
-  let status: { at: number; reply: Promise<ModelStatusReply> } | null = null;
+  const chat = new ChatAgent(runtime, store, chatModel, live, log);
+  let status: { at: number; of: Config; reply: Promise<ModelStatusReply> } | null = null;
   const modelStatus = () => {
-    if (!status || Date.now() - status.at > MODEL_STATUS_TTL_MS) status = { at: Date.now(), reply: modelReadiness(config) };
+    if (!status || status.of !== live.current || Date.now() - status.at > MODEL_STATUS_TTL_MS) status = { at: Date.now(), of: live.current, reply: modelReadiness(live.current) };
     return status.reply;
   };
+  const modelSettings = new ModelSettingsFile(live, modelReadiness, log);
   return {
     modelStatus,
+    modelSettings,
     config,
+    live,
     serving: (port) => void serverPorts.add(port),
     installToken: token,
     log,

@@ -26,10 +26,11 @@ export type Redactor = <T>(value: T) => T;
 /**
  * The redaction every record and event goes through before it is stored or sent: a task secret's
  * value becomes its placeholder (a page that echoes it into its address or title is shown as the
- * step is), and the configured keys and a URL's credentials are masked.
+ * step is), and the configured keys and a URL's credentials are masked. `alsoKeys`: keys no
+ * longer configured that a task begun before a change may still echo.
  */
-export function redactor(config: Config): Redactor {
+export function redactor(config: Config, alsoKeys: readonly string[] = []): Redactor {
   const secrets = new Secrets(config.secrets);
-  const keys = secretsOf(config);
+  const keys = [...new Set([...secretsOf(config), ...alsoKeys])];
   return (value) => mapStrings(value, (text) => redact(secrets.conceal(text), keys));
 }

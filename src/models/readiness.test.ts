@@ -46,6 +46,27 @@ describe("whether the models can be asked", () => {
       server.close();
     }
   });
+
+  it("says when an endpoint refuses the key it is sent, as its model calls send it", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      const key = req.headers.authorization ?? req.headers["x-api-key"]?.toString();
+      seen.push(`${req.url} ${key}`);
+      res.writeHead(key === "Bearer right-key" || key === "right-key" ? 200 : 401).end();
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      expect(await modelReadiness(config({ MODEL_BASE_URL: url, MODEL_API_KEY: "right-key" }))).toEqual({ ready: true });
+      expect(await modelReadiness(config({ MODEL_BASE_URL: url, MODEL_API_KEY: "wrong-key" }))).toMatchObject({ ready: false, problem: "key_refused", setting: "MODEL_API_KEY", detail: expect.stringContaining("refuses the key") });
+      expect(await modelReadiness(config({ MODEL_BASE_URL: url }))).toMatchObject({ problem: "key_refused", detail: expect.stringContaining("asks for a key") });
+      expect(await modelReadiness(config({ MODEL_PROVIDER: "anthropic", ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "right-key" }))).toEqual({ ready: true });
+      expect(seen).toContain("/v1/v1/models right-key");
+      expect(JSON.stringify(await modelReadiness(config({ MODEL_BASE_URL: url, MODEL_API_KEY: "wrong-key" })))).not.toContain("wrong-key");
+    } finally {
+      server.close();
+    }
+  });
 });
 
 /** A port nothing listens on: one the system gave out and took back. */

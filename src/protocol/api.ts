@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
 import { MOUSE_BUTTONS } from "./actions.ts";
 import { EXTENSION_ERROR_CODES } from "./extension.ts";
-import { MODEL_PROVIDERS } from "./providers.ts";
+import { MODEL_PROVIDERS, type ModelProvider } from "./providers.ts";
 
 export const idSchema = z
   .string()
@@ -57,11 +57,51 @@ export type HealthReply = { ok: true; computer: (typeof COMPUTERS)[number] };
 
 /**
  * Whether the configured models can be asked at all (GET /api/model-status): a provider that needs
- * a key has one, and each endpoint answers. When not, `setting` is the one setting to change.
+ * a key has one, each endpoint answers, and none refuses its key (HTTP 401). When not, `setting`
+ * is the one setting to change.
  */
 export type ModelStatusReply =
   | { ready: true }
-  | { ready: false; problem: "no_key" | "unreachable"; setting: string; endpoint: string; detail: string };
+  | { ready: false; problem: "no_key" | "unreachable" | "key_refused"; setting: string; endpoint: string; detail: string };
+/**
+ * PUT /api/settings/model saves the model a person sets in the app, over the environment's;
+ * POST /api/settings/model/test asks the readiness check of GET /api/model-status about the same
+ * body without saving it. The key goes to the server only: no reply carries it back.
+ */
+export const modelSettingsBodySchema = z.strictObject({
+  provider: z.enum(MODEL_PROVIDERS),
+  /** The model's name; empty: the one the environment names for this provider, else the provider's default. */
+  model: z.string().trim().max(200).default(""),
+  /** A local model server's address (`http://127.0.0.1:11434/v1` for Ollama); empty: as for `model`. */
+  base_url: z
+    .string()
+    .trim()
+    .max(2_000)
+    .refine((u) => u === "" || (URL.canParse(u) && /^https?:\/\//i.test(u)), "must be an http(s) address such as http://127.0.0.1:11434/v1")
+    .default(""),
+  /** Absent: keep the key set before for this provider; empty: drop the key set here (the environment's applies again). */
+  api_key: z.string().trim().max(1_000).optional(),
+});
+export type ModelSettingsBody = z.input<typeof modelSettingsBodySchema>;
+export type ModelSettings = z.infer<typeof modelSettingsBodySchema>;
+
+/** Where a setting's value comes from: set in the app, the server's environment (or command line), or the built-in default. */
+export const SETTING_SOURCES = ["app", "env", "default"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
+
+/** GET and PUT /api/settings/model: the model in use; of its key only whether there is one and, when long, its last 4 characters. */
+export type ModelSettingsReply = {
+  provider: ModelProvider;
+  model: string;
+  base_url: string;
+  key: { set: boolean; last4: string | null };
+  from: { provider: SettingSource; model: SettingSource; base_url: SettingSource; key: SettingSource };
+  /** Each provider's own model and address, shown when a field is left empty. */
+  defaults: Record<ModelProvider, { model: string; base_url: string }>;
+  /** The providers the server's environment has a key for (ANTHROPIC_API_KEY…), used when none is set here. */
+  env_keys: ModelProvider[];
+};
+
 /** `task_id` is the started task's in `task` mode, null in `auto` mode (a task arrives as `task.started`). */
 export const sendReplySchema = z.object({ session_id: z.string(), message_id: z.string(), task_id: z.string().nullable() });
 export type SendReply = z.infer<typeof sendReplySchema>;

@@ -19,6 +19,7 @@ import { chatRoutes } from "./routes/chat.ts";
 import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
 import { readRoutes } from "./routes/reads.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
+import { settingsRoutes, type ModelSettingsControl } from "./routes/settings.ts";
 import { streamRoutes } from "./routes/stream.ts";
 
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   extensions: ExtensionHost;
   /** Whether the models can be asked, for the UI's first-run banner. */
   modelStatus(): Promise<ModelStatusReply>;
+  /** The model the person sets in the app. */
+  modelSettings: ModelSettingsControl;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -83,7 +86,7 @@ function clientLeft(c: Context): boolean {
   return c.req.raw.signal.aborted;
 }
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -124,6 +127,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
+  app.route("/api", settingsRoutes(modelSettings));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", sessionRoutes(store, runtime));

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { ChatView } from "./components/ChatView.tsx";
 import { Drawer } from "./components/Drawer.tsx";
 import { ModelBanner } from "./components/ModelBanner.tsx";
+import { ModelSettingsButton } from "./components/ModelSetup.tsx";
 import { Sidebar } from "./components/Sidebar.tsx";
 import { useSessions } from "./hooks/useSessions.ts";
 import { t } from "./i18n.ts";
@@ -44,6 +45,7 @@ export function App() {
             </svg>
           </button>
           <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800">{title}</h1>
+          <ModelSettingsButton />
         </header>
         <ModelBanner />
         <ChatView key={currentId ?? "new"} sessionId={currentId} onCreated={openSession} onSessionsChanged={refresh} />

@@ -6,6 +6,8 @@ import type {
   ExtensionListReply,
   HealthReply,
   MessagesReply,
+  ModelSettingsBody,
+  ModelSettingsReply,
   ModelStatusReply,
   PersonInputBody,
   SendBody,
@@ -31,7 +33,7 @@ export class ApiError extends Error {
 /** The per-install token the server put in the page; every request that changes state carries it, and the extension pairs with it. */
 export const installToken = document.querySelector<HTMLMetaElement>(`meta[name="${INSTALL_TOKEN_META}"]`)?.content ?? "";
 
-async function request<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T> {
+async function request<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -56,6 +58,12 @@ async function request<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: str
 export const api = {
   health: (): Promise<HealthReply> => request<HealthReply>("GET", "/api/health"),
   modelStatus: (): Promise<ModelStatusReply> => request<ModelStatusReply>("GET", "/api/model-status"),
+  /** The model in use; of its key only whether one is set. */
+  modelSettings: (): Promise<ModelSettingsReply> => request<ModelSettingsReply>("GET", "/api/settings/model"),
+  /** Whether a model with these settings could be asked; nothing is saved. */
+  testModelSettings: (body: ModelSettingsBody): Promise<ModelStatusReply> => request<ModelStatusReply>("POST", "/api/settings/model/test", body),
+  /** Saves them on the server; the next task and answer use them. */
+  saveModelSettings: (body: ModelSettingsBody): Promise<ModelSettingsReply> => request<ModelSettingsReply>("PUT", "/api/settings/model", body),
   extensions: async (): Promise<ExtensionListing[]> => (await request<ExtensionListReply>("GET", "/api/extension/extension-list")).extensions,
   listSessions: async (): Promise<Session[]> => (await request<SessionsReply>("GET", "/api/sessions")).sessions,
   createSession: (): Promise<Session> => request<Session>("POST", "/api/sessions", {}),

@@ -3,9 +3,6 @@ export type Locale = "en" | "zh";
 
 const en = {
   appName: "EasyAgentCU",
-  modelNoKey: (setting: string) => `No model key yet. Set ${setting} and start EasyAgentCU again`,
-  modelNoKeyLocal: "or, for a model on your own machine (Ollama, vLLM), set MODEL_BASE_URL, e.g. http://127.0.0.1:11434/v1.",
-  modelUnreachable: (endpoint: string, setting: string) => `The model server at ${endpoint} does not answer. Start it, or point ${setting} at one that runs, and start EasyAgentCU again.`,
   modelDetails: "Details",
   newChat: "New chat",
   chat: "Chat",
@@ -164,9 +161,6 @@ export type Strings = typeof en;
 
 const zh: Strings = {
   appName: "EasyAgentCU",
-  modelNoKey: (setting: string) => `还没有模型密钥。请设置 ${setting} 后重新启动 EasyAgentCU`,
-  modelNoKeyLocal: "若使用本机模型（Ollama、vLLM），请设置 MODEL_BASE_URL，例如 http://127.0.0.1:11434/v1。",
-  modelUnreachable: (endpoint: string, setting: string) => `模型服务 ${endpoint} 没有响应。请启动它，或把 ${setting} 指向一个正在运行的服务，然后重新启动 EasyAgentCU。`,
   modelDetails: "详情",
   newChat: "新对话",
   chat: "聊天",

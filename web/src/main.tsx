@@ -1,7 +1,8 @@
-// The entry point: mounts the app.
+// The entry point: mounts the app, inside what knows whether its model can be asked.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";
+import { ModelSetupProvider } from "./components/ModelSetup.tsx";
 import { locale } from "./i18n.ts";
 import "./styles.css";
 
@@ -10,7 +11,9 @@ const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <ModelSetupProvider>
+        <App />
+      </ModelSetupProvider>
     </StrictMode>,
   );
 }

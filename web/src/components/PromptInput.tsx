@@ -3,6 +3,8 @@
 // Chrome, with its connection shown under the box) and, for a browser, an optional start URL.
 // While a task is under way the box talks to it instead: a follow-up, or the answer it waits for;
 // what only a new task can take (files, the computer, a start URL) is put away until it ends.
+// While the server has no model it can ask, nothing is sent: a line under the box says what to set
+// and opens the model settings, rather than a message that would spin and then fail.
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { installToken } from "../api.ts";
 import { useExtensions } from "../hooks/useExtensions.ts";
@@ -11,6 +13,8 @@ import { t } from "../i18n.ts";
 import { ErrorReason, type ShownError } from "./ErrorNotice.tsx";
 import { ExtensionStatus } from "./ExtensionStatus.tsx";
 import { AttachmentChip, PaperclipIcon } from "./Message.tsx";
+import { useModelSetup } from "./ModelSetup.tsx";
+import { words } from "./model-setup-text.ts";
 
 export interface PromptInputProps {
   attachments: readonly Attachment[];
@@ -58,7 +62,9 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
   const hasAddressBar = fresh && computer !== "desktop";
   const files = useRef<HTMLInputElement>(null);
   const hasText = text.trim().length > 0;
-  const canSend = hasText && !sending && blockedBy === null;
+  const { status: modelStatus, openSettings } = useModelSetup();
+  const noModel = modelStatus !== null && !modelStatus.ready ? modelStatus : null;
+  const canSend = hasText && !sending && blockedBy === null && noModel === null;
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (Date.now() > focusPromptUntil) return;
@@ -185,6 +191,18 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
       {error && (
         <div role="alert" className="border-t border-red-100 px-4 py-2 text-sm text-red-700">
           <ErrorReason error={error} />
+        </div>
+      )}
+      {noModel && (
+        <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-b-2xl border-t border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950">
+          <p className="min-w-0 flex-1 basis-56">{words.problems[noModel.problem].composer(noModel.endpoint)}</p>
+          <button
+            type="button"
+            onClick={openSettings}
+            className="min-h-11 shrink-0 rounded-lg border border-amber-400 bg-white px-3 text-sm font-semibold text-amber-950 hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:min-h-9"
+          >
+            {words.openSettings}
+          </button>
         </div>
       )}
       {!error && hasText && blockedBy && (
