@@ -35,6 +35,7 @@ import { wait } from "./wait.ts";
 
 export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome, ToolRisk } from "./tool.ts";
 export { webSearch } from "./search.ts";
+export { browserMembers, RefBook, TAB_ID } from "./browser-toolset/index.ts";
 
 const ALL: AgentTool[] = [
   act,
