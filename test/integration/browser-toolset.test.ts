@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING } from "../support/app.ts";
 import { runDeciding } from "../support/decide.ts";
+import { openStream } from "../support/sse.ts";
 import { systemText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -56,11 +57,15 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
 
     expect(end).toMatchObject({ type: "task.completed", answer: "The form says **Typed Ada**." });
     expect(pages.records).toEqual(expect.arrayContaining(["clicked", "typed:Ada"]));
+    // Each member is a step; Claude's answer in words is recorded as the task's close, with what it cost.
     expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
       ["read_page", true],
       ["left_click", true],
       ["form_input", true],
+      ["close", true],
     ]);
+    expect(stored.steps[3]!.tool!.input).toEqual({ reasoning: "The form says **Typed Ada**.", taskComplete: true });
+    expect(stored.steps[3]!.usage.output_tokens).toBeGreaterThan(0);
     expect(stored.steps[0]!.tool!.output).toMatchObject({ view: expect.stringMatching(/button "Press me" \[ref_\d+\]/) });
     expect(stored.steps[2]!.tool).toMatchObject({ input: { target: { type: "ref" }, value: "Ada" }, targets: [{ target: { locator: "getByRole('textbox', { name: 'Name' })" }, action: { kind: "fill", value: "Ada" } }] });
 
@@ -87,6 +92,15 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["toolu_2", "browser", false],
     ]);
     expect(results(third!).map(textOf)).toEqual([expect.stringMatching(/^Clicked ref_\d+\.$/), expect.stringMatching(/^Set the value of ref_\d+\.$/)]);
+
+    // Run again: the recorded clicks and entry are done again without the model, and it ends where the task did.
+    const before = model.requests.length;
+    const again = await app.api<{ task_id: string }>("POST", "/api/chat/replay", { task_id: stored.task.id });
+    const events = await openStream(app.url, "s-browser-toolset", 0);
+    const replayed = await events.waitForEnd(again.json.task_id, 45_000);
+    events.close();
+    expect(replayed).toMatchObject({ type: "task.completed", answer: "The form says **Typed Ada**.\n\n_Run again: replayed steps 2, 3 without the model._" });
+    expect(model.requests.length).toBe(before);
   });
 
   it("refuses a ref read before the page changed, telling the model to read again, and ends the batch there", async () => {
@@ -101,6 +115,7 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["read_page", true, null],
       ["navigate", true, null],
       ["left_click", false, "INVALID_TARGET"],
+      ["close", true, null],
     ]);
     const [refused, skipped] = results(requests.at(-1)!);
     expect(refused).toMatchObject({ toolset_name: "browser", is_error: true });
@@ -123,6 +138,7 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["read_page", true],
       ["left_click", false],
       ["left_click", true],
+      ["close", true],
     ]);
     const [refused] = results(requests[2]!);
     expect(refused).toMatchObject({ toolset_name: "browser", is_error: true });

@@ -3,7 +3,8 @@
 // and each member it calls is one of our tools (tools/browser-toolset/), run, approved and recorded
 // as a step like any other. A reply's calls run in order and the first that fails ends the batch:
 // the rest are answered as not carried out. Every result that did not fail reports our one tab.
-// An answer without a call ends the task, or, when it asks the person to act, waits for them.
+// An answer without a call ends the task, or, when it asks the person to act, waits for them; both
+// are recorded as steps (close, askUser), so a replay of the task ends where it ended.
 import { today } from "../../core/ids.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Config } from "../../core/config.ts";
@@ -16,7 +17,7 @@ import { chatEndpoint, chatTakesImages } from "../../models/chat/index.ts";
 import { followUpNote } from "../../models/planner.ts";
 import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { StepEffect } from "../../protocol/index.ts";
-import { browserMembers, TAB_ID, type ToolOutcome } from "../../tools/index.ts";
+import { browserMembers, everyTool, findTool, TAB_ID, type ToolOutcome } from "../../tools/index.ts";
 import type { Outcome, RunContext } from "../driver.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
@@ -25,6 +26,10 @@ import { ToolRunner } from "../tool-runner.ts";
 import { goalText, openPage, unrun, type EarlierSteps } from "./tools.ts";
 
 const NOT_RUN = "Not carried out: an earlier browser action in this turn failed.";
+// Claude's answer in words is recorded as our close, and a request to the person as our askUser:
+// the timeline ends, and a replay stops, where the task did.
+const CLOSE = findTool(everyTool(), "close")!;
+const ASK_USER = findTool(everyTool(), "askUser")!;
 
 /** Whether the tool agent's chat model is a Claude model that takes the browser toolset. */
 export function offersBrowserToolset(config: Config): boolean {
@@ -59,11 +64,15 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
     if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
     if (reply.calls.length === 0) {
       if (text) {
+        // Words end the task, or ask the person; either is a step of ours, recorded with what the reply cost.
         const request = askedOfPerson(text);
+        budget.assertStepRoom(steps.count);
+        const ran = request ? await runner.call(ASK_USER, { request }, reply.usage) : await runner.call(CLOSE, { reasoning: text, taskComplete: true }, reply.usage);
+        await runner.record(ran, text.split("\n")[0] ?? "", text);
         if (!request) return { status: "completed", answer: text };
-        const answer = await run.gate.askUser(request);
+        const { reply: answer } = (ran.outcome.data ?? {}) as { reply?: string };
         runner.look(await run.hands.capture());
-        turns.push({ role: "user", text: `The person was asked to act and answered: ${answer}\nRead the page again before you act.` });
+        turns.push({ role: "user", text: `The person was asked to act and answered: ${answer ?? ""}\nRead the page again before you act.` });
         continue;
       }
       repairs.charge();
