@@ -32,7 +32,7 @@ export function compressContext(turns: readonly ChatTurn[], limits: CompressionL
         ? "[An older read of the page, no longer shown; the page may have changed since: call read_page for the current one.]"
         : JSON.stringify({ omitted: "an older ARIA tree; the page may have changed since — call ariaTree for the current one" });
     }
-    if (staleImages.has(i)) content = `${content}\n[an older screenshot, no longer shown]`;
+    if (staleImages.has(i)) content = [content, "[an older screenshot, no longer shown]"].filter(Boolean).join("\n");
     const { image: _, ...text } = turn;
     return { ...(staleImages.has(i) ? text : turn), content: isTree(turn) && !staleTrees.has(i) ? content : cutNoted(content, limits.textChars) };
   });

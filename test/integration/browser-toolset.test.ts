@@ -103,6 +103,49 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
     expect(model.requests.length).toBe(before);
   });
 
+  it("answers find, screenshot, tabs, a click at a point, hover, scroll_to, typing, the page's text and wait; a member not offered is refused", async () => {
+    const goal = "Try the other browser members";
+    const act: Responder = (r) => {
+      const name = byRef(refIn(r, 'textbox "Name"'));
+      return members(["left_click", { target: { type: "coordinate", x: 200, y: 130 } }], ["hover", { target: name }], ["scroll_to", { target: name }], ["type", { text: "Bo" }], ["get_page_text", {}], ["wait", { duration: 0.2 }]);
+    };
+    model.route(agentOf(goal), members(["find", { query: "Name" }], ["screenshot", {}], ["list_tabs", {}]), act, members(["zoom", { region: [0, 0, 10, 10] }]), answer("Done."));
+    const { end, stored, requests } = await run("s-browser-toolset-members", goal, "form.html");
+
+    expect(end).toMatchObject({ type: "task.completed", answer: "Done." });
+    const tab = { type: "browser_state", tabs: [{ tab_id: "tab_1", title: "Fixture: form", url: pages.url("form.html"), active: true }] };
+    const [found, shot, tabs] = results(requests[1]!);
+    expect(textOf(found!)).toMatch(/^Elements matching "Name" — "Fixture: form" .*\n- textbox "Name" \[ref_\d+\]$/);
+    // A screenshot is its image alone, and list_tabs is only the tabs the result reports.
+    expect(shot!.content).toEqual([{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: expect.any(String) } }, tab]);
+    expect(tabs!.content).toEqual([tab]);
+    expect(results(requests[2]!).map(textOf)).toEqual([
+      "Clicked at (200, 130).",
+      expect.stringMatching(/^Hovered over ref_\d+\.( Nothing changed on the page.*)?/),
+      expect.stringMatching(/^Scrolled ref_\d+ into view\./),
+      "Typed.",
+      expect.stringContaining("Typed Bo"),
+      "Waited 0.2 s.",
+    ]);
+    await pages.waitForRecord("typed:Bo");
+    const [zoom] = results(requests[3]!);
+    expect(zoom).toMatchObject({ toolset_name: "browser", is_error: true, content: [{ type: "text", text: "zoom is not offered in this browser." }] });
+    expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
+      ["find", true],
+      ["screenshot", true],
+      ["list_tabs", true],
+      ["left_click", true],
+      ["hover", true],
+      ["scroll_to", true],
+      ["type", true],
+      ["get_page_text", true],
+      ["wait", true],
+      ["zoom", false],
+      ["close", true],
+    ]);
+    expect(stored.steps[3]).toMatchObject({ action: { type: "click", args: { x: 200, y: 130 } }, cursor_x: 200, cursor_y: 130 });
+  });
+
   it("refuses a ref read before the page changed, telling the model to read again, and ends the batch there", async () => {
     const goal = "Click the old button after leaving the page";
     const stale: Responder = (r) => members(["left_click", { target: byRef(refIn(r, 'button "Press me"', "first")) }], ["type", { text: "never" }]);
