@@ -3,9 +3,9 @@
 // serve, instead of our tools; the model reads the page with read_page, clicks and fills by ref_N,
 // each member a recorded step through the hands, answered with the family echoed and our tab; a ref
 // read before the page changed is refused as stale and ends the batch; a pay button goes to the
-// person, and a refusal reaches the model as an error.
+// person, and a refusal reaches the model as an error; words that ask the person wait for them.
 import { describe, expect, it } from "vitest";
-import type { SessionEvent } from "../../src/protocol/index.ts";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING } from "../support/app.ts";
 import { runDeciding } from "../support/decide.ts";
 import { openStream } from "../support/sse.ts";
@@ -144,6 +144,25 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["close", true],
     ]);
     expect(stored.steps[3]).toMatchObject({ action: { type: "click", args: { x: 200, y: 130 } }, cursor_x: 200, cursor_y: 130 });
+  });
+
+  it("waits for the person when Claude's words ask them to act, and tells Claude what they answered", async () => {
+    const goal = "Sign in, then read the page";
+    model.route(agentOf(goal), answer("NEEDS_USER: Please sign in to the shop, then press I've done it."), members(["read_page", {}]), answer("Signed in and read."));
+    const events = await openStream(app.url, "s-browser-toolset-ask", 0);
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-browser-toolset-ask", text: goal, start_url: pages.url("form.html") });
+    expect(await events.waitFor((e) => e.type === "task.awaiting_user")).toMatchObject({ answer: "Please sign in to the shop, then press I've done it." });
+    expect((await app.api("POST", "/api/chat/ack-user-action", { task_id: json.task_id, text: "signed in as Ada" })).status).toBe(202);
+    expect(await events.completes(json.task_id)).toMatchObject({ answer: "Signed in and read." });
+    events.close();
+    const told = body(model.requests.filter(agentOf(goal))[1]!).messages;
+    expect(told.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "The person was asked to act and answered: signed in as Ada\nRead the page again before you act." }] });
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
+      ["askUser", true],
+      ["read_page", true],
+      ["close", true],
+    ]);
   });
 
   it("refuses a ref read before the page changed, telling the model to read again, and ends the batch there", async () => {
