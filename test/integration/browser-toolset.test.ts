@@ -103,13 +103,14 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
     expect(model.requests.length).toBe(before);
   });
 
-  it("answers find, screenshot, tabs, a click at a point, hover, scroll_to, typing, the page's text and wait; a member not offered is refused", async () => {
+  it("answers find, screenshot, tabs, a click at a point, hover, scroll_to, typing, the page's text, wait, back and an interactive read; a member not offered is refused", async () => {
     const goal = "Try the other browser members";
     const act: Responder = (r) => {
       const name = byRef(refIn(r, 'textbox "Name"'));
       return members(["left_click", { target: { type: "coordinate", x: 200, y: 130 } }], ["hover", { target: name }], ["scroll_to", { target: name }], ["type", { text: "Bo" }], ["get_page_text", {}], ["wait", { duration: 0.2 }]);
     };
-    model.route(agentOf(goal), members(["find", { query: "Name" }], ["screenshot", {}], ["list_tabs", {}]), act, members(["zoom", { region: [0, 0, 10, 10] }]), answer("Done."));
+    const away = members(["navigate", { url: pages.url("links.html") }], ["navigate", { url: "back" }], ["read_page", { filter: "interactive" }]);
+    model.route(agentOf(goal), members(["find", { query: "Name" }], ["screenshot", {}], ["list_tabs", {}]), act, away, members(["zoom", { region: [0, 0, 10, 10] }]), answer("Done."));
     const { end, stored, requests } = await run("s-browser-toolset-members", goal, "form.html");
 
     expect(end).toMatchObject({ type: "task.completed", answer: "Done." });
@@ -128,7 +129,13 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       "Waited 0.2 s.",
     ]);
     await pages.waitForRecord("typed:Bo");
-    const [zoom] = results(requests[3]!);
+    // Away and back, then only the controls, flat.
+    expect(results(requests[3]!).map(textOf)).toEqual([
+      `The tab shows ${pages.url("links.html")}.`,
+      `The tab shows ${pages.url("form.html")}.`,
+      expect.stringMatching(/^Page — "Fixture: form" .*\n- button "Press me" \[ref_\d+\]\n- textbox "Name" \[ref_\d+\]: Bo$/),
+    ]);
+    const [zoom] = results(requests[4]!);
     expect(zoom).toMatchObject({ toolset_name: "browser", is_error: true, content: [{ type: "text", text: "zoom is not offered in this browser." }] });
     expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
       ["find", true],
@@ -140,6 +147,9 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["type", true],
       ["get_page_text", true],
       ["wait", true],
+      ["navigate", true],
+      ["navigate", true],
+      ["read_page", true],
       ["zoom", false],
       ["close", true],
     ]);
@@ -185,6 +195,33 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
     expect(refused!.content!.some((b) => b.type === "browser_state")).toBe(false);
     expect(skipped).toMatchObject({ toolset_name: "browser", is_error: true, content: [{ type: "text", text: "Not carried out: an earlier browser action in this turn failed." }] });
     expect(pages.records.slice(earlier)).not.toContain("clicked");
+  });
+
+  it("refuses a ref whose page was rebuilt under the same address and read again, telling the model to use a new one", async () => {
+    const goal = "Continue after the page was rebuilt";
+    pages.setVariant("1");
+    const reload: Responder = () => {
+      pages.setVariant("2");
+      return members(["navigate", { url: "reload" }]);
+    };
+    const stale: Responder = (r) => members(["left_click", { target: byRef(refIn(r, 'button "Continue"')) }]);
+    model.route(agentOf(goal), members(["read_page", {}]), reload, members(["find", { query: "Name" }]), stale, answer("The page changed."));
+    const earlier = pages.records.length;
+    const { end, stored, requests } = await run("s-browser-toolset-rebuilt", goal, "changing.html");
+    pages.setVariant("1");
+
+    expect(end).toMatchObject({ type: "task.completed", answer: "The page changed." });
+    expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok, s.tool?.error?.code ?? null])).toEqual([
+      ["read_page", true, null],
+      ["navigate", true, null],
+      ["find", true, null],
+      ["left_click", false, "INVALID_TARGET"],
+      ["close", true, null],
+    ]);
+    const [refused] = results(requests[4]!);
+    expect(refused).toMatchObject({ toolset_name: "browser", is_error: true });
+    expect(textOf(refused!)).toMatch(/^ref_\d+ is stale: (it was read as button "Continue", and the page now has .* there|its element is no longer on the page)\. Call read_page or find again/);
+    expect(pages.records.slice(earlier)).not.toContain("continued");
   });
 
   it("sends a click on a pay button to the person: a refusal reaches the model as an error, an approval pays", async () => {

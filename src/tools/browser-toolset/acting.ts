@@ -92,9 +92,7 @@ export const formInput = defineTool({
   async run({ target, value, tab_id }, ctx): Promise<ToolOutcome> {
     const refused = otherTab(tab_id);
     if (refused) return refused;
-    const resolved = ctx.refs.resolve(target.ref, await ctx.computer.currentUrl());
-    const action = formAction(resolved.ok ? resolved.role : "", value);
-    return onRef(ctx, target.ref, action, "Set the value of");
+    return onRef(ctx, target.ref, (role) => formAction(role, value), "Set the value of");
   },
   replay: (input, found, ctx) => replayOnElements(`form_input ${input.target.ref}`, found, ctx),
 });

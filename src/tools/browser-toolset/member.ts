@@ -7,7 +7,7 @@ import { AppError } from "../../core/errors.ts";
 import type { Point } from "../../perception/coordinates.ts";
 import { toScreen } from "../points.ts";
 import { actOnElement, centerOf, failed, pageOf, type ToolContext, type ToolOutcome } from "../tool.ts";
-import { goneMessage, type Resolved } from "./refs.ts";
+import { changedMessage, goneMessage, identityOf, type Resolved } from "./refs.ts";
 
 /** Our browser drives one tab: the task's. */
 export const TAB_ID = "tab_1";
@@ -32,9 +32,26 @@ export function otherTab(tabId: string | undefined): ToolOutcome | null {
   return failed("INVALID_ARGUMENTS", `There is no tab ${JSON.stringify(tabId)}: this browser has one tab, ${TAB_ID}.`);
 }
 
-/** A toolset ref as ours, on the page the tab shows now. */
+/** The view a ref's element is checked against: its own line is all that is read. */
+const CHECK_TOKENS = 200;
+
+/**
+ * A toolset ref as ours, on the page the tab shows now, and checked on a fresh read of the page:
+ * the element must still be what it was read as (its role and name), so a page rebuilt under the
+ * same address never gets a stale ref's action. The fresh read is also the one our ref is found in.
+ */
 export async function ourRef(ctx: ToolContext, theirs: string): Promise<Resolved> {
-  return ctx.refs.resolve(theirs, await ctx.computer.currentUrl());
+  const resolved = ctx.refs.resolve(theirs, await ctx.computer.currentUrl());
+  if (!resolved.ok) return resolved;
+  let line: string;
+  try {
+    line = (await pageOf(ctx).view({ section: resolved.ours, budget: CHECK_TOKENS })).text.split("\n")[1] ?? "";
+  } catch (error) {
+    if (isGone(error)) return { ok: false, message: goneMessage(theirs) };
+    throw error;
+  }
+  const now = identityOf(line).identity;
+  return now === resolved.identity ? resolved : { ok: false, message: changedMessage(theirs, resolved.identity, now) };
 }
 
 /** A point of the viewport as the model saw it (the latest screenshot), in screenshot pixels. */
@@ -49,11 +66,13 @@ export function isGone(error: unknown): boolean {
 
 /**
  * Acts on the element a toolset ref names, through the hands (judged by the approval policy,
- * a click pointer-checked): the outcome says what was done, in `done`'s words.
+ * a click pointer-checked): the outcome says what was done, in `done`'s words. `how`: the action,
+ * or how to choose it by the element's role.
  */
-export async function onRef(ctx: ToolContext, theirs: string, action: RefAction, done: string): Promise<ToolOutcome> {
+export async function onRef(ctx: ToolContext, theirs: string, how: RefAction | ((role: string) => RefAction), done: string): Promise<ToolOutcome> {
   const resolved = await ourRef(ctx, theirs);
   if (!resolved.ok) return failed("INVALID_TARGET", resolved.message);
+  const action = typeof how === "function" ? how(resolved.role) : how;
   let acted: Awaited<ReturnType<typeof actOnElement>>;
   try {
     acted = await actOnElement(ctx, { ref: resolved.ours }, action, `${done} (${theirs})`);

@@ -39,8 +39,7 @@ function titleOf(header: string): string {
 function closingFor(closing: string[], ctx: ToolContext, url: string): string[] {
   return closing.map((line) => {
     if (line.startsWith("To see them")) return "To see them, call read_page with {\"ref\": …} for one of these sections, or find to look for elements by what they are.]";
-    const role = /^- (\S+)/.exec(line)?.[1] ?? "";
-    return line.replace(/\{"section":"([^"]+)"\}/, (_, ours: string) => `{"ref":"${ctx.refs.nameOf(ours, role, url)}"}`);
+    return line.replace(/\{"section":"([^"]+)"\}/, (_, ours: string) => `{"ref":"${ctx.refs.nameOf(ours, line, url)}"}`);
   });
 }
 
