@@ -36,10 +36,10 @@ function titleOf(header: string): string {
 }
 
 /** The closing lines in the toolset's terms: a section by its ref, the rest by read_page or find. */
-function closingFor(closing: string[], ctx: ToolContext, url: string): string[] {
+function closingFor(closing: string[], ctx: ToolContext): string[] {
   return closing.map((line) => {
     if (line.startsWith("To see them")) return "To see them, call read_page with {\"ref\": …} for one of these sections, or find to look for elements by what they are.]";
-    return line.replace(/\{"section":"([^"]+)"\}/, (_, ours: string) => `{"ref":"${ctx.refs.nameOf(ours, line, url)}"}`);
+    return line.replace(/\{"section":"([^"]+)"\}/, (_, ours: string) => `{"ref":"${ctx.refs.nameOf(ours, line)}"}`);
   });
 }
 
@@ -77,7 +77,7 @@ export const readPage = defineTool({
     const kept = body.filter((line) => indent(line) < depth && (filter !== "interactive" || INTERACTIVE.test(line)));
     const lines = filter === "interactive" ? kept.map((line) => line.trimStart()) : kept;
     const named = ctx.refs.name([header, ...lines].join("\n"), view.url);
-    const text = [named, ...closingFor(closing, ctx, view.url)].join("\n");
+    const text = [named, ...closingFor(closing, ctx)].join("\n");
     return { ok: true, data: { pageUrl: view.url, title: titleOf(header), elements: `${view.interactiveShown} of ${view.interactiveTotal} interactive`, more: view.more }, text };
   },
 });

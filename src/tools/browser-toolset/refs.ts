@@ -42,7 +42,7 @@ export class RefBook {
     if (url !== this.page.url) this.page = { number: this.page.number + 1, url, names: new Map() };
     return text
       .split("\n")
-      .map((line) => line.replace(OUR_REF, (_, ours: string) => `[${this.nameOf(ours, line, url)}]`))
+      .map((line) => line.replace(OUR_REF, (_, ours: string) => `[${this.nameOf(ours, line)}]`))
       .join("\n");
   }
 
@@ -50,8 +50,8 @@ export class RefBook {
    * The toolset's name for one of our refs on the current page, read on `line`: the one it had,
    * while it reads as the same role and name; else a new one, and the old name is stale.
    */
-  nameOf(ours: string, line: string, url: string): string {
-    const { names, number } = this.page;
+  nameOf(ours: string, line: string): string {
+    const { names, number, url } = this.page;
     const read = identityOf(line);
     const had = names.get(ours);
     if (had && this.issued.get(had)!.identity === read.identity) return had;
@@ -66,10 +66,11 @@ export class RefBook {
   resolve(theirs: string, urlNow: string | null): Resolved {
     const issued = this.issued.get(theirs);
     if (!issued) return { ok: false, message: `${theirs} is not a ref this browser gave. ${READ_AGAIN}` };
-    if (issued.page !== this.page.number || issued.url !== urlNow) {
+    if (issued.url !== urlNow) {
       const now = urlNow ? ` and the tab now shows ${urlNow}` : "";
       return { ok: false, message: `${theirs} is stale: it was read on ${issued.url}${now}. ${READ_AGAIN}` };
     }
+    if (issued.page !== this.page.number) return { ok: false, message: `${theirs} is stale: the tab left ${issued.url} and came back since it was read. ${READ_AGAIN}` };
     if (issued.now !== null) return { ok: false, message: changedMessage(theirs, issued.identity, issued.now) };
     return { ok: true, ours: issued.ours, role: issued.role, identity: issued.identity };
   }
