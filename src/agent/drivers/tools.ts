@@ -5,7 +5,8 @@
 // calls tools — one step each — until it calls close or reaches the step cap. Each call is
 // validated against its tool's schema, run through the tool runner (every action through the
 // hands, so it is checked), recorded as a step and answered to the model, whose context is
-// compressed before every request (agent/tool-context.ts).
+// compressed before every request (agent/tool-context.ts). A Claude model that takes Anthropic's
+// browser toolset is driven in that dialect instead, on a page (browser-toolset.ts).
 import type { BrowserPage, Computer, ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";

@@ -12,8 +12,8 @@ const READ_TOKENS = 12_000;
 const FIND_TOKENS = 4_000;
 const FIND_LIMIT = 20;
 const DEFAULT_DEPTH = 15;
-/** Text the model reads from get_page_text, at most. */
-const PAGE_TEXT_MAX = 50_000;
+/** Text the model reads from get_page_text, at most: what the tool agent's context keeps of any result. */
+const PAGE_TEXT_MAX = 10_000;
 const CLOSING = "[Not in this view";
 /** Roles a person acts on: what `filter: "interactive"` keeps. */
 const INTERACTIVE = /^\s*- (link|button|textbox|searchbox|combobox|listbox|option|checkbox|radio|switch|slider|spinbutton|menuitem\w*|tab|treeitem)\b/;
@@ -115,7 +115,7 @@ export const getPageText = defineTool({
     if (page.text === undefined) {
       return failed("ACTION_FAILED", `The page's text is too long to return (${page.contentLengthBytes} bytes). Use find, or read_page with a ref, to read part of it.`);
     }
-    const text = page.text.length > PAGE_TEXT_MAX ? `${page.text.slice(0, PAGE_TEXT_MAX)}… [cut]` : page.text;
+    const text = page.text.length > PAGE_TEXT_MAX ? `${page.text.slice(0, PAGE_TEXT_MAX)}… [cut: use find, or read_page with a ref, for the rest]` : page.text;
     return { ok: true, data: { pageUrl, title, bytes: page.contentLengthBytes }, text: [title, text.trim() || "(The page has no readable text.)"].filter(Boolean).join("\n\n") };
   },
 });
