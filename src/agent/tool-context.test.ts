@@ -73,4 +73,29 @@ describe("compressContext", () => {
     expect(kept.length).toBeLessThanOrEqual(10_000);
     expect(view).toMatchObject({ content: lines });
   });
+
+  it("keeps only the latest read_page of the browser toolset whole, in words the model acts on, and a bare screenshot's placeholder alone", () => {
+    const member = (n: number, name: string, content: string, isError = false, withImage = false): ChatTurn => ({
+      ...(result(n, name, content, withImage) as Extract<ChatTurn, { role: "tool" }>),
+      toolset: { name: "browser", isError, tabs: isError ? null : [] },
+    });
+    const long = `Page — "A" https://a.test/\n${"- button \"Go\" [ref_1]\n".repeat(800)}`;
+    const out = compressContext([
+      { role: "user", text: "Goal: read" },
+      member(1, "read_page", "the first read"),
+      member(2, "screenshot", "", false, true),
+      member(3, "screenshot", "", false, true),
+      member(4, "screenshot", "", false, true),
+      member(5, "read_page", "ref_9 is stale", true),
+      member(6, "read_page", long),
+    ]).filter((t) => t.role === "tool");
+    expect(out.map((t) => t.content)).toEqual([
+      "[An older read of the page, no longer shown; the page may have changed since: call read_page for the current one.]",
+      "[an older screenshot, no longer shown]",
+      "",
+      "",
+      "ref_9 is stale",
+      long,
+    ]);
+  });
 });

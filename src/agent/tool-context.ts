@@ -1,5 +1,5 @@
 // Context compression for the tool agent (seed 001 §5): of the tool outputs the model has seen,
-// only the latest ARIA tree (with the views it is the changes to) and the latest two screenshots
+// only the latest ARIA tree or read_page (with the views it is the changes to) and the latest two screenshots
 // stay; older ones become placeholders,
 // and any text is cut at 10,000 characters — at a line break where there is one, and never a page
 // view, which has a budget of its own (perception/page-view). The full conversation is kept; each
@@ -17,7 +17,7 @@ export interface CompressionLimits {
 export const SEED_LIMITS: CompressionLimits = { ariaTrees: 1, images: 2, textChars: 10_000 };
 
 export function compressContext(turns: readonly ChatTurn[], limits: CompressionLimits = SEED_LIMITS): ChatTurn[] {
-  const trees = turns.flatMap((turn, i) => (turn.role === "tool" && turn.name === "ariaTree" && !turn.content.startsWith('{"ok":false') ? [i] : []));
+  const trees = turns.flatMap((turn, i) => (isTree(turn) ? [i] : []));
   const images = turns.flatMap((turn, i) => (turn.role === "tool" && turn.image ? [i] : []));
   let stale = Math.max(0, trees.length - limits.ariaTrees);
   // A view sent as the changes to the one before it keeps that one too.
@@ -27,11 +27,21 @@ export function compressContext(turns: readonly ChatTurn[], limits: CompressionL
   return turns.map((turn, i) => {
     if (turn.role !== "tool") return turn.text.length > limits.textChars ? { ...turn, text: cutNoted(turn.text, limits.textChars) } : turn;
     let { content } = turn;
-    if (staleTrees.has(i)) content = JSON.stringify({ omitted: "an older ARIA tree; the page may have changed since — call ariaTree for the current one" });
-    if (staleImages.has(i)) content = `${content}\n[an older screenshot, no longer shown]`;
+    if (staleTrees.has(i)) {
+      content = turn.toolset
+        ? "[An older read of the page, no longer shown; the page may have changed since: call read_page for the current one.]"
+        : JSON.stringify({ omitted: "an older ARIA tree; the page may have changed since — call ariaTree for the current one" });
+    }
+    if (staleImages.has(i)) content = [content, "[an older screenshot, no longer shown]"].filter(Boolean).join("\n");
     const { image: _, ...text } = turn;
-    return { ...(staleImages.has(i) ? text : turn), content: turn.name === "ariaTree" && !staleTrees.has(i) ? content : cutNoted(content, limits.textChars) };
+    return { ...(staleImages.has(i) ? text : turn), content: isTree(turn) && !staleTrees.has(i) ? content : cutNoted(content, limits.textChars) };
   });
+}
+
+/** A page view the model read: ariaTree's, or the browser toolset's read_page, that did not fail. */
+function isTree(turn: ChatTurn): boolean {
+  if (turn.role !== "tool") return false;
+  return turn.toolset ? turn.name === "read_page" && !turn.toolset.isError : turn.name === "ariaTree" && !turn.content.startsWith('{"ok":false');
 }
 
 /** A tool turn's content is its JSON line, then the view: a delta's second line is its mark. */

@@ -1,7 +1,10 @@
 // The tool agent's system prompts. In a browser, structured as seed 001 §4 and §13.1 lay it out:
 // identity, task, page, mindset, guidelines, the page-understanding protocol of its mode,
 // navigation, its tools, strategy and completion. On a desktop, the same frame around seed 003's
-// loop: look, act with the mouse or the keyboard, look again.
+// loop: look, act with the mouse or the keyboard, look again. With Anthropic's browser toolset, the
+// same frame around its members, and the task ends with an answer in words, as Claude's computer
+// use does.
+import { ASK_MARKER } from "../models/anthropic/asks-person.ts";
 import { PAGE_TEXT_IS_DATA } from "../models/planner.ts";
 import type { AgentTool, ToolMode } from "../tools/index.ts";
 
@@ -55,5 +58,18 @@ export function desktopToolPrompt({ goal, today, tools }: ToolPromptOptions): st
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     "<strategy>Prefer the keyboard where it is sure: hotkeys such as ctrl+s to save, enter to confirm, tab between fields. Type whole text in one keyboard_action, in any language. Use wait when an application is starting.</strategy>",
     `<completion>${ASK_FIRST} Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found.</completion>`,
+  ].join("\n");
+}
+
+export function browserToolsetPrompt({ goal, today, startUrl }: Pick<ToolPromptOptions, "goal" | "today" | "startUrl">): string {
+  return [
+    "<identity>You are a web automation agent: you reach a person's goal by operating a real browser with the browser tools, one tab, several calls per reply when you are sure of each.</identity>",
+    `<task>${goal}\nToday is ${today}.</task>`,
+    `<page>${startUrl ? `The browser has opened ${startUrl}.` : "The browser shows an empty page."}</page>`,
+    "<mindset>Be careful and literal about the goal. Check each action's result before relying on it. Do not submit, buy, delete or download more than the goal asks.</mindset>",
+    `<provenance>${PAGE_TEXT_IS_DATA}</provenance>`,
+    "<page_understanding_protocol>\nCall read_page first: its elements carry references like [ref_7]. Click, hover, scroll to and fill elements by those references; use find to look for an element by what it is. A reference belongs to the page it was read on: after the page changes, read it again.\n</page_understanding_protocol>",
+    "<strategy>Fill each form field with form_input; use key for Tab, Enter and shortcuts; use get_page_text to read an article; use wait for pages that load slowly.</strategy>",
+    `<completion>When the goal is reached, or cannot be reached, answer the person in Markdown without calling a tool: what you did and what you found, with every value they asked for. If only the person can go on (a sign-in, a captcha, a choice that is theirs), begin your answer with ${ASK_MARKER} then say exactly what they must do, and stop: you will be told when they are done.</completion>`,
   ].join("\n");
 }

@@ -9,7 +9,7 @@ import { screenHash } from "../perception/screen-hash.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { ToolCallRecord, Usage } from "../protocol/index.ts";
 import type { Risk } from "../core/approval-policy.ts";
-import { runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome, type ToolRisk } from "../tools/index.ts";
+import { RefBook, runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome, type ToolRisk } from "../tools/index.ts";
 import type { RunContext } from "./driver.ts";
 
 /** Seed 003's risk levels as the approval policy's classes; a low-risk call is not judged as a whole. */
@@ -54,6 +54,7 @@ export class ToolRunner {
       imageMax,
       viewTokens: config.agent.viewTokens,
       views: { last: null },
+      refs: new RefBook(),
       saveArtifact: run.saveArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
       perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),

@@ -31,10 +31,12 @@ import { search } from "./search.ts";
 import { think } from "./think.ts";
 import type { AgentTool, ComputerKind, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
 import { type } from "./type.ts";
+import { browserMembers } from "./browser-toolset/index.ts";
 import { wait } from "./wait.ts";
 
 export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome, ToolRisk } from "./tool.ts";
 export { webSearch } from "./search.ts";
+export { RefBook, TAB_ID } from "./browser-toolset/index.ts";
 
 const ALL: AgentTool[] = [
   act,
@@ -76,14 +78,25 @@ export function toolSet({ mode, computer, vision, search: withSearch }: ToolSetO
   );
 }
 
-/** Every tool, for a replay, which may need any of them. */
+export { browserMembers };
+
+/** Every tool, for a replay, which may need any of them: ours, then the browser toolset's members. */
 export function everyTool(): AgentTool[] {
-  return [...ALL];
+  return [...ALL, ...browserMembers({ vision: true })];
 }
 
 /** The tool of this name in the set, if any. */
 export function findTool(tools: AgentTool[], name: string): AgentTool | undefined {
   return tools.find((t) => t.name === name);
+}
+
+/**
+ * The tool a recorded call was made with: of the tools of its name (ours and a browser toolset
+ * member may share one, `wait`, `type`), the one whose schema takes its input.
+ */
+export function recordedTool(tools: AgentTool[], name: string, input: unknown): AgentTool | undefined {
+  const named = tools.filter((t) => t.name === name);
+  return named.find((t) => t.input.safeParse(input).success) ?? named[0];
 }
 
 /** A recorded or healing call's input, read through the tool's own schema. */

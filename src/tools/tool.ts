@@ -13,6 +13,7 @@ import type { Deed, DeedTarget, Performed, PerformOptions } from "../hands/hands
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { Action, AgentMode, Usage } from "../protocol/index.ts";
+import type { RefBook } from "./browser-toolset/refs.ts";
 
 export type ToolMode = Exclude<AgentMode, "actions">;
 
@@ -48,6 +49,8 @@ export interface ToolContext {
   viewTokens: number;
   /** The last page view the model read from ariaTree, which a next view of the same request may be sent as changes to. */
   views: { last: { key: string; text: string } | null };
+  /** The browser toolset's element refs (`ref_7`) over the page view's, for the run. */
+  refs: RefBook;
   /** Web search, when a provider is configured. */
   search?: (query: string, signal: AbortSignal) => Promise<unknown>;
 }

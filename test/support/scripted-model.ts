@@ -10,6 +10,7 @@
 // test about tasks can send through the chat like a person and script only the planner.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { browserToolsetProblem } from "./scripted-anthropic.ts";
 import { GEMINI_PATH, geminiError, geminiRequestProblem, geminiSystem, geminiText, writeGeminiStream, type GeminiRequest } from "./scripted-gemini.ts";
 import { writeChatStream, type ScriptedChat } from "./scripted-stream.ts";
 
@@ -100,6 +101,12 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       if (problem) {
         const forbidden = !req.headers["x-goog-api-key"];
         res.writeHead(forbidden ? 403 : 400, { "content-type": "application/json" }).end(geminiError(forbidden ? 403 : 400, forbidden ? "PERMISSION_DENIED" : "INVALID_ARGUMENT", problem));
+        return;
+      }
+      // Anthropic refuses a request whose browser toolset entry or member results break its reference.
+      const refused = request.path.endsWith("/v1/messages") ? browserToolsetProblem(body as Parameters<typeof browserToolsetProblem>[0]) : null;
+      if (refused) {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: refused } }));
         return;
       }
       const route = routes.find((r) => r.when(request) && r.replies.length > 0);

@@ -6,8 +6,11 @@ import type { ServerResponse } from "node:http";
 
 export interface ScriptedChat {
   text?: string;
-  /** Tool calls; `arguments` as an object is sent as its JSON, a string as it is (malformed on purpose). */
-  calls?: { name: string; arguments: unknown }[];
+  /**
+   * Tool calls; `arguments` as an object is sent as its JSON, a string as it is (malformed on
+   * purpose); `toolset`: a toolset member's family, sent as Anthropic's `toolset_name`.
+   */
+  calls?: { name: string; arguments: unknown; toolset?: string }[];
   /** Pause between two streamed events. */
   chunkDelayMs?: number;
 }
@@ -68,7 +71,7 @@ function anthropicEvents(model: string, chat: ScriptedChat): string[] {
   for (const [n, call] of calls.entries()) {
     const index = blocks.length;
     blocks.push([
-      event({ type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_${n + 1}`, name: call.name, input: {} } }),
+      event({ type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_${n + 1}`, name: call.name, input: {}, ...(call.toolset ? { toolset_name: call.toolset } : {}) } }),
       ...pieces(argumentText(call.arguments), 12).map((partial_json) =>
         event({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }),
       ),

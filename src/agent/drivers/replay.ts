@@ -6,7 +6,7 @@
 import type { ChatModel } from "../../models/chat/chat-model.ts";
 import { hashDistance } from "../../perception/screen-hash.ts";
 import { describeStep, type ProgressStep, type ToolCallRecord, type Usage } from "../../protocol/index.ts";
-import { everyTool, findTool, parseInput, type AgentTool, type RecordedTarget, type ToolContext } from "../../tools/index.ts";
+import { everyTool, findTool, parseInput, recordedTool, type AgentTool, type RecordedTarget, type ToolContext } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
 
@@ -35,7 +35,7 @@ export class ReplayDriver implements Driver {
     const healed: number[] = [];
     for (const step of this.recording) {
       const record = step.tool;
-      const tool = record ? findTool(TOOLS, record.name) : undefined;
+      const tool = record ? recordedTool(TOOLS, record.name, record.input) : undefined;
       // A close that failed ends the replay as it ended the task, unless it was held back for a takeover.
       if (!record || !tool || tool.looks || (!record.ok && (!tool.ends || record.error?.code === "TAKEN_OVER"))) continue;
       if (tool.ends) {

@@ -5,7 +5,8 @@
 // calls tools — one step each — until it calls close or reaches the step cap. Each call is
 // validated against its tool's schema, run through the tool runner (every action through the
 // hands, so it is checked), recorded as a step and answered to the model, whose context is
-// compressed before every request (agent/tool-context.ts).
+// compressed before every request (agent/tool-context.ts). A Claude model that takes Anthropic's
+// browser toolset is driven in that dialect instead, on a page (browser-toolset.ts).
 import type { BrowserPage, Computer, ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
@@ -22,6 +23,7 @@ import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { desktopToolPrompt, toolAgentPrompt } from "../tool-prompt.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
+import { driveBrowserToolset, offersBrowserToolset } from "./browser-toolset.ts";
 
 const READER_TEXT_LIMIT = 4_000;
 
@@ -46,6 +48,8 @@ export class ToolDriver implements Driver {
   async drive(run: RunContext): Promise<Outcome> {
     const { computer, config, signal, budget, steps, clock } = run;
     const { model, mode } = this;
+    // A Claude model that takes Anthropic's browser toolset is spoken to in it, on a page.
+    if (computer.web && offersBrowserToolset(config)) return driveBrowserToolset(run, model, computer.web, this.earlier);
     const task = run.task();
     const runner = new ToolRunner(run, model);
     const { web } = runner.context;
@@ -146,7 +150,7 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
 }
 
 /** The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. */
-async function openPage(run: RunContext, web: BrowserPage): Promise<{ shot: Screenshot | null; text: string }> {
+export async function openPage(run: RunContext, web: BrowserPage): Promise<{ shot: Screenshot | null; text: string }> {
   const { computer, config, signal } = run;
   const prepared = await preparePage(
     {
@@ -177,7 +181,7 @@ function pageText({ readability, warnings }: PreparedPage<Screenshot, Readabilit
   return lines.join("\n");
 }
 
-function goalText(goal: string, startUrl: string | null, attachments: Attachment[]): string {
+export function goalText(goal: string, startUrl: string | null, attachments: Attachment[]): string {
   return [
     `Goal: ${goal}`,
     ...(startUrl ? [`Start page: ${startUrl}`] : []),
@@ -190,7 +194,7 @@ function goalText(goal: string, startUrl: string | null, attachments: Attachment
  * A call that does not run, as a step answered with why: it cannot (an unknown tool, bad
  * arguments), or it is held back (the person took the screen before it).
  */
-function unrun(checked: CheckedCall<AgentTool>, usage: Usage, error: { code: string; message: string }): Ran {
+export function unrun(checked: CheckedCall<AgentTool>, usage: Usage, error: { code: string; message: string }): Ran {
   const { call } = checked;
   const input = checked.ok ? checked.input : (checked.json ?? call.arguments);
   return { name: call.name, label: call.name, input, outcome: { ok: false, error }, spent: usage, beforeHash: null };

@@ -1,7 +1,10 @@
 // The chat model over the Anthropic Messages API with streaming and client tools. The stream is
 // a sequence of named events: message_start (input tokens), content_block_start/delta/stop for
 // text blocks (`text_delta`) and tool_use blocks (`input_json_delta`, the input's JSON in
-// pieces), message_delta (output tokens), message_stop; `error` may arrive at any point.
+// pieces), message_delta (output tokens), message_stop; `error` may arrive at any point. A request
+// may declare a toolset (browser_toolset_20260801) in place of the tools' schemas: its members'
+// tool_use blocks carry `toolset_name`, echoed on the call and on its tool_result, which holds the
+// member's text or image and, unless it failed, a `browser_state` block with the open tabs.
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
@@ -23,7 +26,7 @@ const eventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("content_block_start"),
     index: z.number().int(),
-    content_block: z.object({ type: z.string(), id: z.string().optional(), name: z.string().optional() }),
+    content_block: z.object({ type: z.string(), id: z.string().optional(), name: z.string().optional(), toolset_name: z.string().optional() }),
   }),
   z.object({
     type: z.literal("content_block_delta"),
@@ -54,16 +57,16 @@ export class AnthropicChat implements ChatModel {
       // The system prompt is the same for every turn: cached, later turns read it cheaply.
       system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }],
       messages: toMessages(request.turns),
-      ...(request.tools.length > 0
+      ...(request.tools.length > 0 || request.toolset
         ? {
-            tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+            tools: request.toolset ? [request.toolset] : request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
             ...(request.toolChoice === "none" ? { tool_choice: { type: "none" } } : {}),
           }
         : {}),
     };
     const url = `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`;
     const headers = { "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION };
-    const tools = new Map<number, { id: string; name: string; json: string }>();
+    const tools = new Map<number, { id: string; name: string; json: string; toolset?: string }>();
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     for await (const { data } of postStream({ url, headers, body }, policy, signal)) {
       const json = parseJson(data);
@@ -78,8 +81,8 @@ export class AnthropicChat implements ChatModel {
           usage.input_tokens = event.message.usage.input_tokens;
           break;
         case "content_block_start": {
-          const { type: kind, id, name } = event.content_block;
-          if (kind === "tool_use" && id && name) tools.set(event.index, { id, name, json: "" });
+          const { type: kind, id, name, toolset_name: toolset } = event.content_block;
+          if (kind === "tool_use" && id && name) tools.set(event.index, { id, name, json: "", ...(toolset ? { toolset } : {}) });
           break;
         }
         case "content_block_delta": {
@@ -92,7 +95,7 @@ export class AnthropicChat implements ChatModel {
         case "content_block_stop": {
           const tool = tools.get(event.index);
           // A tool call without input streams no JSON at all: its input is {}.
-          if (tool) yield { type: "tool_call", call: { id: tool.id, name: tool.name, arguments: tool.json || "{}" } };
+          if (tool) yield { type: "tool_call", call: { id: tool.id, name: tool.name, arguments: tool.json || "{}", ...(tool.toolset ? { toolset: tool.toolset } : {}) } };
           break;
         }
         case "message_delta":
@@ -128,23 +131,42 @@ function toMessages(turns: ChatTurn[]) {
       case "assistant":
         push("assistant", [
           ...(turn.text ? [{ type: "text", text: turn.text }] : []),
-          ...turn.toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: inputObject(call.arguments) })),
+          ...turn.toolCalls.map((call) => ({
+            type: "tool_use",
+            id: call.id,
+            name: call.name,
+            input: inputObject(call.arguments),
+            ...(call.toolset ? { toolset_name: call.toolset } : {}),
+          })),
         ]);
         break;
       case "tool":
-        push("user", [
-          {
-            type: "tool_result",
-            tool_use_id: turn.toolCallId,
-            content: turn.image
-              ? [{ type: "text", text: turn.content }, { type: "image", source: { type: "base64", media_type: turn.image.mimeType, data: turn.image.data } }]
-              : turn.content,
-          },
-        ]);
+        push("user", [turn.toolset ? memberResult(turn, turn.toolset) : toolResult(turn)]);
         break;
     }
   }
   return messages;
+}
+
+type ToolTurn = Extract<ChatTurn, { role: "tool" }>;
+
+function imageBlock(image: NonNullable<ToolTurn["image"]>) {
+  return { type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } };
+}
+
+function toolResult(turn: ToolTurn) {
+  const content = turn.image ? [{ type: "text", text: turn.content }, imageBlock(turn.image)] : turn.content;
+  return { type: "tool_result", tool_use_id: turn.toolCallId, content };
+}
+
+/**
+ * A toolset member's result: its family echoed, its text (none when it is only an image or only
+ * the tabs: the API refuses an empty text block), its image, and the tabs — never on a failure.
+ */
+function memberResult(turn: ToolTurn, toolset: NonNullable<ToolTurn["toolset"]>) {
+  const state = !toolset.isError && toolset.tabs ? [{ type: "browser_state", tabs: toolset.tabs }] : [];
+  const content = [...(turn.content ? [{ type: "text", text: turn.content }] : []), ...(turn.image ? [imageBlock(turn.image)] : []), ...state];
+  return { type: "tool_result", tool_use_id: turn.toolCallId, toolset_name: toolset.name, content, ...(toolset.isError ? { is_error: true } : {}) };
 }
 
 /** A call whose arguments did not parse was answered with an error; its input is recorded as empty. */

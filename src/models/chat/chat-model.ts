@@ -15,6 +15,25 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /** A member of a provider's toolset names its family (`browser`); it is echoed on the call and its result. */
+  toolset?: string;
+}
+
+/**
+ * A provider's toolset declared as one entry in place of the tools' JSON Schemas (Anthropic's
+ * `browser_toolset_20260801`): its members come back as calls named by the member.
+ */
+export interface ToolsetEntry {
+  type: string;
+  configs?: Record<string, { enabled: boolean }>;
+}
+
+/** An open tab as a toolset member's result reports the browser after it (`browser_state`). */
+export interface TabEntry {
+  tab_id: string;
+  title: string;
+  url: string;
+  active: boolean;
 }
 
 /** An image a tool returns to the model (a screenshot). */
@@ -27,7 +46,15 @@ export interface ToolImage {
 export type ChatTurn =
   | { role: "user"; text: string }
   | { role: "assistant"; text: string; toolCalls: ToolCall[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string; image?: ToolImage };
+  | {
+      role: "tool";
+      toolCallId: string;
+      name: string;
+      content: string;
+      image?: ToolImage;
+      /** The answer to a toolset member's call: its family, whether it failed, and the tabs after it. */
+      toolset?: { name: string; isError: boolean; tabs: TabEntry[] | null };
+    };
 
 export type ChatStreamEvent = { type: "delta"; text: string } | { type: "tool_call"; call: ToolCall } | { type: "done"; usage: Usage };
 
@@ -35,6 +62,8 @@ export interface ChatRequest {
   system: string;
   turns: ChatTurn[];
   tools: ToolSpec[];
+  /** Declared instead of `tools`' schemas; `tools` still names what its member calls are checked against. */
+  toolset?: ToolsetEntry;
   /** `none`: the model must answer in words, though the conversation has tool calls (so the tools stay declared). */
   toolChoice?: "auto" | "none";
 }
