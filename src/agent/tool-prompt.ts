@@ -4,7 +4,7 @@
 // loop: look, act with the mouse or the keyboard, look again. With Anthropic's browser toolset, the
 // same frame around its members, and the task ends with an answer in words, as Claude's computer
 // use does.
-import { ASK_MARKER } from "../models/anthropic/asks-person.ts";
+import { ASK_MARKER } from "../models/asks-person.ts";
 import { PAGE_TEXT_IS_DATA } from "../models/planner.ts";
 import type { AgentTool, ToolMode } from "../tools/index.ts";
 

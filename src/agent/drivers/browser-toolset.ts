@@ -9,7 +9,7 @@ import { today } from "../../core/ids.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Config } from "../../core/config.ts";
 import type { BrowserPage } from "../../computers/computer.ts";
-import { askedOfPerson } from "../../models/anthropic/asks-person.ts";
+import { askedOfPerson } from "../../models/asks-person.ts";
 import { BROWSER_FAMILY, browserToolsetEntry, takesBrowserToolset } from "../../models/anthropic/browser-toolset.ts";
 import type { ChatModel, ChatTurn, TabEntry, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply } from "../../models/chat/conversation.ts";
