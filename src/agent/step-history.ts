@@ -4,7 +4,7 @@
 import type { Config } from "../core/config.ts";
 import { keptWithin } from "../core/cut-text.ts";
 import type { Point } from "../perception/coordinates.ts";
-import { describeAction, type Action, type ProgressStep, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
+import { describeAction, type Action, type EffectSeen, type ProgressStep, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
 
 /** What happened at a step besides the model's turn. */
 export interface StepOutcome {
@@ -37,8 +37,24 @@ export function historyLine(step: ProgressStep, action: Action, progress: string
   if (!effect) return what;
   const corrected = verification?.attempts.some((a) => a.method === "model" && !a.on_target);
   const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
-  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${checked}`;
+  if (effect.changed) {
+    const notes = [effect.retries > 0 ? `after ${effect.retries} retries` : null, unseenEffect(effect)].filter((n) => n !== null);
+    return `${what} → changed ✓${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${checked}`;
+  }
   return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;
+}
+
+/** What the model is told of an effect the screen need not show: it would not know it otherwise. */
+const UNSEEN: Partial<Record<EffectSeen, string>> = {
+  download: "started a download",
+  new_tab: "opened a new tab",
+  dialog: "opened a dialog",
+  request: "sent a request to the site",
+};
+
+/** The words for an action's effect that no screen shows (a download it started); null for any other. */
+export function unseenEffect(effect: StepEffect): string | null {
+  return (effect.seen && UNSEEN[effect.seen]) ?? null;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { PageView, ViewRequest } from "../perception/page-view/view.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 
 export type { Screenshot };
-import type { ElementTarget, MOUSE_BUTTONS, RefAction } from "../protocol/index.ts";
+import type { EffectSeen, ElementTarget, MOUSE_BUTTONS, RefAction } from "../protocol/index.ts";
 
 export type MouseButton = (typeof MOUSE_BUTTONS)[number];
 
@@ -18,13 +18,18 @@ export interface Point {
   y: number;
 }
 
+/** What a computer can tell an action set off that its screen need not show. */
+export type QuietEffect = Extract<EffectSeen, "download" | "new_tab" | "dialog" | "navigation" | "request">;
+
 export interface StructuralEffect {
   /** DOM mutations (nodes, attributes, text) and form-control changes since the watch began. */
   mutations: number;
-  navigated: boolean;
   scrolled: boolean;
-  /** Network requests the page started since the watch began (a click that sends a form). */
-  requests: number;
+  /**
+   * Since the watch began, each kind once, most telling first: a download, a page or window that
+   * opened, a dialog, a navigation (or a window's new title), a request that changes something.
+   */
+  quiet: QuietEffect[];
 }
 
 /** A hit test after the pointer moved: on the held element, and the element's centre now (null when it is gone from view). */
@@ -140,8 +145,9 @@ export interface Computer {
    */
   readonly minChangedPixels?: number;
   /**
-   * How long after a click its effect may still come on computers that report no structure: a
-   * desktop program may draw its answer late. A click is not tried again before then.
+   * How long after a click its effect may still come: a desktop program may draw its answer late,
+   * a page may post or download a moment after it settled. A click that showed no effect is
+   * looked at again until then, and not tried again before.
    */
   readonly lateEffectMs?: number;
   /**
@@ -171,8 +177,9 @@ export interface Computer {
   /** Waits, within a cap, until what the last action started has settled. */
   settle(): Promise<void>;
   /**
-   * Computers that see their content's structure (a browser's DOM) report what an action
-   * changed there: call before acting, await the returned function after settling.
+   * Computers that see their content's structure (a browser's DOM, a desktop's windows) report
+   * what an action changed there: call before acting, await the returned function after settling;
+   * called again later, it tells what has happened since the same start.
    */
   watchStructure?(): Promise<() => Promise<StructuralEffect>>;
   /**

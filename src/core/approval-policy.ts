@@ -61,6 +61,14 @@ export function pressRisks(label: string): Risk[] {
   return words.filter(([, source]) => new RegExp(source, "i").test(name)).map(([kind]) => ({ kind, message: `presses "${name}", which may ${kind}` }));
 }
 
+/**
+ * Classes of actions a click of which is never made twice when it shows no effect: it may have had
+ * one the computer could not tell (a payment sent by a script, a file fetched by the browser's own
+ * downloader), and a second would pay, send or download again. `upload` is the class of putting a
+ * file into a page, named here so that no such click is ever repeated.
+ */
+export const UNREPEATED: ReadonlySet<string> = new Set<ActionClass | "upload">(["submit", "pay", "delete", "send", "download", "upload"]);
+
 /** The classes an injected instruction would use to carry data away: never allowed blindly. */
 const PROVENANCE: ReadonlySet<ActionClass> = new Set(["leave_site", "submit", "sensitive_field"]);
 

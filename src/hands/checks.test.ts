@@ -14,6 +14,13 @@ describe("CheckLog: the checks of one step's actions, together", () => {
     expect(log.take()!.effect).toMatchObject({ changed: true, retries: 3, note: "1 of 2 actions changed nothing" });
   });
 
+  it("keeps the most telling effect of the step's actions: a download one of them started stays its news", () => {
+    const log = new CheckLog();
+    log.add({ effect: { ...effect(true), seen: "download" }, verification: null, usage });
+    log.add({ effect: { ...effect(true), seen: "screen" }, verification: null, usage });
+    expect(log.take()!.effect).toMatchObject({ changed: true, seen: "download" });
+  });
+
   it("counts only actions with an effect of their own (not a click that only focused a field)", () => {
     const log = new CheckLog();
     log.add({ verification: { verified: true, attempts: [hit(true)], model_calls: 0, elapsed_ms: 2 }, usage });

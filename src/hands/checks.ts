@@ -1,7 +1,7 @@
 // What the actions of one step checked, taken together: a tool call may act several times (a
 // form filled field by field), and its step shows one effect and one pointer verification.
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { StepEffect, StepVerification, Usage } from "../protocol/index.ts";
+import { EFFECTS_SEEN, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
 
 export interface StepChecks {
   /** Null when no action ran (a pointer that could not be placed). */
@@ -54,12 +54,15 @@ export class CheckLog {
 function mergeEffects(a: StepEffect | null, b: StepEffect | null): StepEffect | null {
   if (!a || !b) return a ?? b;
   const notes = [a.note, b.note].filter((n): n is string => n !== null);
+  // The most telling of the two: a download one action started stays the step's news.
+  const seen = EFFECTS_SEEN.find((kind) => kind === a.seen || kind === b.seen);
   return {
     changed: a.changed || b.changed,
     ratio: b.ratio ?? a.ratio,
     structural: a.structural === null && b.structural === null ? null : Boolean(a.structural || b.structural),
     retries: a.retries + b.retries,
     note: notes.length > 0 ? notes.join("; ") : null,
+    ...(seen ? { seen } : {}),
   };
 }
 

@@ -45,7 +45,7 @@ function handsOn(computer: Computer, ask: () => Promise<boolean>, earlyReadMs?: 
 describe("Hands: the page's structure before an action", () => {
   /** A computer that only notes when its structure and its address are read, and when it acts. */
   function noting(events: string[], urlMs = 0): Computer {
-    const nothing: StructuralEffect = { mutations: 0, navigated: false, scrolled: false, requests: 0 };
+    const nothing: StructuralEffect = { mutations: 0, scrolled: false, quiet: [] };
     return {
       kind: "browser",
       logicalSize: { width: 100, height: 100 },

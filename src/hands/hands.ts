@@ -1,14 +1,16 @@
 // The hands of a task (seed 000 §4, seed 002 §2.5): every action that touches a screen, whoever
 // decided it, goes through here. A click is pointer-checked first (by default every click the hit
 // test can check, elsewhere those that ask; the hit test, else the model's look), then the action
-// runs, the screen settles, the capture is compared with the screen before it, and a click
-// without effect is repeated a few pixels off, a bounded number of times; a scroll without effect
-// means the end was reached. What happened is data for the step record and the model's history,
-// never a reason to fail the task. Before any of it, the action is classified and judged by the
-// approval policy: it runs, waits for the person, or is refused (DENIED, which goes back to
-// whoever decided it).
+// runs, the screen settles, the capture is compared with the screen before it — and with what the
+// computer heard meanwhile that no screen shows (a download, a new tab or window, a dialog, a
+// navigation, a request) — and a click without effect is repeated a few pixels off, a bounded
+// number of times, unless it submits, pays, deletes, sends, downloads or uploads: that one is
+// reported instead. A scroll without effect means the end was reached. What happened is data for
+// the step record and the model's history, never a reason to fail the task. Before any of it,
+// the action is classified and judged by the approval policy: it runs, waits for the person, or is
+// refused (DENIED, which goes back to whoever decided it).
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
-import { judge, originOf } from "../core/approval-policy.ts";
+import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
 import type { PhaseClock } from "../core/phase-clock.ts";
@@ -19,7 +21,7 @@ import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
+import type { EffectSeen, FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
 import { actsOnPage, deedElement, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
@@ -114,6 +116,15 @@ export interface HandsOptions {
   ask(request: ApprovalRequest): Promise<boolean>;
   /** How long the policy may take for the structure read beside it to stand: a few frames by default. */
   earlyReadMs?: number;
+}
+
+/** What an attempt at an action showed, against the screen before it. */
+interface Seen {
+  after: Screenshot;
+  ratio: number | null;
+  changed: boolean;
+  structural: boolean | null;
+  seen: EffectSeen;
 }
 
 const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click"]);
@@ -242,18 +253,18 @@ export class Hands {
     }
 
     const compare = (after: Screenshot, structure: StructuralEffect | null) =>
-      clock.time("effect", async () => {
+      clock.time("effect", async (): Promise<Seen> => {
         const structural = structure ? hasEffect(structure) : null;
-        // The DOM already shows an effect: comparing pixels would only cost time.
-        if (structural) return { after, ratio: null, changed: true, structural };
+        // The structure already shows an effect: comparing pixels would only cost time.
+        if (structural) return { after, ratio: null, changed: true, structural, seen: named(structure!) };
         const cursor = await computer.cursorPosition();
         const diff = await this.screens.diff(before, after, {
           pixelThreshold: config.effect.pixelThreshold,
           changeRatio: config.effect.changeRatio,
           ignorePoints: target ? [target, cursor] : [cursor],
         });
-        const enough = computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels;
-        return { after, ratio: round(diff.ratio), changed: diff.changed || enough, structural };
+        const changed = diff.changed || (computer.minChangedPixels !== undefined && diff.changedPixels >= computer.minChangedPixels);
+        return { after, ratio: round(diff.ratio), changed, structural, seen: changed ? "screen" : "none" };
       });
 
     let acted = 0;
@@ -268,15 +279,23 @@ export class Hands {
       });
       acted = performance.now();
       await clock.time("settle", () => raceAbort(computer.settle(), signal));
-      const [after, structure] = await Promise.all([this.capture(signal), watch ? clock.time("effect", () => raceAbort(watch(), signal)) : null]);
-      return compare(after, structure);
+      const read = watch ? () => clock.time("effect", () => raceAbort(watch(), signal)) : null;
+      const [after, structure] = await Promise.all([this.capture(signal), read?.() ?? null]);
+      const seen = await compare(after, structure);
+      // The capture may have caught what the read, made beside it, came too early for (a tab that
+      // opened): asked again, only when the pixels alone showed the effect, it names it.
+      const unseen = seen.seen === "screen" && read ? (await read()).quiet.find((kind) => kind !== "request") : undefined;
+      return { ...seen, ...(unseen ? { seen: unseen } : {}), read };
     };
 
-    /** The change the screen shows by `until`, if any: a program that answers late. */
-    const lateChange = async (until: number) => {
+    /**
+     * The effect shown by `until`, if any: a program that draws its answer late, a page that posts
+     * or downloads a moment later. `read` reads the structure again since the same start.
+     */
+    const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
         await clock.time("settle", () => delay(LATE_EFFECT_POLL_MS, signal));
-        const late = await compare(await this.capture(signal), null);
+        const late = await compare(await this.capture(signal), (await read?.()) ?? null);
         if (late.changed) return late;
       }
       return null;
@@ -284,13 +303,15 @@ export class Hands {
 
     // A click is taken for one without effect only once its program has had its time to answer.
     const lateMs = action !== null && CLICKS.has(action.type) ? computer.lateEffectMs : undefined;
-    const click = async (jitter: Point) => {
+    const click = async (jitter: Point): Promise<Seen> => {
       const first = await attempt(jitter);
-      return first.changed || lateMs === undefined ? first : ((await lateChange(acted + lateMs)) ?? first);
+      return first.changed || lateMs === undefined ? first : ((await lateChange(acted + lateMs, first.read)) ?? first);
     };
     let result = await click({ x: 0, y: 0 });
     let retries = 0;
-    if (action && triedAgain(action)) {
+    // What makes a click one never made twice, when it showed no effect: it may have had one all the same.
+    const once = action && triedAgain(action) && !result.changed ? await this.unrepeatable(action, signal) : null;
+    if (action && triedAgain(action) && !once) {
       for (const jitter of jitters(config.effect.jitterPx).slice(0, config.effect.clickRetries)) {
         if (result.changed) break;
         retries++;
@@ -301,13 +322,25 @@ export class Hands {
       ? null
       : action?.type === "scroll"
         ? "the end was reached: scrolling further this way changes nothing"
-        : retries > 0
-          ? `retried ${retries} times a few pixels off`
-          : null;
-    const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
+        : once
+          ? `not clicked again: it ${once.message}, and such a click is never repeated; it may have taken effect without showing it — check before doing it again`
+          : retries > 0
+            ? `retried ${retries} times a few pixels off`
+            : null;
+    const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note, seen: result.seen };
     this.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
+  }
+
+  /**
+   * The class that keeps a click from being made again (UNREPEATED), if its target is in one:
+   * classified anew here, on the way to a retry only, as the policy's reading may have left out
+   * what it did not need (a desktop caption, read when the policy asks about presses).
+   */
+  private async unrepeatable(action: ScreenAction, signal: AbortSignal): Promise<Risk | null> {
+    const risks = await raceAbort(risksOfDeed(this.options.computer, action, null), signal);
+    return risks.find((risk) => UNREPEATED.has(risk.kind)) ?? null;
   }
 
   /** Starts reading the page's structure before an action; null where the computer cannot tell. */
@@ -470,8 +503,14 @@ export class Hands {
   }
 }
 
+/** What a structural effect shows first; a request only when nothing else does. */
+function named(effect: StructuralEffect): EffectSeen {
+  const unseen = effect.quiet.find((kind) => kind !== "request");
+  return unseen ?? (effect.mutations > 0 || effect.scrolled ? "structure" : "request");
+}
+
 function hasEffect(effect: StructuralEffect): boolean {
-  return effect.mutations > 0 || effect.navigated || effect.scrolled || effect.requests > 0;
+  return effect.mutations > 0 || effect.scrolled || effect.quiet.length > 0;
 }
 
 /** Points around the target, in screenshot pixels: right-down, left-up, right-up, left-down. */

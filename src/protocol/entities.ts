@@ -98,6 +98,15 @@ export type ScreenshotFrame = z.infer<typeof screenshotFrameSchema>;
 export const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 export type Usage = z.infer<typeof usageSchema>;
 
+/**
+ * What showed that an action had an effect, most telling first: a download it started, a page or
+ * tab it opened, a dialog (an alert, a confirm, a file chooser), a navigation, a change in the
+ * page's structure, on the screen, and only when nothing else showed one, a request that changes
+ * something (a page may post for its own reasons); or nothing.
+ */
+export const EFFECTS_SEEN = ["download", "new_tab", "dialog", "navigation", "structure", "screen", "request", "none"] as const;
+export type EffectSeen = (typeof EFFECTS_SEEN)[number];
+
 /** What an action did to the screen (seed 002 §2.5), as the step records it. */
 export const stepEffectSchema = z.object({
   changed: z.boolean(),
@@ -108,6 +117,8 @@ export const stepEffectSchema = z.object({
   /** How many times a click without effect was repeated with a jittered point. */
   retries: z.number().int(),
   note: z.string().nullable(),
+  /** Which effect was seen; absent on steps recorded before it was. */
+  seen: z.enum(EFFECTS_SEEN).optional(),
 });
 export type StepEffect = z.infer<typeof stepEffectSchema>;
 

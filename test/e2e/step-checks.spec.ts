@@ -19,7 +19,7 @@ test("a verified click shows its pointer check with the annotated capture", asyn
   await card.root.getByRole("button", { name: "Show 2 steps" }).click();
   await card.timelineItem(0).click();
   const checks = card.root.getByTestId("step-checks");
-  await expect(checks).toContainText("✓ The screen changed");
+  await expect(checks).toContainText("✓ Sent a request to the site");
   await expect(checks).toContainText("✓ Pointer checked by the model (1 look)");
   await expect(checks).toContainText("1. off by (400, 200)");
   const annotated = checks.getByRole("img", { name: "Pointer check 1, annotated" });

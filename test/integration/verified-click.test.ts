@@ -76,7 +76,7 @@ describe("a click that asks for verification", () => {
     const annotated = await fetch(`${app.url}${step.verification!.attempts[1]!.annotated!.url}`);
     expect(annotated.status).toBe(200);
     const next = model.requests.filter((r) => planningText(r).includes("Task: press once"))[1]!;
-    expect(planningText(next)).toContain(`Step 1: click (180, 125) "the Jumps once button" → changed ✓, pointer checked and corrected`);
+    expect(planningText(next)).toContain(`Step 1: click (180, 125) "the Jumps once button" → changed ✓ (sent a request to the site), pointer checked and corrected`);
   });
 
   it("never clicks a button that keeps running away: after 4 looks the person is asked", async () => {

@@ -16,6 +16,8 @@ export interface FixtureServer {
   url(page: string): string;
   /** Everything the pages reported, in order. */
   records: string[];
+  /** Every request the server was sent, in order, as `METHOD /path`. */
+  requested: string[];
   /** Makes changing.html show another version of itself from its next load. */
   setVariant(variant: string): void;
   waitForRecord(text: string, timeoutMs?: number): Promise<void>;
@@ -34,6 +36,7 @@ export function fixtureOrigins(): string[] {
 /** `extra`: pages made by the caller, served beside the fixtures by name (a benchmark's generated page). */
 export async function startFixtureServer(extra: Record<string, string> = {}): Promise<FixtureServer> {
   const records: string[] = [];
+  const requested: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   let variant = "1";
   const record = (text: string) => {
@@ -42,6 +45,7 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
   };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
+    requested.push(`${req.method} ${url.pathname}`);
     if (req.method === "POST" && url.pathname === "/record") {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -106,6 +110,7 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
   return {
     url: (page) => `http://127.0.0.1:${port}/${page}`,
     records,
+    requested,
     setVariant: (next) => {
       variant = next;
     },

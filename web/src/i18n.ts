@@ -1,4 +1,6 @@
 // The UI's words in English and Chinese, picked once from the browser's languages.
+import type { EffectSeen } from "./protocol.ts";
+
 export type Locale = "en" | "zh";
 
 const en = {
@@ -148,6 +150,17 @@ const en = {
   changed: "The screen changed",
   changedAfter: (n: number) => `The screen changed after ${n} ${n === 1 ? "retry" : "retries"}`,
   unchanged: "No visible change",
+  /** What showed that an action had an effect (the step's `effect.seen`). */
+  effectSeen: {
+    download: "Started a download",
+    new_tab: "Opened a new tab or window",
+    dialog: "Opened a dialog",
+    navigation: "Went to another page",
+    structure: "The page or window changed",
+    screen: "The screen changed",
+    request: "Sent a request to the site",
+    none: "No visible change",
+  } satisfies Record<EffectSeen, string>,
   hitTest: "Pointer confirmed by a hit test",
   modelLooks: (n: number) => `Pointer checked by the model (${n} ${n === 1 ? "look" : "looks"})`,
   notClicked: "Not clicked: the pointer could not be placed on the target",
@@ -304,6 +317,16 @@ const zh: Strings = {
   changed: "屏幕已变化",
   changedAfter: (n: number) => `重试 ${n} 次后屏幕变化`,
   unchanged: "屏幕没有可见变化",
+  effectSeen: {
+    download: "开始了下载",
+    new_tab: "打开了新标签页或窗口",
+    dialog: "弹出了对话框",
+    navigation: "转到了另一个页面",
+    structure: "页面或窗口有变化",
+    screen: "屏幕已变化",
+    request: "向网站发送了请求",
+    none: "屏幕没有可见变化",
+  },
   hitTest: "已通过元素命中检测确认指针位置",
   modelLooks: (n: number) => `模型校验了指针位置（${n} 次）`,
   notClicked: "未点击：无法把指针放到目标上",

@@ -20,6 +20,7 @@ import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
+import { unseenEffect } from "../step-history.ts";
 import { compressContext } from "../tool-context.ts";
 import { desktopToolPrompt, toolAgentPrompt } from "../tool-prompt.ts";
 import { ToolRunner, type Ran } from "../tool-runner.ts";
@@ -117,11 +118,12 @@ export class ToolDriver implements Driver {
 
 /**
  * What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an
- * image if any; an action the screen did not show any effect of says so, as the planner's
- * history does.
+ * image if any; an action the screen did not show any effect of says so, and so does one whose
+ * effect no screen shows (a download it started), as the planner's history does.
  */
 function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null): ChatTurn {
-  const unseen = !effect ? {} : !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : effect.note ? { effect: effect.note } : {};
+  const said = effect?.changed ? [unseenEffect(effect), effect.note].filter((n) => n !== null).join("; ") : "";
+  const unseen = !effect ? {} : !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : said ? { effect: said } : {};
   const body = outcome.ok ? { ok: true, data: outcome.data ?? null, ...unseen } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}), ...unseen };
   const image = outcome.image?.shot;
   return {

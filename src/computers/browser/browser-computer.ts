@@ -17,6 +17,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { PageEffects } from "./page-effects.ts";
 import { Screencast } from "./screencast.ts";
 import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
@@ -60,6 +61,7 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
 
 const SETTLE_CAP_MS = 5_000;
+const LATE_EFFECT_MS = 1_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
 const DOM_QUIET_CAP_MS = 250;
 const CAPTURE_ATTEMPTS = 5;
@@ -105,10 +107,17 @@ export class BrowserComputer implements Computer {
 
   readonly web: WebPage;
   readonly gate: NetworkGate | undefined;
+  /**
+   * A page may answer a click a moment after it settled (a script that checks a form before it
+   * posts, a download that starts once its server answers): what it set off until then counts.
+   */
+  readonly lateEffectMs = LATE_EFFECT_MS;
   private readonly secrets: Secrets;
   private readonly pixels: PixelElements;
   private readonly live = new Screencast(() => this.screen);
   private readonly cover: SecretCover;
+  /** What actions set off that the screen need not show (a download, a tab, a dialog, a request). */
+  private readonly effects: PageEffects;
 
   private constructor(
     private readonly browser: Browser,
@@ -125,6 +134,7 @@ export class BrowserComputer implements Computer {
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
+    this.effects = new PageEffects(context, attached === null);
     // Every operation on the page's elements runs guarded, as the computer's own do: a page stuck in
     // a loop would otherwise hold a tool's look or click until the task's time limit.
     this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets), (operation) => this.guard(operation));
@@ -391,8 +401,9 @@ export class BrowserComputer implements Computer {
   }
 
   async watchStructure(): Promise<() => Promise<StructuralEffect>> {
+    const mark = this.effects.mark();
     const before = await this.guard(() => this.activity.snapshot(this.page));
-    return async () => compare(before, await this.guard(() => this.activity.snapshot(this.page)));
+    return async () => compare(before, await this.guard(() => this.activity.snapshot(this.page)), this.effects.since(mark));
   }
 
   async holdTarget(x: number, y: number, element?: ElementTarget): Promise<() => Promise<HitTest>> {
@@ -486,8 +497,11 @@ export class BrowserComputer implements Computer {
     // opens before its page can be; in a browser attached to (the person's Chrome, the extension's
     // one tab) a window may never come as a page of ours. Page events come only to a session that asks.
     if (!this.attached) {
+      cdp.on("Page.javascriptDialogOpening", () => this.effects.hear("dialog"));
       cdp.on("Page.windowOpen", () => {
         if (cdp !== this.cdp) return;
+        // Heard here, before the page arrives: the screen may already show it, or not yet.
+        this.effects.hear("new_tab");
         const arriving = this.context
           .waitForEvent("page", { timeout: SETTLE_CAP_MS })
           .catch(() => undefined)

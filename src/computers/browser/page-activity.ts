@@ -2,7 +2,8 @@
 // can wait for the network to go quiet) and DOM mutations, navigation and scrolling (so an
 // action whose effect is too small to see on screen still counts as having one).
 import type { BrowserContext, Page, Request } from "playwright-core";
-import type { HitTest, StructuralEffect } from "../computer.ts";
+import type { HitTest, QuietEffect, StructuralEffect } from "../computer.ts";
+import { inOrder } from "./page-effects.ts";
 
 // A hidden counter the page's own scripts are unlikely to touch. It counts DOM mutations, the
 // input/change events of form controls, whose new state (a ticked checkbox) is not a mutation,
@@ -27,7 +28,6 @@ const FRAME_MS = 16;
 
 interface Snapshot {
   url: string;
-  requests: number;
   mutations: number;
   scrollX: number;
   scrollY: number;
@@ -35,14 +35,10 @@ interface Snapshot {
 
 export class PageActivity {
   private readonly inflight = new Map<Request, number>();
-  private started = 0;
   private readonly quietWaiters = new Set<() => void>();
 
   constructor(context: BrowserContext) {
-    context.on("request", (request) => {
-      this.started++;
-      this.inflight.set(request, Date.now());
-    });
+    context.on("request", (request) => this.inflight.set(request, Date.now()));
     const done = (request: Request) => {
       this.inflight.delete(request);
       for (const wake of this.quietWaiters) wake();
@@ -116,18 +112,19 @@ export class PageActivity {
     const state = await page
       .evaluate(`({ mutations: window.${COUNTER} ? window.${COUNTER}.n : 0, scrollX: window.scrollX, scrollY: window.scrollY })`)
       .catch(() => ({ mutations: 0, scrollX: 0, scrollY: 0 }));
-    return { url: page.url(), requests: this.started, ...(state as Omit<Snapshot, "url" | "requests">) };
+    return { url: page.url(), ...(state as Omit<Snapshot, "url">) };
   }
 }
 
-export function compare(before: Snapshot, after: Snapshot): StructuralEffect {
+/** What changed between two snapshots, with what the browser heard meanwhile (`heard`, page-effects.ts). */
+export function compare(before: Snapshot, after: Snapshot, heard: QuietEffect[]): StructuralEffect {
+  // Another page is the screen now, or the same one holds another document.
   const navigated = before.url !== after.url;
   return {
-    navigated,
     // A new document restarts the counter; its mutations are not comparable.
     mutations: navigated ? 0 : Math.max(0, after.mutations - before.mutations),
     scrolled: !navigated && (before.scrollX !== after.scrollX || before.scrollY !== after.scrollY),
-    requests: after.requests - before.requests,
+    quiet: navigated ? inOrder([...heard, "navigation"]) : heard,
   };
 }
 

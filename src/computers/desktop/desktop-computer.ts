@@ -9,7 +9,8 @@ import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { captionOnScreen } from "../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
-import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../computer.ts";
+import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
+import { compareDesktop, desktopState } from "./desktop-effects.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
 import { bgrxToJpeg, DESKTOP_LATE_EFFECT_MS, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
 import { Clipboard } from "./clipboard.ts";
@@ -31,6 +32,8 @@ export interface DesktopComputerOptions {
   som?: PixelSomOptions;
   /** Whether the display's programs run behind the desktop fence (desktop-fence.ts); not when absent. */
   fenced?: boolean;
+  /** The folder the display's programs save downloads to: a new file there is an action's effect. */
+  downloads?: string;
 }
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -168,6 +171,12 @@ export class DesktopComputer implements Computer {
 
   settle(): Promise<void> {
     return settleScreen(() => this.x.capture());
+  }
+
+  async watchStructure(): Promise<() => Promise<StructuralEffect>> {
+    const downloads = this.options.downloads ?? null;
+    const before = await desktopState(this.x, downloads);
+    return async () => compareDesktop(before, await desktopState(this.x, downloads));
   }
 
   onLiveFrame(listener: LiveFrameListener): () => void {

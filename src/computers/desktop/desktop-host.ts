@@ -3,7 +3,7 @@
 // task's own — Xvfb, a window manager and everyday programs — that closes with the task, its
 // programs behind the desktop fence where the machine allows it, their way out the network fence.
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import type { Config } from "../../core/config.ts";
 import type { NetworkPolicy } from "../../core/network-policy.ts";
@@ -29,7 +29,9 @@ export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "
   const { jpegQuality, liveFps, width, height } = config.browser;
   const { minIntervalMs } = config.desktop;
   if (platform === "win32" || platform === "darwin") return NativeComputer.open({ jpegQuality, liveFps, minIntervalMs }, platform);
-  if (config.desktop.display) return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: false });
+  if (config.desktop.display) {
+    return DesktopComputer.open({ display: config.desktop.display, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: false, downloads: path.join(homedir(), "Downloads") });
+  }
   const proxy = fence.fenced ? await startProxy(network) : null;
   const display = await VirtualDisplay.start({ width, height, windowManager: config.desktop.windowManager, ...(fence.fenced ? { fence: { user: fence, proxySocket: proxy!.socket } } : {}) }).catch(async (error: unknown) => {
     await proxy?.close();
@@ -40,7 +42,7 @@ export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "
     await proxy?.close();
   };
   try {
-    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close });
+    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close, downloads: display.downloads });
     for (const app of config.desktop.apps) {
       const [command, ...args] = app.split(/\s+/);
       display.run(command!, args);

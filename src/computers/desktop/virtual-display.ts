@@ -5,7 +5,7 @@
 // Given a fence (desktop-fence.ts), the programs run behind it, that directory their home; Xvfb
 // stays the server's.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { chmod, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -57,9 +57,11 @@ export class VirtualDisplay {
     });
     const display = new VirtualDisplay(xvfb.server, `:${xvfb.display}`, dir, options.fence?.user ?? null);
     try {
-      await Promise.all(["config", "data", "cache", "state", "runtime"].map((sub) => mkdir(path.join(dir, sub))));
+      await Promise.all(["config", "data", "cache", "state", "runtime", "Downloads"].map((sub) => mkdir(path.join(dir, sub))));
       // The runtime directory must be the user's alone (XDG Base Directory specification).
       await chmod(path.join(dir, "runtime"), 0o700);
+      // Programs save what they download where the user's folders say (xdg-user-dirs): the desktop's own.
+      await writeFile(path.join(dir, "config", "user-dirs.dirs"), `XDG_DOWNLOAD_DIR="${display.downloads}"\n`);
       const wmArgs = options.windowManager && isOpenbox(options.windowManager) ? await writeOpenboxConfig(path.join(dir, "config")) : [];
       if (options.fence) {
         await giveDirectory(dir, options.fence.user);
@@ -71,6 +73,11 @@ export class VirtualDisplay {
       throw error;
     }
     return display;
+  }
+
+  /** The folder the desktop's programs save downloads to, which goes with it: a new file there is an action's effect. */
+  get downloads(): string {
+    return path.join(this.dir, "Downloads");
   }
 
   /**
@@ -114,6 +121,7 @@ export class VirtualDisplay {
       XDG_CACHE_HOME: dir("cache"),
       XDG_STATE_HOME: dir("state"),
       XDG_RUNTIME_DIR: dir("runtime"),
+      XDG_DOWNLOAD_DIR: this.downloads,
       // No session bus (not the person's, not one started on demand); GSettings then keeps settings in memory.
       DBUS_SESSION_BUS_ADDRESS: "disabled:",
       GSETTINGS_BACKEND: "memory",

@@ -20,6 +20,11 @@ describe("StepChecks", () => {
     expect(screen.getByTestId("step-checks").textContent).toContain("✗ No visible change — retried 3 times a few pixels off");
   });
 
+  it("says in plain words what showed an effect the screen need not show", () => {
+    render(<StepChecks step={step(1, { effect: { changed: true, ratio: null, structural: true, retries: 0, note: null, seen: "download" } })} />);
+    expect(screen.getByTestId("step-checks").textContent).toContain("✓ Started a download");
+  });
+
   it("shows each look of the model with its annotated and raw capture", () => {
     render(
       <StepChecks

@@ -1,6 +1,7 @@
-// What the agent checked at a step: whether the action changed the screen (and how often a click
-// was retried), and how the click's pointer was verified, with each check's annotated capture
-// beside its raw one. Presentational: it shows the step it is given.
+// What the agent checked at a step: whether the action had an effect and what showed it (the
+// screen, a download, a new tab…), how often a click was retried, and how the click's pointer was
+// verified, with each check's annotated capture beside its raw one. Presentational: it shows the
+// step it is given.
 import type { ProgressStep } from "../protocol.ts";
 import { t } from "../i18n.ts";
 
@@ -20,7 +21,7 @@ export function StepChecks({ step }: { step: ProgressStep }) {
       <ul className="space-y-1">
         {effect && (
           <li>
-            {effect.changed ? (effect.retries > 0 ? `✓ ${t.changedAfter(effect.retries)}` : `✓ ${t.changed}`) : `✗ ${t.unchanged}`}
+            {effect.changed ? `✓ ${effect.retries > 0 ? t.changedAfter(effect.retries) : effect.seen ? t.effectSeen[effect.seen] : t.changed}` : `✗ ${t.unchanged}`}
             {effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
           </li>
         )}
