@@ -23,7 +23,7 @@ import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { browserToolsetPrompt } from "../tool-prompt.ts";
 import { ToolRunner } from "../tool-runner.ts";
-import { goalText, openPage, unrun, type EarlierSteps } from "./tools.ts";
+import { attachedFiles, goalText, openPage, unrun, type EarlierSteps } from "./tools.ts";
 
 const NOT_RUN = "Not carried out: an earlier browser action in this turn failed.";
 // Claude's answer in words is recorded as our close, and a request to the person as our askUser:
@@ -49,7 +49,7 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   if (opened.shot) runner.look(opened.shot);
   const before = earlier ? [earlier.note, `Steps taken before: ${earlier.steps.map((s, i) => `${i + 1}. ${s.tool?.label ?? s.text}`).join("; ") || "none"}.`] : [];
   const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
-  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n") }];
+  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n"), ...attachedFiles(run) }];
   const tabs = new Tabs();
   const repairs = new RepairBudget(config.model.repairRetries);
   for (;;) {

@@ -10,6 +10,7 @@
 import type { BrowserPage, Computer, ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
+import { withoutImages, type AttachedFile } from "../../models/attachments.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
 import { chatTakesImages } from "../../models/chat/index.ts";
@@ -68,9 +69,10 @@ export class ToolDriver implements Driver {
     // A resumed task's conversation is rebuilt from its recorded calls, with what the person added
     // while it ran before; the page it reads now is the one opened again.
     const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
+    const files = attachedFiles(run);
     const turns: ChatTurn[] = earlier
-      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
-      : [{ role: "user", text: [goal, first.text].join("\n\n") }];
+      ? [{ role: "user", text: goal, ...files }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
+      : [{ role: "user", text: [goal, first.text].join("\n\n"), ...files }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -179,6 +181,12 @@ function pageText({ readability, warnings }: PreparedPage<Screenshot, Readabilit
     lines.unshift(`The page's text is long (${readability.contentLengthBytes} bytes); use ariaTree or extract to read it.`);
   }
   return lines.join("\n");
+}
+
+/** The person's files for the first turn; a model that takes no images is told of attached images by name. */
+export function attachedFiles(run: RunContext): { files?: readonly AttachedFile[] } {
+  if (run.files.length === 0) return {};
+  return { files: chatTakesImages(run.config) ? run.files : withoutImages(run.files) };
 }
 
 export function goalText(goal: string, startUrl: string | null, attachments: Attachment[]): string {
