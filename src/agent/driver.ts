@@ -39,6 +39,8 @@ export interface RunContext {
   clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(text: string): Promise<string>;
+  /** The text of one of the task's artifacts, or null when it has none of that id. */
+  readArtifact(id: string): Promise<string | null>;
 }
 
 export interface Driver {

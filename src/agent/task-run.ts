@@ -191,6 +191,7 @@ export class TaskRun {
         steps: stepRecorder,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
+        readArtifact: (id) => this.recorder.readArtifact(record.current, id),
       }));
       // Every step is stored before the task ends; one that could not be ends it failed.
       await stepRecorder.flush();

@@ -45,7 +45,7 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   const toolset = browserToolsetEntry(new Set(members.map((m) => m.name)));
   const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url });
   loadTokenizer().catch(() => undefined);
-  const opened = await openPage(run, web);
+  const opened = await openPage(run, web, (bytes) => `The page's text is long (${bytes} bytes); use find, or read_page with a ref, to read part of it.`);
   if (opened.shot) runner.look(opened.shot);
   const before = earlier ? [earlier.note, `Steps taken before: ${earlier.steps.map((s, i) => `${i + 1}. ${s.tool?.label ?? s.text}`).join("; ") || "none"}.`] : [];
   const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];

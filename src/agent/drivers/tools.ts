@@ -60,7 +60,7 @@ export class ToolDriver implements Driver {
     const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
     // Page views count tokens: the tables load while the page is prepared and the model thinks.
     if (web) loadTokenizer().catch(() => undefined);
-    const opened = web ? await openPage(run, web) : await openDesktop(computer);
+    const opened = web ? await openPage(run, web, readWithTool) : await openDesktop(computer);
     // A page or a window title may show a secret's value already (the task resumed after it was typed).
     const first = { ...opened, text: run.secrets.conceal(opened.text) };
     if (first.shot) runner.look(first.shot);
@@ -151,8 +151,11 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
   });
 }
 
-/** The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. */
-export async function openPage(run: RunContext, web: BrowserPage): Promise<{ shot: Screenshot | null; text: string }> {
+/**
+ * The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. A
+ * reader text too long to show is saved as an artifact, and `longText` says how the model reads it.
+ */
+export async function openPage(run: RunContext, web: BrowserPage, longText: LongText): Promise<{ shot: Screenshot | null; text: string }> {
   const { computer, config, signal } = run;
   const prepared = await preparePage(
     {
@@ -162,7 +165,7 @@ export async function openPage(run: RunContext, web: BrowserPage): Promise<{ sho
     },
     signal,
   );
-  return { shot: prepared.screenshot ?? null, text: pageText(prepared) };
+  return { shot: prepared.screenshot ?? null, text: pageText(prepared, longText) };
 }
 
 /** The first look at a desktop: its screen, and which window has the focus. */
@@ -171,14 +174,21 @@ async function openDesktop(computer: Computer): Promise<{ shot: Screenshot; text
   return { shot, text: window ? `The focused window: "${window.title}" (${window.app}).` : "No window has the focus." };
 }
 
+/** What the model is told of a reader text saved as an artifact, `bytes` long. */
+export type LongText = (bytes: number, artifactId: string) => string;
+
+/** The tool agent reads a long reader text with readArtifact. */
+const readWithTool: LongText = (bytes, artifactId) =>
+  `The page's text is long (${bytes} bytes) and saved as artifact ${artifactId}: read it in parts, or search it, with readArtifact; ariaTree shows the page's elements.`;
+
 /** What page preparation found, for the model's first look: the reader text and any warnings. */
-function pageText({ readability, warnings }: PreparedPage<Screenshot, ReadabilityResult>): string {
+function pageText({ readability, warnings }: PreparedPage<Screenshot, ReadabilityResult>, longText: LongText): string {
   const lines = warnings.map((w) => `Note: ${w}.`);
   if (readability?.text?.trim()) {
     const text = readability.text.length > READER_TEXT_LIMIT ? `${readability.text.slice(0, READER_TEXT_LIMIT)}… [cut]` : readability.text;
     lines.unshift(`Reader view of the page${readability.title ? ` "${readability.title}"` : ""}:\n${text}`);
   } else if (readability?.artifactId) {
-    lines.unshift(`The page's text is long (${readability.contentLengthBytes} bytes); use ariaTree or extract to read it.`);
+    lines.unshift(longText(readability.contentLengthBytes, readability.artifactId));
   }
   return lines.join("\n");
 }
