@@ -37,7 +37,7 @@ export function historyLine(step: ProgressStep, action: Action, progress: string
   if (!effect) return what;
   const corrected = verification?.attempts.some((a) => a.method === "model" && !a.on_target);
   const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
-  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${checked}`;
+  if (effect.changed) return `${what} → changed ✓${effect.retries > 0 ? ` (after ${effect.retries} retries)` : ""}${effect.note ? ` (${effect.note})` : ""}${checked}`;
   return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;
 }
 

@@ -3,7 +3,7 @@
 // test can check, elsewhere those that ask; the hit test, else the model's look), then the action
 // runs, the screen settles, the capture is compared with the screen before it, and a click
 // without effect is repeated a few pixels off, a bounded number of times; a scroll without effect
-// means the end was reached. What happened is data for the step record and the model's history,
+// is tried once the other way, then reported (scroll-back.ts). What happened is data for the step record and the model's history,
 // never a reason to fail the task. Before any of it, the action is classified and judged by the
 // approval policy: it runs, waits for the person, or is refused (DENIED, which goes back to
 // whoever decided it).
@@ -26,6 +26,7 @@ import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 import { citedBy, followsPage, unnamedRisks } from "./provenance.ts";
+import { reversed, scrollNote } from "./scroll-back.ts";
 
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
 
@@ -257,13 +258,13 @@ export class Hands {
       });
 
     let acted = 0;
-    const attempt = async (jitter: Point) => {
+    const attempt = async (jitter: Point, doing = action) => {
       const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
       await clock.time("action", async () => {
         if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-        for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+        for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
         }
       });
       acted = performance.now();
@@ -297,13 +298,11 @@ export class Hands {
         result = await click(jitter);
       }
     }
-    const note = result.changed
-      ? null
-      : action?.type === "scroll"
-        ? "the end was reached: scrolling further this way changes nothing"
-        : retries > 0
-          ? `retried ${retries} times a few pixels off`
-          : null;
+    let note = !result.changed && retries > 0 ? `retried ${retries} times a few pixels off` : null;
+    if (action?.type === "scroll" && !result.changed) {
+      result = await attempt({ x: 0, y: 0 }, reversed(action));
+      note = scrollNote(action, result.changed);
+    }
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note };
     this.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });
