@@ -6,6 +6,7 @@ import type { Config } from "../core/config.ts";
 import type { PhaseClock } from "../core/phase-clock.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
+import type { AttachedFile } from "../models/attachments.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
 import type { FollowUps } from "./follow-ups.ts";
@@ -21,6 +22,8 @@ export interface RunContext {
   /** The task as recorded now. */
   task(): Task;
   attachments: Attachment[];
+  /** The attachments read for the model once, within MODEL_ATTACHMENTS_KB (models/attachments.ts). */
+  files: readonly AttachedFile[];
   computer: Computer;
   hands: Hands;
   config: Config;
@@ -36,6 +39,8 @@ export interface RunContext {
   clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(text: string): Promise<string>;
+  /** The text of one of the task's artifacts, or null when it has none of that id. */
+  readArtifact(id: string): Promise<string | null>;
 }
 
 export interface Driver {

@@ -36,6 +36,8 @@ export interface RunRecorder {
   watchViewers(sessionId: string, listener: (watched: boolean) => void): () => void;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(task: Task, text: string): Promise<string>;
+  /** The text of one of the task's artifacts, or null when it has none of that id. */
+  readArtifact(task: Task, id: string): Promise<string | null>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */

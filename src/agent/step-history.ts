@@ -38,7 +38,7 @@ export function historyLine(step: ProgressStep, action: Action, progress: string
   const corrected = verification?.attempts.some((a) => a.method === "model" && !a.on_target);
   const checked = verification ? `, pointer checked${corrected ? " and corrected" : ""}` : "";
   if (effect.changed) {
-    const notes = [effect.retries > 0 ? `after ${effect.retries} retries` : null, unseenEffect(effect)].filter((n) => n !== null);
+    const notes = [effect.retries > 0 ? `after ${effect.retries} retries` : null, unseenEffect(effect), effect.note ?? null].filter((n) => n !== null && n !== "");
     return `${what} → changed ✓${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${checked}`;
   }
   return `${what} → no change ✗${effect.note ? ` (${effect.note})` : ""}${checked}`;

@@ -13,6 +13,7 @@ import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
 import { Hands } from "../hands/hands.ts";
+import { readAttachments } from "../models/attachments.ts";
 import { watchRetries } from "../models/retry-watch.ts";
 import type { Attachment, FrameRef, PersonInput, Task } from "../protocol/index.ts";
 import { ActivityReporter } from "./activity.ts";
@@ -174,9 +175,11 @@ export class TaskRun {
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
       liveView.seen(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
+      const files = await readAttachments(this.attachments, this.config.model.attachmentsKb * 1024);
       const driven = await watchRetries((notice) => activity.retry(notice), () => this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
+        files,
         computer,
         hands,
         config: this.config,
@@ -188,6 +191,7 @@ export class TaskRun {
         steps: stepRecorder,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
+        readArtifact: (id) => this.recorder.readArtifact(record.current, id),
       }));
       // Every step is stored before the task ends; one that could not be ends it failed.
       await stepRecorder.flush();

@@ -56,6 +56,7 @@ export class ToolRunner {
       views: { last: null },
       refs: new RefBook(),
       saveArtifact: run.saveArtifact,
+      readArtifact: run.readArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
       perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
       approve: (risk, intent, bound) => hands.approveCall(RISKS[risk], intent, bound),

@@ -102,6 +102,11 @@ export const configSchema = z.object({
     /** The screenshot is scaled down to fit this size before the model sees it (aspect kept). */
     imageMaxWidth: int.min(64).max(8192).default(1280),
     imageMaxHeight: int.min(64).max(8192).default(1280),
+    /**
+     * The most of the person's attached files a model is sent with a task, in KB, counted as sent:
+     * an image's bytes, a text's (a PDF's extracted text) UTF-8 bytes. What does not fit is named.
+     */
+    attachmentsKb: int.min(0).max(100 * 1024).default(4096),
   })
     .prefault({})
     .transform((model) => ({
@@ -274,6 +279,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       backoffMs: env.MODEL_BACKOFF_MS,
       imageMaxWidth: env.MODEL_IMAGE_MAX_WIDTH,
       imageMaxHeight: env.MODEL_IMAGE_MAX_HEIGHT,
+      attachmentsKb: env.MODEL_ATTACHMENTS_KB,
       verifyClicks: env.MODEL_VERIFY_CLICKS,
     },
     providers: Object.fromEntries(

@@ -5,10 +5,10 @@
 // computer heard meanwhile that no screen shows (a download, a new tab or window, a dialog, a
 // navigation, a request) — and a click without effect is repeated a few pixels off, a bounded
 // number of times, unless it submits, pays, deletes, sends, downloads or uploads: that one is
-// reported instead. A scroll without effect means the end was reached. What happened is data for
-// the step record and the model's history, never a reason to fail the task. Before any of it,
-// the action is classified and judged by the approval policy: it runs, waits for the person, or is
-// refused (DENIED, which goes back to whoever decided it).
+// reported instead. A scroll without effect is tried once the other way, then reported
+// (scroll-back.ts). What happened is data for the step record and the model's history, never a
+// reason to fail the task. Before any of it, the action is classified and judged by the approval
+// policy: it runs, waits for the person, or is refused (DENIED, which goes back to whoever decided it).
 import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
 import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
@@ -28,6 +28,7 @@ import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 import { citedBy, followsPage, unnamedRisks } from "./provenance.ts";
+import { reversed, scrollNote } from "./scroll-back.ts";
 
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
 
@@ -268,13 +269,13 @@ export class Hands {
       });
 
     let acted = 0;
-    const attempt = async (jitter: Point) => {
+    const attempt = async (jitter: Point, doing = action) => {
       const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
       await clock.time("action", async () => {
         if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-        for (let n = 0; deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(deed.action, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+        for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
         }
       });
       acted = performance.now();
@@ -318,15 +319,17 @@ export class Hands {
         result = await click(jitter);
       }
     }
-    const note = result.changed
+    let note = result.changed
       ? null
-      : action?.type === "scroll"
-        ? "the end was reached: scrolling further this way changes nothing"
-        : once
-          ? `not clicked again: it ${once.message}, and such a click is never repeated; it may have taken effect without showing it — check before doing it again`
-          : retries > 0
-            ? `retried ${retries} times a few pixels off`
-            : null;
+      : once
+        ? `not clicked again: it ${once.message}, and such a click is never repeated; it may have taken effect without showing it — check before doing it again`
+        : retries > 0
+          ? `retried ${retries} times a few pixels off`
+          : null;
+    if (action?.type === "scroll" && !result.changed) {
+      result = await attempt({ x: 0, y: 0 }, reversed(action));
+      note = scrollNote(action, result.changed);
+    }
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note, seen: result.seen };
     this.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });

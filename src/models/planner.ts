@@ -2,7 +2,8 @@
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
 import type { VERIFY_CLICKS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
-import type { Action, Attachment, Usage } from "../protocol/index.ts";
+import type { Action, Usage } from "../protocol/index.ts";
+import type { AttachedFile } from "./attachments.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
 import type { ImageRegion } from "../perception/model-image.ts";
@@ -12,8 +13,8 @@ export interface PlannerInput {
   task: string;
   /** What the person told the task while it ran (seed 001's follow-ups), oldest first; the latest counts most. */
   followUps?: readonly string[];
-  /** Files the person attached to the task. */
-  attachments: Attachment[];
+  /** Files the person attached to the task, read for the model (models/attachments.ts). */
+  attachments: readonly AttachedFile[];
   /** 1-based number of the step being planned. */
   step: number;
   /** One line per earlier step, oldest first, e.g. `Step 3: click (10, 20) — opened the menu`. */

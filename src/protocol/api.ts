@@ -146,6 +146,16 @@ export type TasksReply = { tasks: z.infer<typeof taskSchema>[] };
 export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeof progressStepSchema>[] };
 
 /**
+ * GET /api/tasks/:id/artifacts/:artifact_id: a range of a long text the task saved (a page's reader
+ * text over 256 KB), in characters; without `length`, to the end.
+ */
+export const artifactRangeSchema = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  length: z.coerce.number().int().min(1).optional(),
+});
+export type ArtifactReply = { artifact_id: string; task_id: string; offset: number; length: number; total_chars: number; text: string };
+
+/**
  * Requests that change state carry the per-install token in this header; the UI finds the token in
  * its page, in the meta element of this name.
  */

@@ -77,8 +77,15 @@ export class DataFiles {
   /** A text too long to hand around (a page's article text): stored as artifacts/{id}.txt, named by its id. */
   async saveArtifact(task: Task, text: string): Promise<string> {
     const id = newId("art");
-    await this.write(path.join(path.dirname(this.framesDir(task)), "artifacts", `${id}.txt`), Buffer.from(text, "utf8"));
+    await this.write(artifactPath(task, id), Buffer.from(text, "utf8"));
     return id;
+  }
+
+  /** A task's artifact as it was saved, or null when the task has none of that id. */
+  async readArtifact(task: Task, id: string): Promise<string | null> {
+    // An id names a file: one that could name another place is no id of ours.
+    if (!/^art_[a-z0-9]+$/.test(id)) return null;
+    return readFile(path.join(this.dataDir, artifactPath(task, id)), "utf8").catch(() => null);
   }
 
   /** Keeps attached files beside the session: sessions/{session}/attachments/{message}/{n}-{name}. */
@@ -163,6 +170,10 @@ export class DataFiles {
 export function toRef(row: Pick<FramesTable, "id" | "width" | "height" | "kind"> & { version: number }): FrameRef {
   const url = row.kind === "live" ? `/api/frames/${row.id}?v=${row.version}` : `/api/frames/${row.id}`;
   return { id: row.id, url, width: row.width, height: row.height };
+}
+
+function artifactPath(task: Task, id: string): string {
+  return path.join("sessions", task.session_id, "tasks", task.id, "artifacts", `${id}.txt`);
 }
 
 function attachmentPath(message: Pick<ChatMessage, "id" | "session_id">, index: number, name: string): string {

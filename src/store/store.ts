@@ -193,6 +193,10 @@ export class Store implements RunRecorder, ChatRecorder {
     return this.files.saveArtifact(task, this.redact(text));
   }
 
+  readArtifact(task: Task, id: string): Promise<string | null> {
+    return this.files.readArtifact(task, id);
+  }
+
   async emit(sessionId: string, event: AgentEvent): Promise<void> {
     await this.events.append(sessionId, event);
   }

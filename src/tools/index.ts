@@ -23,6 +23,7 @@ import { keyboardAction } from "./keyboard-action.ts";
 import { keys } from "./keys.ts";
 import { mouseAction } from "./mouse-action.ts";
 import { navback } from "./navback.ts";
+import { readArtifact } from "./read-artifact.ts";
 import { screenInfo } from "./screen-info.ts";
 import { screenshot } from "./screenshot.ts";
 import { scrollVision } from "./scroll-vision.ts";
@@ -55,6 +56,7 @@ const ALL: AgentTool[] = [
   keys,
   mouseAction,
   navback,
+  readArtifact,
   screenInfo,
   screenshot,
   scroll,

@@ -1,5 +1,6 @@
 // scrollVision (hybrid mode): the mouse wheel at a point, so nested scrolling areas scroll too
-// (seed 001 §12.2); through the hands, so a scroll that moves nothing says the end was reached.
+// (seed 001 §12.2); through the hands, so a scroll that moves nothing is tried once the other way
+// and says so.
 import { z } from "zod";
 import { pointSchema, toScreen } from "./points.ts";
 import { defineTool, failed } from "./tool.ts";
@@ -20,10 +21,11 @@ export const scrollVision = defineTool({
     const [dx, dy] = vertical ? [0, amount] : [amount, 0];
     const action = { type: "scroll" as const, args: { x: at.x, y: at.y, scroll_x: dx, scroll_y: dy }, intent: `scroll ${direction}`, requires_verification: false };
     const performed = await ctx.perform({ kind: "action", action, intent: action.intent });
-    const moved = performed.kind === "acted" && performed.effect?.changed === true;
+    // Only a scroll that moved nothing at first has a note: where it went instead, or that it went nowhere.
+    const note = performed.kind === "acted" ? performed.effect?.note : null;
     return {
       ok: true,
-      data: { success: true, message: moved ? `Scrolled ${direction} at (${at.x}, ${at.y}).` : `Nothing moved: the end was reached scrolling ${direction} at (${at.x}, ${at.y}).` },
+      data: { success: true, message: note ? `At (${at.x}, ${at.y}): ${note}.` : `Scrolled ${direction} at (${at.x}, ${at.y}).` },
       action,
       at,
     };

@@ -30,6 +30,8 @@ export interface ToolContext {
   /** The largest image the model is sent. */
   imageMax: { width: number; height: number };
   saveArtifact(text: string): Promise<string>;
+  /** The text of one of the task's artifacts (a page's long reader text), or null when it has none of that id. */
+  readArtifact(id: string): Promise<string | null>;
   /** Counts the tokens of a model call the tool made (act's and fillForm's choice, extract). */
   spend(usage: Usage): void;
   /**

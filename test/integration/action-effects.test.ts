@@ -1,10 +1,11 @@
 // After each action the screen is compared with what the model saw: a dead button is clicked
 // again a few pixels off and the history says it did nothing; a small but real change (a
-// checkbox, one digit) is not mistaken for none; a scroll at the end of the page is reported.
+// checkbox, one digit) is not mistaken for none; a scroll that moves nothing is tried once the
+// other way, then reported.
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, type Reply } from "../support/scripted-model.ts";
+import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages, app } = useWorld();
@@ -62,10 +63,52 @@ describe("the effect check", () => {
     ]);
   });
 
-  it("reports a scroll at the end of the page instead of repeating it", async () => {
+  it("tries a scroll that moves nothing once the other way, then reports that nothing scrolls there", async () => {
+    const before = pages.records.length;
     const { requests, steps } = await run("scroll down", act("scroll", { x: 640, y: 400, scroll_y: 500 }, "Scrolling down"), act("done", { answer: "ok" }));
-    expect(steps[0]?.effect).toMatchObject({ changed: false, retries: 0, note: "the end was reached: scrolling further this way changes nothing" });
-    expect(planningText(requests[1]!)).toContain("→ no change ✗ (the end was reached: scrolling further this way changes nothing)");
+    const note = "nothing moved scrolling down, nor up: this place does not scroll";
+    expect(steps[0]?.effect).toMatchObject({ changed: false, retries: 0, note });
+    expect(planningText(requests[1]!)).toContain(`→ no change ✗ (${note})`);
+    // Down once, up once, and no more.
+    await expect.poll(() => pages.records.slice(before).filter((r) => r.startsWith("wheel"))).toEqual(["wheel:down", "wheel:up"]);
+  });
+
+  it("scrolls up instead when a page at its end is scrolled down, and tells the model so", async () => {
+    const before = pages.records.length;
+    const task = "scroll the list down";
+    model.route((r) => planningText(r).includes(`Task: ${task}`), act("scroll", { x: 640, y: 400, scroll_y: 500 }, "Scrolling down"), act("done", { answer: "ok" }));
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-scroll-end", text: task, start_url: pages.url("scroll-end.html") });
+    const events = await openStream(app.url, "s-scroll-end", 0);
+    await events.completes(json.task_id);
+    events.close();
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    const note = "nothing moved scrolling down (the end was reached), so it scrolled up instead";
+    expect(stored.steps[0]?.effect).toMatchObject({ changed: true, retries: 0, note });
+    const next = model.requests.filter((r) => planningText(r).includes(`Task: ${task}`))[1]!;
+    expect(planningText(next)).toContain(`Step 1: scroll (0, 500) at (640, 400) "Scrolling down" → changed ✓ (${note})`);
+    // The page saw the turn down, then the one up, and rests off its end.
+    await expect.poll(() => pages.records.slice(before).filter((r) => r.startsWith("wheel"))).toEqual(["wheel:down", "wheel:up"]);
+    await expect.poll(() => pages.records.slice(before)).toContain("at-end:false");
+  });
+});
+
+describe("the tool agent's scroll", () => {
+  it("scrolls up instead when the page is at its end and it was asked down, and says so", async () => {
+    const goal = "Scroll the long list down";
+    const isAgent = (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+    const calls = (name: string, args: unknown): Reply => ({ chat: { calls: [{ name, arguments: args }] } });
+    model.route(isAgent, calls("scroll", { direction: "down" }), calls("close", { reasoning: "Scrolled.", taskComplete: true }));
+    const before = pages.records.length;
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-scroll-tool", text: goal, start_url: pages.url("scroll-end.html") });
+    const events = await openStream(app.url, "s-scroll-tool", 0);
+    await events.completes(json.task_id, 90_000);
+    events.close();
+    const answered = model.requests.filter(isAgent)[1]!.body.messages.filter((m) => m.role === "tool").at(-1)!.content as string;
+    expect(JSON.parse(answered.split("\n")[0]!)).toMatchObject({
+      ok: true,
+      data: { scrolled: "up", message: expect.stringMatching(/^Nothing moved scrolling down \(the end was reached\), so it scrolled up by \d+ px instead\.$/) },
+    });
+    await expect.poll(() => pages.records.slice(before)).toContain("at-end:false");
   });
 });
 

@@ -150,7 +150,7 @@ describe("attachments", () => {
     expect(parts[0]?.text).toBe("Attachment 1: dot.png (image/png), the image below:");
     expect(parts[1]?.image_url?.url).toBe(`data:image/png;base64,${png}`);
     expect(parts[2]?.text).toBe("Attachment 2: notes.txt (text/plain):\nremember the milk");
-    expect(parts[3]?.text).toBe("Attachment 3: ../../escape.bin (application/octet-stream): not readable here.");
+    expect(parts[3]?.text).toBe("Attachment 3: ../../escape.bin (application/octet-stream): not shown: a model reads images, text (CSV, JSON, code) and PDFs, and this file is none of them.");
 
     const { json } = await app.api<{ messages: { kind: string; attachments: unknown[] }[] }>("GET", "/api/sessions/s-files/messages");
     expect(json.messages[0]?.attachments).toEqual([

@@ -23,7 +23,7 @@ import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { browserToolsetPrompt } from "../tool-prompt.ts";
 import { ToolRunner } from "../tool-runner.ts";
-import { goalText, openPage, unrun, type EarlierSteps } from "./tools.ts";
+import { attachedFiles, goalText, openPage, unrun, type EarlierSteps } from "./tools.ts";
 
 const NOT_RUN = "Not carried out: an earlier browser action in this turn failed.";
 // Claude's answer in words is recorded as our close, and a request to the person as our askUser:
@@ -45,11 +45,11 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   const toolset = browserToolsetEntry(new Set(members.map((m) => m.name)));
   const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url });
   loadTokenizer().catch(() => undefined);
-  const opened = await openPage(run, web);
+  const opened = await openPage(run, web, (bytes) => `The page's text is long (${bytes} bytes); use find, or read_page with a ref, to read part of it.`);
   if (opened.shot) runner.look(opened.shot);
   const before = earlier ? [earlier.note, `Steps taken before: ${earlier.steps.map((s, i) => `${i + 1}. ${s.tool?.label ?? s.text}`).join("; ") || "none"}.`] : [];
   const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
-  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n") }];
+  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n"), ...attachedFiles(run) }];
   const tabs = new Tabs();
   const repairs = new RepairBudget(config.model.repairRetries);
   for (;;) {

@@ -54,7 +54,7 @@ export class PlannerDriver implements Driver {
       const request = {
         task: run.task().text,
         followUps: [...run.followUps.told],
-        attachments: run.attachments,
+        attachments: run.files,
         step: steps.count + 1,
         history: this.history.slice(-config.model.historySteps),
         screenshot: view.image,

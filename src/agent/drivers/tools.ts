@@ -10,6 +10,7 @@
 import type { BrowserPage, Computer, ReadabilityResult, Screenshot } from "../../computers/computer.ts";
 import { AppError } from "../../core/errors.ts";
 import { today } from "../../core/ids.ts";
+import { withoutImages, type AttachedFile } from "../../models/attachments.ts";
 import type { ChatModel, ChatTurn, ToolCall } from "../../models/chat/chat-model.ts";
 import { RepairBudget, streamReply, type CheckedCall } from "../../models/chat/conversation.ts";
 import { chatTakesImages } from "../../models/chat/index.ts";
@@ -60,7 +61,7 @@ export class ToolDriver implements Driver {
     const system = web ? toolAgentPrompt(prompt) : desktopToolPrompt(prompt);
     // Page views count tokens: the tables load while the page is prepared and the model thinks.
     if (web) loadTokenizer().catch(() => undefined);
-    const opened = web ? await openPage(run, web) : await openDesktop(computer);
+    const opened = web ? await openPage(run, web, readWithTool) : await openDesktop(computer);
     // A page or a window title may show a secret's value already (the task resumed after it was typed).
     const first = { ...opened, text: run.secrets.conceal(opened.text) };
     if (first.shot) runner.look(first.shot);
@@ -69,9 +70,10 @@ export class ToolDriver implements Driver {
     // A resumed task's conversation is rebuilt from its recorded calls, with what the person added
     // while it ran before; the page it reads now is the one opened again.
     const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
+    const files = attachedFiles(run);
     const turns: ChatTurn[] = earlier
-      ? [{ role: "user", text: goal }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
-      : [{ role: "user", text: [goal, first.text].join("\n\n") }];
+      ? [{ role: "user", text: goal, ...files }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
+      : [{ role: "user", text: [goal, first.text].join("\n\n"), ...files }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -151,8 +153,11 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
   });
 }
 
-/** The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. */
-export async function openPage(run: RunContext, web: BrowserPage): Promise<{ shot: Screenshot | null; text: string }> {
+/**
+ * The first look at a page: prepared (seed 004 §4.5), then its reader text and any warnings. A
+ * reader text too long to show is saved as an artifact, and `longText` says how the model reads it.
+ */
+export async function openPage(run: RunContext, web: BrowserPage, longText: LongText): Promise<{ shot: Screenshot | null; text: string }> {
   const { computer, config, signal } = run;
   const prepared = await preparePage(
     {
@@ -162,7 +167,7 @@ export async function openPage(run: RunContext, web: BrowserPage): Promise<{ sho
     },
     signal,
   );
-  return { shot: prepared.screenshot ?? null, text: pageText(prepared) };
+  return { shot: prepared.screenshot ?? null, text: pageText(prepared, longText) };
 }
 
 /** The first look at a desktop: its screen, and which window has the focus. */
@@ -171,16 +176,29 @@ async function openDesktop(computer: Computer): Promise<{ shot: Screenshot; text
   return { shot, text: window ? `The focused window: "${window.title}" (${window.app}).` : "No window has the focus." };
 }
 
+/** What the model is told of a reader text saved as an artifact, `bytes` long. */
+export type LongText = (bytes: number, artifactId: string) => string;
+
+/** The tool agent reads a long reader text with readArtifact. */
+const readWithTool: LongText = (bytes, artifactId) =>
+  `The page's text is long (${bytes} bytes) and saved as artifact ${artifactId}: read it in parts, or search it, with readArtifact; ariaTree shows the page's elements.`;
+
 /** What page preparation found, for the model's first look: the reader text and any warnings. */
-function pageText({ readability, warnings }: PreparedPage<Screenshot, ReadabilityResult>): string {
+function pageText({ readability, warnings }: PreparedPage<Screenshot, ReadabilityResult>, longText: LongText): string {
   const lines = warnings.map((w) => `Note: ${w}.`);
   if (readability?.text?.trim()) {
     const text = readability.text.length > READER_TEXT_LIMIT ? `${readability.text.slice(0, READER_TEXT_LIMIT)}… [cut]` : readability.text;
     lines.unshift(`Reader view of the page${readability.title ? ` "${readability.title}"` : ""}:\n${text}`);
   } else if (readability?.artifactId) {
-    lines.unshift(`The page's text is long (${readability.contentLengthBytes} bytes); use ariaTree or extract to read it.`);
+    lines.unshift(longText(readability.contentLengthBytes, readability.artifactId));
   }
   return lines.join("\n");
+}
+
+/** The person's files for the first turn; a model that takes no images is told of attached images by name. */
+export function attachedFiles(run: RunContext): { files?: readonly AttachedFile[] } {
+  if (run.files.length === 0) return {};
+  return { files: chatTakesImages(run.config) ? run.files : withoutImages(run.files) };
 }
 
 export function goalText(goal: string, startUrl: string | null, attachments: Attachment[]): string {

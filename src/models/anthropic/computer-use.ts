@@ -30,11 +30,13 @@ import { translate } from "./actions.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { claudeModel, imageSizeFor, type ClaudeModel } from "./claude-models.ts";
 import {
+  attachmentBlocks,
   createMessage,
   toolUseSchema,
   type AnthropicEndpoint,
   type ComputerTool,
   type ComputerToolset,
+  type DocumentBlock,
   type ImageBlock,
   type MessageParam,
   type TextBlock,
@@ -81,6 +83,8 @@ export class AnthropicComputerUse implements Planner {
   private asked = false;
   /** How many of the person's follow-ups the model has been told. */
   private toldFollowUps = 0;
+  /** The person's attached images: they stay in the conversation when old screenshots leave it. */
+  private readonly attachedImages = new Set<ImageBlock>();
 
   constructor(private readonly options: AnthropicOptions) {
     this.name = `anthropic:${options.model}`;
@@ -121,7 +125,9 @@ export class AnthropicComputerUse implements Planner {
     const added = newFollowUps(input, this.toldFollowUps);
     this.toldFollowUps = input.followUps?.length ?? 0;
     if (this.messages.length === 0) {
-      this.messages.push({ role: "user", content: [...firstMessage(input), image(input.screenshot)] });
+      const attached = attachmentBlocks(input.attachments);
+      for (const block of attached) if (block.type === "image") this.attachedImages.add(block);
+      this.messages.push({ role: "user", content: [...firstMessage(input, attached), image(input.screenshot)] });
     } else {
       if (this.inFlight) this.answerInFlight(input);
       if (this.asked) this.heedAnswer(input);
@@ -266,7 +272,7 @@ export class AnthropicComputerUse implements Planner {
       this.note = null;
       this.owesScreen = false;
     }
-    dropOldImages(this.messages, KEEP_IMAGES);
+    dropOldImages(this.messages, KEEP_IMAGES, this.attachedImages);
     const { tool, beta } = toolFor(this.model, input.screenshot);
     const reply = await createMessage(
       { ...this.options.endpoint, beta },
@@ -301,10 +307,12 @@ function result(call: Call, content: (TextBlock | ImageBlock)[], isError = false
   return { type: "tool_result", tool_use_id: call.id, ...(call.toolset ? { toolset_name: "computer" } : {}), content, ...(isError ? { is_error: true } : {}) };
 }
 
-function firstMessage(input: PlannerInput): TextBlock[] {
-  const lines = [taskText(input), input.window ? `${windowLine(input.window)}.` : input.url ? `The browser shows ${input.url}.` : "", "The current screen:"];
-  const attached = input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`);
-  return [{ type: "text", text: [...lines.slice(0, 2), ...attached, lines[2]].filter(Boolean).join("\n") }];
+/** The task, where the computer is, the person's files, then the screen the first screenshot shows. */
+function firstMessage(input: PlannerInput, attached: (TextBlock | ImageBlock | DocumentBlock)[]): (TextBlock | ImageBlock | DocumentBlock)[] {
+  const where = input.window ? `${windowLine(input.window)}.` : input.url ? `The browser shows ${input.url}.` : "";
+  const opening = [taskText(input), where].filter(Boolean).join("\n");
+  if (attached.length === 0) return [{ type: "text", text: `${opening}\nThe current screen:` }];
+  return [{ type: "text", text: opening }, ...attached, { type: "text", text: "The current screen:" }];
 }
 
 /** A screenshot as a tool result: on a desktop, with the window that has the focus now. */
@@ -316,8 +324,8 @@ function image(shot: Screenshot): ImageBlock {
   return { type: "image", source: { type: "base64", media_type: shot.mimeType, data: shot.data.toString("base64") } };
 }
 
-/** Keeps the newest `keep` images; older ones become a short note, so the context stays small. */
-function dropOldImages(messages: MessageParam[], keep: number): void {
+/** Keeps the newest `keep` screenshots; older ones become a short note, so the context stays small. The person's images stay. */
+function dropOldImages(messages: MessageParam[], keep: number, attached: ReadonlySet<ImageBlock>): void {
   let seen = 0;
   for (let m = messages.length - 1; m >= 0; m--) {
     const message = messages[m]!;
@@ -326,7 +334,8 @@ function dropOldImages(messages: MessageParam[], keep: number): void {
       const holder = block.type === "tool_result" ? block.content : null;
       const list = holder ?? [block];
       for (let i = list.length - 1; i >= 0; i--) {
-        if (list[i]!.type !== "image") continue;
+        const item = list[i]!;
+        if (item.type !== "image" || attached.has(item)) continue;
         if (++seen > keep) {
           if (holder) holder[i] = { type: "text", text: "(an earlier screenshot, no longer shown)" };
           else message.content[message.content.indexOf(block)] = { type: "text", text: "(an earlier screenshot, no longer shown)" };

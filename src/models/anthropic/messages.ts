@@ -1,11 +1,15 @@
-// The Anthropic Messages API as the computer-use adapter speaks it: request blocks, the reply
-// validated with zod at the edge, and one call through the shared HTTP policy.
+// The Anthropic Messages API as the computer-use adapter speaks it: request blocks (the person's
+// files among them), the reply validated with zod at the edge, and one call through the shared
+// HTTP policy.
 import { z } from "zod";
+import { fileLabel, fileParts, type AttachedFile } from "../attachments.ts";
 import { postJson, type HttpPolicy } from "../http.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
-export type ImageBlock = { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png"; data: string } };
+export type ImageBlock = { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/webp" | "image/gif"; data: string } };
+/** A text the person attached (a PDF's extracted text among them), titled with its file's name. */
+export type DocumentBlock = { type: "document"; source: { type: "text"; media_type: "text/plain"; data: string }; title: string; context: string };
 export type TextBlock = { type: "text"; text: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 export type ToolResultBlock = {
@@ -19,7 +23,7 @@ export type ToolResultBlock = {
 export type AssistantBlock = TextBlock | ToolUseBlock | { type: string; [key: string]: unknown };
 
 export type MessageParam =
-  | { role: "user"; content: (TextBlock | ImageBlock | ToolResultBlock)[] }
+  | { role: "user"; content: (TextBlock | ImageBlock | DocumentBlock | ToolResultBlock)[] }
   | { role: "assistant"; content: AssistantBlock[] };
 
 /** The single `computer` tool of the 2025 versions; its actions are `input.action`. */
@@ -40,6 +44,19 @@ export interface ComputerTool {
  */
 export interface ComputerToolset {
   type: "computer_toolset_20260801";
+}
+
+/** The person's files: a text (a PDF's) as a document titled with its name, an image as an image after its label. */
+export function attachmentBlocks(files: readonly AttachedFile[]): (TextBlock | ImageBlock | DocumentBlock)[] {
+  return files.flatMap((file, i): (TextBlock | ImageBlock | DocumentBlock)[] => {
+    // The API takes no empty document.
+    if (file.type === "text" && file.text.trim()) {
+      return [{ type: "document", source: { type: "text", media_type: "text/plain", data: file.text }, title: file.name, context: fileLabel(file, i + 1) }];
+    }
+    return fileParts(file, i + 1).map((part) =>
+      part.type === "text" ? { type: "text", text: part.text } : { type: "image", source: { type: "base64", media_type: part.mimeType, data: part.data } },
+    );
+  });
 }
 
 export interface MessagesRequest {

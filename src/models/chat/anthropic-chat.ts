@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
-import { ANTHROPIC_VERSION } from "../anthropic/messages.ts";
+import { ANTHROPIC_VERSION, attachmentBlocks } from "../anthropic/messages.ts";
 import { postStream, type HttpPolicy } from "../http.ts";
 import { parseJson } from "./json.ts";
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatTurn } from "./chat-model.ts";
@@ -126,7 +126,7 @@ function toMessages(turns: ChatTurn[]) {
   for (const turn of turns) {
     switch (turn.role) {
       case "user":
-        push("user", [{ type: "text", text: turn.text }]);
+        push("user", [{ type: "text", text: turn.text }, ...attachmentBlocks(turn.files ?? [])]);
         break;
       case "assistant":
         push("assistant", [

@@ -2,6 +2,7 @@
 // in; text deltas, tool calls and the token count come out as a stream. The chat assistant
 // (agent/chat-agent.ts) speaks only this; each provider's file translates its wire protocol.
 import type { Usage } from "../../protocol/index.ts";
+import type { AttachedFile } from "../attachments.ts";
 
 /** A tool the model may call; `parameters` is a JSON Schema object. */
 export interface ToolSpec {
@@ -44,7 +45,8 @@ export interface ToolImage {
 }
 
 export type ChatTurn =
-  | { role: "user"; text: string }
+  /** `files`: the person's attached files, read for the model (models/attachments.ts), after the text. */
+  | { role: "user"; text: string; files?: readonly AttachedFile[] }
   | { role: "assistant"; text: string; toolCalls: ToolCall[] }
   | {
       role: "tool";

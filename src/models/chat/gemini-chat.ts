@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
-import { functionCallSchema, headers, methodUrl, usageSchema } from "../gemini/generate-content.ts";
+import { attachmentParts, functionCallSchema, headers, methodUrl, usageSchema } from "../gemini/generate-content.ts";
 import { postStream, type HttpPolicy } from "../http.ts";
 import { parseJson } from "./json.ts";
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatTurn } from "./chat-model.ts";
@@ -105,7 +105,7 @@ export class GeminiChat implements ChatModel {
     for (const turn of turns) {
       switch (turn.role) {
         case "user":
-          push("user", [{ text: turn.text }]);
+          push("user", [{ text: turn.text }, ...attachmentParts(turn.files ?? [])]);
           break;
         case "assistant":
           push("model", [

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import type { Usage } from "../../protocol/index.ts";
+import { attachmentParts } from "../attachments.ts";
 import { postStream, type HttpPolicy } from "../http.ts";
 import { parseJson } from "./json.ts";
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatTurn, ToolCall } from "./chat-model.ts";
@@ -119,8 +120,13 @@ function toMessages(turns: ChatTurn[]) {
 
 function toMessage(turn: ChatTurn): Record<string, unknown> {
   switch (turn.role) {
-    case "user":
-      return { role: "user", content: turn.text };
+    case "user": {
+      if (!turn.files?.length) return { role: "user", content: turn.text };
+      const files = attachmentParts(turn.files).map((part) =>
+        part.type === "text" ? { type: "text", text: part.text } : { type: "image_url", image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
+      );
+      return { role: "user", content: [{ type: "text", text: turn.text }, ...files] };
+    }
     case "assistant":
       return {
         role: "assistant",

@@ -16,6 +16,7 @@ import { normalizeChord } from "../../computers/keys.ts";
 import { BROWSER_ONLY, translate, type ActionSet } from "./actions.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import {
+  attachmentParts,
   functionCallSchema,
   generateContent,
   type ComputerUseTool,
@@ -74,6 +75,8 @@ export class GeminiComputerUse implements Planner {
   private asked = false;
   private narration = "";
   private toldFollowUps = 0;
+  /** The person's attached images: they stay in the conversation when old screenshots leave it. */
+  private readonly attachedImages = new Set<UserPart>();
   private readonly set: ActionSet;
   /** Where the model put the mouse button down, and where it has moved it since (mouse_down … mouse_up). */
   private pressed: { from: Point; to: Point } | null = null;
@@ -97,7 +100,11 @@ export class GeminiComputerUse implements Planner {
     const added = newFollowUps(input, this.toldFollowUps);
     this.toldFollowUps = input.followUps?.length ?? 0;
     if (this.contents.length === 0) {
-      this.contents.push({ role: "user", parts: [{ text: firstMessage(input) }, inline(input.screenshot)] });
+      const attached = attachmentParts(input.attachments);
+      for (const part of attached) if ("inlineData" in part) this.attachedImages.add(part);
+      // With files, the screen's line follows them.
+      const opening = attached.length === 0 ? [{ text: `${firstMessage(input)}\nThe current screen:` }] : [{ text: firstMessage(input) }, ...attached, { text: "The current screen:" }];
+      this.contents.push({ role: "user", parts: [...opening, inline(input.screenshot)] });
     } else {
       if (this.running && this.running.actions.length === 0) this.answer(this.running, input, true);
       if (this.asked) this.notes.push(personAnswer(input));
@@ -289,7 +296,7 @@ export class GeminiComputerUse implements Planner {
     this.responses = [];
     this.notes = [];
     this.owesScreen = false;
-    dropOldScreenshots(this.contents, KEEP_SCREENSHOT_TURNS);
+    dropOldScreenshots(this.contents, KEEP_SCREENSHOT_TURNS, this.attachedImages);
     return generateContent(
       this.options.endpoint,
       this.options.model,
@@ -323,23 +330,22 @@ function personAnswer(input: PlannerInput): string {
 
 function firstMessage(input: PlannerInput): string {
   const where = input.window ? windowLine(input.window) : input.url ? `The browser shows ${input.url}.` : "";
-  const attached = input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`);
-  return [taskText(input), where, ...attached, "The current screen:"].filter(Boolean).join("\n");
+  return [taskText(input), where].filter(Boolean).join("\n");
 }
 
 function inline(shot: Screenshot): InlineData {
   return { inlineData: { mimeType: shot.mimeType, data: shot.data.toString("base64") } };
 }
 
-/** Keeps the screenshots of the newest `keep` user turns that have any; older ones lose theirs. */
-function dropOldScreenshots(contents: Content[], keep: number): void {
+/** Keeps the screenshots of the newest `keep` user turns that have any; older ones lose theirs. The person's images stay. */
+function dropOldScreenshots(contents: Content[], keep: number, attached: ReadonlySet<UserPart>): void {
   let seen = 0;
   for (let i = contents.length - 1; i >= 0; i--) {
     const content = contents[i]!;
     if (content.role !== "user" || !content.parts.some(hasScreenshot)) continue;
     if (++seen <= keep) continue;
     content.parts = content.parts.map((part) => {
-      if ("inlineData" in part) return { text: OLD_SCREENSHOT };
+      if ("inlineData" in part) return attached.has(part) ? part : { text: OLD_SCREENSHOT };
       if ("functionResponse" in part && part.functionResponse.parts) {
         const { parts: _dropped, ...rest } = part.functionResponse;
         return { functionResponse: rest };

@@ -1,11 +1,12 @@
 // The Gemini API's generateContent as the adapters speak it (REST, v1beta, camelCase as the
 // reference's JSON): contents of parts (text, inlineData, functionCall, functionResponse), the
-// computerUse tool, the reply validated with zod at the edge, and one call through the shared
-// HTTP policy with the key in `x-goog-api-key`.
+// person's files as parts, the computerUse tool, the reply validated with zod at the edge, and one
+// call through the shared HTTP policy with the key in `x-goog-api-key`.
 import { z } from "zod";
+import { fileParts, type AttachedFile } from "../attachments.ts";
 import { postJson, type HttpPolicy } from "../http.ts";
 
-export type InlineData = { inlineData: { mimeType: "image/jpeg" | "image/png"; data: string } };
+export type InlineData = { inlineData: { mimeType: "image/jpeg" | "image/png" | "image/webp"; data: string } };
 export type FunctionResponsePart = {
   functionResponse: {
     name: string;
@@ -19,6 +20,24 @@ export type FunctionResponsePart = {
 export type UserPart = { text: string } | InlineData | FunctionResponsePart;
 /** A model turn is sent back as it came (its thought signatures included). */
 export type Content = { role: "user"; parts: UserPart[] } | { role: "model"; parts: Record<string, unknown>[] };
+
+type GeminiImage = InlineData["inlineData"]["mimeType"];
+const GEMINI_IMAGES: readonly string[] = ["image/png", "image/jpeg", "image/webp"] satisfies GeminiImage[];
+
+function takesImage(mimeType: string): mimeType is GeminiImage {
+  return GEMINI_IMAGES.includes(mimeType);
+}
+
+/** The person's files as text and inlineData parts; an image Gemini does not take (a GIF) is named. */
+export function attachmentParts(files: readonly AttachedFile[]): UserPart[] {
+  return files.flatMap((file, i) => {
+    const shown: AttachedFile = file.type === "image" && !takesImage(file.mimeType) ? { type: "named", name: file.name, mimeType: file.mimeType, why: "an image of a kind Gemini does not take." } : file;
+    return fileParts(shown, i + 1).flatMap((part): UserPart[] => {
+      if (part.type === "text") return [{ text: part.text }];
+      return takesImage(part.mimeType) ? [{ inlineData: { mimeType: part.mimeType, data: part.data } }] : [];
+    });
+  });
+}
 
 export interface ComputerUseTool {
   computerUse: { environment: "ENVIRONMENT_BROWSER" | "ENVIRONMENT_DESKTOP"; excludedPredefinedFunctions?: string[] };

@@ -11,6 +11,7 @@ import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, modelFacts, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
+import { attachmentParts } from "../attachments.ts";
 import { translate } from "./actions.ts";
 import {
   createResponse,
@@ -142,8 +143,13 @@ export class OpenAIComputerUse implements Planner {
     const newWindow = window !== null && window !== this.toldWindow;
     this.toldWindow = window;
     if (!this.previousResponseId) {
-      const lines = [taskText(input), ...(window ? [window] : []), ...input.attachments.map((a) => `Attached: ${a.name} (${a.mime_type})`)];
-      items.push({ role: "user", content: [{ type: "input_text", text: lines.join("\n") }, { type: "input_image", image_url: dataUrl(input.screenshot) }] });
+      const lines = [taskText(input), ...(window ? [window] : [])];
+      // The person's files come with the task, before the first screen.
+      const attached = attachmentParts(input.attachments).map((part) =>
+        part.type === "text" ? { type: "input_text" as const, text: part.text } : { type: "input_image" as const, image_url: `data:${part.mimeType};base64,${part.data}` },
+      );
+      const screenLabel = attached.length > 0 ? [{ type: "input_text" as const, text: "The current screen:" }] : [];
+      items.push({ role: "user", content: [{ type: "input_text", text: lines.join("\n") }, ...attached, ...screenLabel, { type: "input_image", image_url: dataUrl(input.screenshot) }] });
     } else if (this.call) {
       items.push({
         type: "computer_call_output",

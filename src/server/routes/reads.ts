@@ -1,6 +1,6 @@
-// Read APIs: a session's messages and tasks, a task with its steps, frame images.
+// Read APIs: a session's messages and tasks, a task with its steps and its artifacts, frame images.
 import { Hono } from "hono";
-import { idSchema, type MessagesReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
+import { artifactRangeSchema, idSchema, type ArtifactReply, type MessagesReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseWith } from "../http-error.ts";
 
@@ -25,6 +25,17 @@ export function readRoutes(store: Store) {
       const task = await store.getTask(id);
       if (!task) throw notFound("task", id);
       return c.json<TaskReply>({ task, steps: await store.listSteps(id) });
+    })
+    .get("/tasks/:id/artifacts/:artifact", async (c) => {
+      const id = c.req.param("id");
+      const task = await store.getTask(id);
+      if (!task) throw notFound("task", id);
+      const artifactId = c.req.param("artifact");
+      const text = await store.readArtifact(task, artifactId);
+      if (text === null) throw notFound("artifact", artifactId);
+      const { offset, length } = parseWith(artifactRangeSchema, c.req.query(), "query");
+      const part = text.slice(offset, length === undefined ? undefined : offset + length);
+      return c.json<ArtifactReply>({ artifact_id: artifactId, task_id: id, offset, length: part.length, total_chars: text.length, text: part });
     })
     .get("/frames/:id", async (c) => {
       const id = c.req.param("id");

@@ -163,6 +163,8 @@ export const scroll = defineTool({
     const action = { type: "scroll" as const, args: { x: at.x, y: at.y, scroll_x: dx, scroll_y: dy }, intent: `scroll ${direction}`, requires_verification: false };
     const performed = await ctx.perform({ kind: "action", action, intent: action.intent });
     const moved = performed.kind === "acted" && performed.effect?.changed === true;
-    return { ok: true, data: { success: true, moved }, text: moved ? `Scrolled ${direction}.` : `Nothing moved: the end was reached scrolling ${direction}.`, action, at };
+    // Only a scroll that moved nothing at first has a note: where it went instead, or that it went nowhere.
+    const note = performed.kind === "acted" ? performed.effect?.note : null;
+    return { ok: true, data: { success: true, moved }, text: note ? `${note[0]!.toUpperCase()}${note.slice(1)}.` : `Scrolled ${direction}.`, action, at };
   },
 });
