@@ -75,21 +75,29 @@ describe("the desktop's root menu", () => {
       await desktop.click(600, 400, "right");
       // The menu is on the screen, and has the keyboard: Terminal, Text editor, Files; the second entry.
       await eventually(() => desktop.screenshot(), (shot) => !shot.data.equals(empty));
-      // Drawn and still: on a loaded machine the menu takes the keyboard a moment after it shows.
-      let last = empty;
-      await eventually(
-        () => desktop.screenshot(),
-        (shot) => {
-          const still = shot.data.equals(last);
-          last = shot.data;
-          return still;
-        },
-      );
-      // Each Down moves the highlight; one the menu missed (it took the keyboard late) is pressed again.
+      // The screen as it rests: two captures in a row alike (a loaded machine draws late).
+      const still = async () => {
+        let last = (await desktop.screenshot()).data;
+        const shot = await eventually(
+          () => desktop.screenshot(),
+          (next) => {
+            const same = next.data.equals(last);
+            last = next.data;
+            return same;
+          },
+        );
+        return shot.data;
+      };
+      // Each Down moves the highlight once the menu has the keyboard; one the menu missed (it took
+      // the keyboard late) shows no change within 5 s and is pressed again. A move is counted only
+      // once the screen rests again, so a slow redraw is never taken for a second move.
+      let resting = await still();
       for (let moved = 0; moved < 2; ) {
-        const before = (await desktop.screenshot()).data;
         await desktop.keypress(["Down"]);
-        if (!(await eventually(() => desktop.screenshot(), (shot) => !shot.data.equals(before), 1_500)).data.equals(before)) moved++;
+        const after = await eventually(() => desktop.screenshot(), (shot) => !shot.data.equals(resting), 5_000);
+        if (after.data.equals(resting)) continue;
+        moved++;
+        resting = await still();
       }
       await desktop.keypress(["Enter"]);
       const opened = await eventually(() => desktop.activeWindow(), (w) => w?.app === "Mousepad", 30_000);
