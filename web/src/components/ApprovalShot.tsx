@@ -16,14 +16,19 @@ export function ApprovalFromPage({ approval }: { approval: Approval }) {
   );
 }
 
+/** How tall the picture may be, as a share of the window's height. */
+const SHOT_VH = 36;
+
 export function ApprovalShot({ approval }: { approval: Approval }) {
   const { frame, box, at } = approval;
   if (!frame) return null;
   const share = (value: number, of: number) => `${(100 * value) / of}%`;
   return (
     <figure className="mt-3 overflow-hidden rounded-lg border border-zinc-200 bg-zinc-100">
-      {/* The marks are placed in shares of the picture alone: the caption below it is no part of the screen. */}
-      <div className="relative">
+      {/* The marks are placed in shares of the picture alone: the caption below it is no part of the
+          screen. Its height is held to a share of the window, so the card's question and its
+          buttons are in view with it. */}
+      <div className="relative mx-auto" style={{ maxWidth: `calc(${SHOT_VH}vh * ${frame.width} / ${frame.height})` }}>
         <img src={frame.url} alt={t.approvalShot(approval.intent)} width={frame.width} height={frame.height} className="block h-auto w-full" />
         {box ? (
           <span

@@ -169,7 +169,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       aria-label={task.text}
       ref={card}
       tabIndex={-1}
-      className="overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none"
+      className="scroll-my-3 overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none"
     >
       {ending === null || keptOpen ? (
         <>
