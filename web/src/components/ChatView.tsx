@@ -149,7 +149,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} repliedBelow={item.repliedBelow} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
@@ -186,11 +186,11 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
  * card — which a task that has shown a screen keeps while it waits again (one answered after a
  * restart), "Waiting" in its header.
  */
-function RunSlot({ run, repliedBelow, handlers }: { run: RunState | undefined; repliedBelow: boolean; handlers: Omit<RunCardProps, "run"> }) {
+function RunSlot({ run, handlers }: { run: RunState | undefined; handlers: Omit<RunCardProps, "run"> }) {
   if (!run) return <ThinkingBar />;
   const shown = run.steps.length > 0 || run.task.live_frame !== null;
   if (run.task.status === "queued" && !shown) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
-  return <RunCard run={run} repliedBelow={repliedBelow} {...handlers} />;
+  return <RunCard run={run} {...handlers} />;
 }
 
 function readAttachment(file: File): Promise<Attachment> {

@@ -35,13 +35,11 @@ export interface RunCardProps {
   onResume: (taskId: string) => Promise<void>;
   /** The person's click, wheel, key or text on the screen while it is theirs. */
   onInput: (taskId: string, input: PersonInputBody) => Promise<void>;
-  /** The assistant's reply below the card answers from this task's result: the card folds its answer. */
-  repliedBelow?: boolean;
 }
 
 type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, repliedBelow = false }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -130,7 +128,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       </div>
     ) : null;
 
-  const ending = endingOf(run, repliedBelow);
+  const ending = endingOf(run);
   const finished = ending !== null && ending.kind !== "awaiting_user";
   const endActions = replayable ? (
     <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
@@ -308,14 +306,14 @@ function isEnding(status: TaskStatus): boolean {
   return status !== "queued" && status !== "running" && status !== "takeover";
 }
 
-function endingOf({ task, stopReason }: RunState, repliedBelow: boolean): Ending | null {
+function endingOf({ task, stopReason }: RunState): Ending | null {
   switch (task.status) {
     case "queued":
     case "running":
     case "takeover":
       return null;
     case "completed":
-      return { kind: "completed", answer: task.answer ?? "", repliedBelow };
+      return { kind: "completed", answer: task.answer ?? "" };
     case "awaiting_user":
       return { kind: "awaiting_user", answer: task.answer ?? "", approval: task.approval !== null };
     case "failed":
