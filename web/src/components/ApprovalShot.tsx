@@ -16,7 +16,7 @@ export function ApprovalFromPage({ approval }: { approval: Approval }) {
   );
 }
 
-/** How tall the picture may be, as a share of the window's height. */
+/** How tall the picture may be, as a share of the window's height, unless the stage it is on says. */
 const SHOT_VH = 36;
 
 export function ApprovalShot({ approval }: { approval: Approval }) {
@@ -28,7 +28,7 @@ export function ApprovalShot({ approval }: { approval: Approval }) {
       {/* The marks are placed in shares of the picture alone: the caption below it is no part of the
           screen. Its height is held to a share of the window, so the card's question and its
           buttons are in view with it. */}
-      <div className="relative mx-auto" style={{ maxWidth: `calc(${SHOT_VH}vh * ${frame.width} / ${frame.height})` }}>
+      <div className="relative mx-auto" style={{ maxWidth: `calc(var(--screen-h, ${SHOT_VH}vh) * ${frame.width} / ${frame.height})` }}>
         <img src={frame.url} alt={t.approvalShot(approval.intent)} width={frame.width} height={frame.height} className="block h-auto w-full" />
         {box ? (
           <span

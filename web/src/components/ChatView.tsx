@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { api } from "../api.ts";
 import { useSession } from "../hooks/useSession.ts";
+import { useStageBox } from "../hooks/useStageBox.ts";
 import { t } from "../i18n.ts";
 import type { Attachment, ComputerKind, PersonInputBody } from "../protocol.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
@@ -19,9 +20,11 @@ export interface ChatViewProps {
   sessionId: string | null;
   onCreated: (sessionId: string) => void;
   onSessionsChanged: () => void;
+  /** Whether a task's screen has the stage beside the chat (on a wide window the sessions list gives it room). */
+  onStaged?: (staged: boolean) => void;
 }
 
-export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewProps) {
+export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: ChatViewProps) {
   const session = useSession(sessionId, onSessionsChanged);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [sending, setSending] = useState(false);
@@ -36,6 +39,15 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
   }, []);
   // A message sent while a task is under way goes to it: the answer it waits for, or a follow-up it reads at its next step.
   const active = Object.values(session.runs).find((run) => isActive(run.task.status))?.task;
+  // While a task works or waits for the person, its screen is the main surface: on a wide window it
+  // takes the stage beside the chat, which narrows to a column.
+  const activeRun = active ? session.runs[active.id] : undefined;
+  const staged = activeRun !== undefined && (activeRun.task.status !== "queued" || activeRun.steps.length > 0 || activeRun.task.live_frame !== null);
+  const stage = useStageBox();
+  useEffect(() => {
+    onStaged?.(staged);
+    return () => onStaged?.(false);
+  }, [staged, onStaged]);
   const target = !active ? "new" : active.status === "awaiting_user" && !active.approval ? "reply" : "followUp";
   // A replay runs its recording and takes no new instructions.
   const blockedBy = active?.replay_of ? t.busy : !active && session.answering ? t.answering : null;
@@ -130,9 +142,12 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
       }}
       onDrop={onDrop}
       className="relative flex min-h-0 flex-1 flex-col"
+      style={stage.style}
     >
       {session.connection === "lost" && <ConnectionBanner />}
       <RunAnnouncer runs={session.runs} loaded={session.loaded} />
+      <div className="flex min-h-0 flex-1">
+      <div className={`flex min-h-0 min-w-0 flex-1 flex-col ${staged ? "lg:w-84 lg:flex-none lg:border-r lg:border-zinc-200" : ""}`}>
       <ChatContainer>
         <div className="mx-auto flex w-full max-w-4xl flex-col gap-4 px-3 py-6 sm:px-6">
           {empty && (
@@ -149,7 +164,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} staged={staged && item.taskId === active?.id} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
@@ -172,6 +187,9 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
           target={target}
         />
       </div>
+      </div>
+      {staged && <div ref={stage.slot} data-testid="stage" aria-hidden="true" className="hidden min-w-0 flex-1 bg-zinc-100 lg:block" />}
+      </div>
       {dragging && (
         <div className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-2xl border-2 border-dashed border-indigo-400 bg-indigo-50/90 text-lg font-medium text-indigo-800">
           {t.dropFiles}
@@ -186,11 +204,11 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged }: ChatViewPr
  * card — which a task that has shown a screen keeps while it waits again (one answered after a
  * restart), "Waiting" in its header.
  */
-function RunSlot({ run, handlers }: { run: RunState | undefined; handlers: Omit<RunCardProps, "run"> }) {
+function RunSlot({ run, staged, handlers }: { run: RunState | undefined; staged: boolean; handlers: Omit<RunCardProps, "run"> }) {
   if (!run) return <ThinkingBar />;
   const shown = run.steps.length > 0 || run.task.live_frame !== null;
   if (run.task.status === "queued" && !shown) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
-  return <RunCard run={run} {...handlers} />;
+  return <RunCard run={run} staged={staged} {...handlers} />;
 }
 
 function readAttachment(file: File): Promise<Attachment> {

@@ -18,6 +18,7 @@ import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
 import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
 import { PersonScreen, Player } from "./RunPlayer.tsx";
+import { Timeline } from "./Timeline.tsx";
 import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY } from "./buttons.ts";
 
 export interface RunCardProps {
@@ -35,11 +36,20 @@ export interface RunCardProps {
   onResume: (taskId: string) => Promise<void>;
   /** The person's click, wheel, key or text on the screen while it is theirs. */
   onInput: (taskId: string, input: PersonInputBody) => Promise<void>;
+  /** The chat gives this task's screen the stage beside it (on a wide window). */
+  staged?: boolean;
 }
+
+/**
+ * The screen on the stage: fixed over the box the chat keeps beside itself (useStageBox), on a wide
+ * window only; on a narrow one it stays in the card. Its image is as tall as the stage allows.
+ */
+const STAGE =
+  "lg:fixed lg:top-(--stage-y) lg:left-(--stage-x) lg:z-10 lg:m-0 lg:h-(--stage-h) lg:w-(--stage-w) lg:overflow-y-auto lg:border-0 lg:bg-zinc-100 lg:p-3 lg:[--screen-h:calc(var(--stage-h)_-_8.5rem)]";
 
 type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, staged = false }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -111,6 +121,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     (failure) => setError(shownError(failure)),
   );
   const waitsForAct = task.status === "awaiting_user" && task.approval === null;
+  const onStage = staged && isActive(task.status);
   const screenActions =
     task.status === "running" ? (
       <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
@@ -149,6 +160,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       onPosition={setPosition}
       showTimeline={showTimeline}
       timelineId={timelineId}
+      staged={onStage && !focus}
       finished={finished}
       actions={screenActions}
       control={task.status === "takeover" ? sendInput : undefined}
@@ -163,7 +175,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       aria-label={task.text}
       ref={card}
       tabIndex={-1}
-      className="scroll-my-3 overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none"
+      className="@container scroll-my-3 overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none max-sm:-mx-3 max-sm:rounded-none max-sm:border-x-0"
     >
       {ending === null || keptOpen ? (
         <>
@@ -184,7 +196,13 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               <AnswerCard ending={ending} actions={endActions} />
             </div>
           )}
-          <div className="border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3">{player(expanded)}</div>
+          {/* On the stage the screen takes its width alone; the steps stay in the chat's column. */}
+          {onStage && expanded && (
+            <div className="hidden border-t border-zinc-100 p-2 lg:block">
+              <Timeline id={timelineId} steps={steps} selected={position === "live" ? null : Math.min(position, steps.length - 1)} onSelect={setPosition} />
+            </div>
+          )}
+          <div className={`border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3 ${onStage ? STAGE : ""}`}>{player(expanded)}</div>
         </>
       ) : (
         <>
@@ -195,10 +213,17 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               (task.approval ? (
                 <>
                   <ApprovalFromPage approval={task.approval} />
-                  <ApprovalShot approval={task.approval} />
+                  {/* On a wide window the picture of what it would do takes the stage. */}
+                  <div className={onStage ? STAGE : ""}>
+                    <ApprovalShot approval={task.approval} />
+                  </div>
                 </>
               ) : (
-                waitsForAct && <PersonScreen run={run} control={sendInput} onEnlarge={() => setFocused(true)} />
+                waitsForAct && (
+                  <div className={onStage ? STAGE : ""}>
+                    <PersonScreen run={run} control={sendInput} onEnlarge={() => setFocused(true)} />
+                  </div>
+                )
               ))
             }
             actions={

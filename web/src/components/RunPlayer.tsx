@@ -21,6 +21,8 @@ export interface PlayerProps {
   onPosition: (position: Position) => void;
   showTimeline: boolean;
   timelineId: string;
+  /** On the stage of a wide window: the card shows the timeline in the chat's column instead. */
+  staged: boolean;
   finished: boolean;
   actions: ReactNode;
   /** The screen is the person's (a takeover): their input on it goes here. */
@@ -33,18 +35,22 @@ export interface PlayerProps {
 }
 
 /** A task waiting for the person to act: its live screen, large, for them to act on. */
+/** On a phone the screen spans the card's width, out to its edges past the padding it sits in. */
+const BLEED = "max-sm:-mx-2 max-sm:w-[calc(100%+1rem)] max-sm:rounded-none max-sm:border-x-0";
+const PERSON_BLEED = "max-sm:-mx-4 max-sm:w-[calc(100%+2rem)] max-sm:rounded-none max-sm:border-x-0";
+
 export function PersonScreen({ run, control, onEnlarge, focus = false }: { run: RunState; control: (input: PersonInputBody) => void; onEnlarge?: () => void; focus?: boolean }) {
   return (
     <div className={`flex flex-col gap-1 ${focus ? "" : "mt-3"}`}>
       {focus && run.task.answer && <p className="mb-1 text-sm text-zinc-800">{run.task.answer}</p>}
-      <ScreenWindow view={screenView(run, "live")} status={run.task.status} positionLabel={t.live} alt={t.liveShot} control={control} onEnlarge={onEnlarge} focus={focus} size={focus ? "focus" : "card"} />
+      <ScreenWindow view={screenView(run, "live")} status={run.task.status} positionLabel={t.live} alt={t.liveShot} control={control} onEnlarge={onEnlarge} focus={focus} size={focus ? "focus" : "card"} className={focus ? "" : PERSON_BLEED} />
       <p className="text-xs text-zinc-600">{t.actHint}</p>
     </div>
   );
 }
 
 /** Timeline, screen and scrubber, all reading and setting the same position. */
-export function Player({ box, onPressing, run, position, onPosition, showTimeline, timelineId, finished, actions, control, below, focus, onEnlarge }: PlayerProps) {
+export function Player({ box, onPressing, run, position, onPosition, showTimeline, timelineId, staged, finished, actions, control, below, focus, onEnlarge }: PlayerProps) {
   const count = run.steps.length;
   const value = scrubberValue(position, count);
   // Which of the step's screenshots the person asked for; a step shows the one before its action until they do.
@@ -61,10 +67,12 @@ export function Player({ box, onPressing, run, position, onPosition, showTimelin
       onPointerDownCapture={() => onPressing(true)}
       onPointerUpCapture={() => onPressing(false)}
       onPointerCancelCapture={() => onPressing(false)}
-      className={`flex flex-col gap-2 ${focus ? "lg:grid lg:grid-cols-[18rem_minmax(0,1fr)] lg:items-start lg:gap-4" : showTimeline ? "lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:items-start lg:gap-3" : ""}`}
+      className={`flex flex-col gap-2 ${focus ? "lg:grid lg:grid-cols-[18rem_minmax(0,1fr)] lg:items-start lg:gap-4" : showTimeline && !staged ? "lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:items-start lg:gap-3" : ""}`}
     >
       {showTimeline && (
-        <Timeline id={focus ? `${timelineId}-focus` : timelineId} steps={run.steps} selected={value === count ? null : value} onSelect={onPosition} tall={focus} />
+        <div className={staged ? "lg:hidden" : "contents"}>
+          <Timeline id={focus ? `${timelineId}-focus` : staged ? `${timelineId}-narrow` : timelineId} steps={run.steps} selected={value === count ? null : value} onSelect={onPosition} tall={focus} />
+        </div>
       )}
       <div className="flex min-w-0 flex-col gap-1">
         <ScreenWindow
@@ -77,6 +85,7 @@ export function Player({ box, onPressing, run, position, onPosition, showTimelin
           onShot={(next) => setShot({ at: value, shot: next })}
           onEnlarge={onEnlarge}
           focus={focus}
+          className={focus ? "" : BLEED}
         />
         {value === count && below}
         <Scrubber

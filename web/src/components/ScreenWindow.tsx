@@ -29,6 +29,8 @@ export interface ScreenWindowProps {
   focus?: boolean;
   /** How large: by default a card's size, a takeover's (with `control`) or the focus view's. */
   size?: keyof typeof IMAGE_VH;
+  /** Classes for the frame around it (how it sits in the card on a phone). */
+  className?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ScreenWindowProps {
  */
 const IMAGE_VH = { card: 48, work: 82, focus: 72 } as const;
 
-export function ScreenWindow({ view, status, positionLabel, alt, actions, control, onShot, onEnlarge, focus = false, size }: ScreenWindowProps) {
+export function ScreenWindow({ view, status, positionLabel, alt, actions, control, onShot, onEnlarge, focus = false, size, className = "" }: ScreenWindowProps) {
   const { frame, marker } = view;
   const aspect = frame ? `${frame.width} / ${frame.height}` : "16 / 10";
   const at = (event: MouseEvent<HTMLElement>) => framePoint(event.currentTarget.getBoundingClientRect(), event.clientX, event.clientY, frame!);
@@ -87,8 +89,9 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
     <figure
       aria-label={t.screen}
       data-control={control ? "person" : undefined}
-      className={`mx-auto w-full overflow-hidden rounded-lg border bg-zinc-900 ${control ? "border-sky-500 ring-2 ring-sky-400" : "border-zinc-300"}`}
-      style={{ maxWidth: `calc(${IMAGE_VH[size ?? (focus ? "focus" : control ? "work" : "card")]}vh * ${aspect})` }}
+      className={`mx-auto w-full overflow-hidden rounded-lg border bg-zinc-900 ${control ? "border-sky-500 ring-2 ring-sky-400" : "border-zinc-300"} ${className}`}
+      // The stage sets how tall its screen may be (--screen-h); elsewhere a share of the window.
+      style={{ maxWidth: `calc(var(--screen-h, ${IMAGE_VH[size ?? (focus ? "focus" : control ? "work" : "card")]}vh) * ${aspect})` }}
     >
       <figcaption className="flex items-center gap-2 border-b border-zinc-300 bg-zinc-100 px-3 py-1.5 text-xs">
         <StatusDot status={status} />

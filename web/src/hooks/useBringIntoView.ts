@@ -15,6 +15,11 @@ export function useBringIntoView(element: RefObject<HTMLElement | null>, status:
     if ((was.status === status && was.approvalId === approvalId) || (!asks && !resumed)) return;
     const card = element.current;
     if (!card?.scrollIntoView) return;
+    // The run that goes on shows its header first: its progress grows below it.
+    if (resumed) {
+      card.scrollIntoView({ block: "start" });
+      return;
+    }
     // Its end holds what the person answers with (I've done it, Allow, Resume), its start what
     // they are asked: a card taller than the chat shows its start, the question before the buttons.
     card.scrollIntoView({ block: "end" });
