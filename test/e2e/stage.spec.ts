@@ -63,5 +63,29 @@ for (const size of SIZES) {
       await expect(card.screen).toHaveAttribute("data-control", "person");
       await expectLarge(page, card, `stage-act-${size.name}`);
     });
+
+    test("the person pins the screen large: the enlarged view stays open through a request to act, done there", async ({ chat, model, pages, page }) => {
+      const looked = gate();
+      model.script(
+        act("move", { x: 600, y: 500 }, "Looking at the form"),
+        { ...act("needs_user", { answer: "Please type your name into the field." }, "Asking"), until: looked.held },
+        { ...act("done", { answer: "Done." }, "Finished"), delayMs: 60_000 },
+      );
+      await chat.open();
+      await chat.send("sign me in", pages.url("form.html"));
+      const card = chat.card();
+      await expect(card.scrubber).toHaveAttribute("aria-valuemax", "1");
+      await card.root.getByRole("button", { name: "Enlarge the screen" }).click();
+      const pinned = page.getByRole("dialog", { name: "The screen, enlarged" });
+      await expect(pinned).toBeVisible();
+      looked.open();
+      await expect(card.root).toHaveAttribute("data-status", "awaiting_user");
+      await expect(pinned).toBeVisible();
+      await expect(pinned.getByRole("application", { name: "The screen: your clicks and keys go to it" })).toBeVisible();
+      const screen = (await pinned.getByRole("figure", { name: "Screen" }).locator("img").boundingBox())!;
+      expect(screen.width).toBeGreaterThanOrEqual(page.viewportSize()!.width >= 1024 ? 900 : page.viewportSize()!.width - 24);
+      await pinned.getByRole("button", { name: "I've done it" }).click();
+      await expect(card.root).toHaveAttribute("data-status", /running|completed/);
+    });
   });
 }

@@ -42,7 +42,12 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
   // While a task works or waits for the person, its screen is the main surface: on a wide window it
   // takes the stage beside the chat, which narrows to a column.
   const activeRun = active ? session.runs[active.id] : undefined;
-  const staged = activeRun !== undefined && (activeRun.task.status !== "queued" || activeRun.steps.length > 0 || activeRun.task.live_frame !== null);
+  const activeShown = activeRun !== undefined && (activeRun.task.status !== "queued" || activeRun.steps.length > 0 || activeRun.task.live_frame !== null);
+  // A run that ended while the person was in its player keeps the stage, until another takes it.
+  const [held, setHeld] = useState<string | null>(null);
+  if (held !== null && activeRun && activeRun.task.id !== held) setHeld(null);
+  const stagedId = activeShown ? activeRun.task.id : held;
+  const staged = stagedId !== null;
   const stage = useStageBox();
   useEffect(() => {
     onStaged?.(staged);
@@ -164,7 +169,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
               case "answer":
                 return <AnswerMessage key={item.message.id} message={item.message} />;
               case "run":
-                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} staged={staged && item.taskId === active?.id} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
+                return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} staged={item.taskId === stagedId} onHoldStage={() => setHeld(item.taskId)} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
@@ -204,11 +209,11 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
  * card — which a task that has shown a screen keeps while it waits again (one answered after a
  * restart), "Waiting" in its header.
  */
-function RunSlot({ run, staged, handlers }: { run: RunState | undefined; staged: boolean; handlers: Omit<RunCardProps, "run"> }) {
+function RunSlot({ run, staged, onHoldStage, handlers }: { run: RunState | undefined; staged: boolean; onHoldStage: () => void; handlers: Omit<RunCardProps, "run" | "staged" | "onHoldStage"> }) {
   if (!run) return <ThinkingBar />;
   const shown = run.steps.length > 0 || run.task.live_frame !== null;
   if (run.task.status === "queued" && !shown) return <QueuedRun onStop={() => handlers.onStop(run.task.id)} />;
-  return <RunCard run={run} staged={staged} {...handlers} />;
+  return <RunCard run={run} staged={staged} onHoldStage={onHoldStage} {...handlers} />;
 }
 
 function readAttachment(file: File): Promise<Attachment> {

@@ -38,6 +38,8 @@ export interface RunCardProps {
   onInput: (taskId: string, input: PersonInputBody) => Promise<void>;
   /** The chat gives this task's screen the stage beside it (on a wide window). */
   staged?: boolean;
+  /** The run ended while the person was in its player: the player keeps the stage. */
+  onHoldStage?: () => void;
 }
 
 /**
@@ -49,7 +51,7 @@ const STAGE =
 
 type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, staged = false }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, staged = false, onHoldStage }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -76,8 +78,9 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     setPending(null);
     // The person works on the screen as it is now, not on an earlier step's.
     if (task.status === "takeover") setPosition("live");
-    // A request for the person is answered on the card, which comes into view.
-    if (task.status === "awaiting_user") setFocused(false);
+    // An approval is answered on the card, which comes into view; the enlarged screen the person
+    // pinned stays open through the rest (a request to act is done on it, I've done it above it).
+    if (task.status === "awaiting_user" && task.approval) setFocused(false);
     // Read before the new status is committed, while the old controls still hold focus.
     const focused = typeof document === "undefined" ? null : document.activeElement;
     const inPlayer = pressingInPlayer.current || Boolean(playerBox.current?.contains(focused));
@@ -121,7 +124,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     (failure) => setError(shownError(failure)),
   );
   const waitsForAct = task.status === "awaiting_user" && task.approval === null;
-  const onStage = staged && isActive(task.status);
+
   const screenActions =
     task.status === "running" ? (
       <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
@@ -149,6 +152,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     <TakeUpActions onRetry={retry} onContinue={continueTask} pending={pending === "retry" || pending === "continue" ? pending : pending === null ? null : "other"} />
   ) : null;
   const keptOpen = finished && keepPlayer;
+  const onStage = staged && (isActive(task.status) || keptOpen);
+  useEffect(() => {
+    if (keptOpen) onHoldStage?.();
+  }, [keptOpen, onHoldStage]);
   const player = (showTimeline: boolean, focus = false) => (
     <Player
       focus={focus}
