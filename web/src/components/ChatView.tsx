@@ -16,6 +16,13 @@ import { PromptInput } from "./PromptInput.tsx";
 import { RunCard, type RunCardProps } from "./RunCard.tsx";
 import { ThinkingBar } from "./ThinkingBar.tsx";
 
+/**
+ * The messages this page sent as tasks (with a start page, or on a computer the person picked): the
+ * assistant's turn that starts one is no answer to wait for or stop, so the chat says the task is
+ * starting. Kept beside the view, which a first message's new session mounts afresh.
+ */
+const askedTasks = new Set<string>();
+
 export interface ChatViewProps {
   sessionId: string | null;
   onCreated: (sessionId: string) => void;
@@ -27,7 +34,8 @@ export interface ChatViewProps {
 export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: ChatViewProps) {
   const session = useSession(sessionId, onSessionsChanged);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
-  const [sending, setSending] = useState(false);
+  /** A message on its way: a task the person asked for, or words for the assistant. */
+  const [sending, setSending] = useState<"task" | "message" | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [dragging, setDragging] = useState(false);
   const [defaultComputer, setDefaultComputer] = useState<ComputerKind>("browser");
@@ -67,13 +75,15 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
   };
 
   const send = async (text: string, startUrl: string | undefined, computer: ComputerKind, extensionClient?: string): Promise<boolean> => {
-    setSending(true);
+    const asksTask = target === "new" && Boolean(startUrl || extensionClient || computer !== defaultComputer);
+    setSending(asksTask ? "task" : "message");
     setError(null);
     try {
       const id = sessionId ?? draftSession.current ?? (draftSession.current = (await api.createSession()).id);
       // Files wait for the next new task: a running one takes none.
       const files = target === "new" ? attachments : [];
-      await api.send({ session_id: id, text, attachments: files, computer, ...(startUrl ? { start_url: startUrl } : {}), ...(extensionClient ? { extension_client_id: extensionClient } : {}) });
+      const sent = await api.send({ session_id: id, text, attachments: files, computer, ...(startUrl ? { start_url: startUrl } : {}), ...(extensionClient ? { extension_client_id: extensionClient } : {}) });
+      if (asksTask) askedTasks.add(sent.message_id);
       if (files.length > 0) setAttachments([]);
       onSessionsChanged();
       if (sessionId) await session.refresh();
@@ -83,7 +93,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
       setError(shownError(failure));
       return false;
     } finally {
-      setSending(false);
+      setSending(null);
     }
   };
 
@@ -135,7 +145,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
     addFiles(event.dataTransfer.files);
   };
 
-  const empty = session.loaded && session.items.length === 0 && !sending;
+  const empty = session.loaded && session.items.length === 0 && sending === null;
   return (
     <section
       aria-label={t.chat}
@@ -171,12 +181,13 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
               case "run":
                 return <RunSlot key={`run-${item.taskId}`} run={session.runs[item.taskId]} staged={item.taskId === stagedId} onHoldStage={() => setHeld(item.taskId)} handlers={{ onStop: stop, onAck: ack, onDecide: decide, onRunAgain: runAgain, onRetry: retry, onContinue: continueTask, onTakeOver: takeOver, onResume: resume, onInput: input }} />;
               case "reply":
+                if (!item.reply.text && askedTasks.has(item.reply.replyTo)) return <ThinkingBar key={item.reply.id} label={t.starting} />;
                 return <StreamingAnswer key={item.reply.id} text={item.reply.text} onStop={() => stopAnswer(item.reply.replyTo)} />;
               case "failure":
                 return <FailedAnswer key={item.reply.id} text={item.reply.text} error={item.reply.error} />;
             }
           })}
-          {sending && <ThinkingBar />}
+          {sending && <ThinkingBar label={sending === "task" ? t.starting : t.thinking} />}
         </div>
       </ChatContainer>
       <div className="mx-auto w-full max-w-4xl px-3 pb-3 sm:px-6 sm:pb-5">
@@ -186,7 +197,7 @@ export function ChatView({ sessionId, onCreated, onSessionsChanged, onStaged }: 
           onRemoveAttachment={(index) => setAttachments((current) => current.filter((_, i) => i !== index))}
           onSend={send}
           defaultComputer={defaultComputer}
-          sending={sending}
+          sending={sending !== null}
           error={error}
           blockedBy={blockedBy}
           target={target}

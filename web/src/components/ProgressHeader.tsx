@@ -56,7 +56,7 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
           onClick={onStop}
           disabled={stopping}
           aria-label={t.stopTask}
-          className="flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"
+          className="flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-sm font-medium text-zinc-700 max-sm:min-h-11 max-sm:min-w-11 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"
         >
           <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-red-600" />
           {t.stop}

@@ -11,6 +11,7 @@ import { t } from "../i18n.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import type { Position } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
+import { stepWords } from "../state/step-words.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
 import { ApprovalFromPage, ApprovalShot } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
@@ -19,7 +20,7 @@ import { focusPrompt } from "./PromptInput.tsx";
 import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
 import { PersonScreen, Player } from "./RunPlayer.tsx";
 import { Timeline } from "./Timeline.tsx";
-import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY } from "./buttons.ts";
+import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY, TOUCH } from "./buttons.ts";
 
 export interface RunCardProps {
   run: RunState;
@@ -64,6 +65,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
   // player where it is, with the answer under it, rather than collapsing under their cursor.
   const [keepPlayer, setKeepPlayer] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [pictureFocused, setPictureFocused] = useState(false);
   const card = useRef<HTMLElement>(null);
   useBringIntoView(card, task.status, task.approval?.id ?? null);
   const playerBox = useRef<HTMLDivElement>(null);
@@ -81,6 +83,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     // An approval is answered on the card, which comes into view; the enlarged screen the person
     // pinned stays open through the rest (a request to act is done on it, I've done it above it).
     if (task.status === "awaiting_user" && task.approval) setFocused(false);
+    setPictureFocused(false);
     // Read before the new status is committed, while the old controls still hold focus.
     const focused = typeof document === "undefined" ? null : document.activeElement;
     const inPlayer = pressingInPlayer.current || Boolean(playerBox.current?.contains(focused));
@@ -127,7 +130,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
 
   const screenActions =
     task.status === "running" ? (
-      <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
+      <button type="button" onClick={takeOver} disabled={pending !== null} className={`${SMALL_SECONDARY} ${TOUCH}`}>
         {pending === "takeover" ? t.takingOver : t.takeOver}
       </button>
     ) : null;
@@ -188,7 +191,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
         <>
           <ProgressHeader
             status={task.status}
-            latest={steps.at(-1)?.text ?? null}
+            latest={steps.length > 0 ? stepWords(steps.at(-1)!.text) : null}
             activity={run.activity}
             expanded={expanded}
             onToggle={() => setExpanded(!expanded)}
@@ -222,7 +225,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
                   <ApprovalFromPage approval={task.approval} />
                   {/* On a wide window the picture of what it would do takes the stage. */}
                   <div className={onStage ? STAGE : ""}>
-                    <ApprovalShot approval={task.approval} />
+                    <ApprovalShot approval={task.approval} onEnlarge={() => setPictureFocused(true)} />
                   </div>
                 </>
               ) : (
@@ -307,6 +310,11 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
           <ErrorReason error={error} />
         </div>
       )}
+      {pictureFocused && task.approval && (
+        <FocusView title={task.text} status={task.status} onClose={() => setPictureFocused(false)}>
+          <ApprovalShot approval={task.approval} full />
+        </FocusView>
+      )}
       {focused && (
         <FocusView
           title={task.text}
@@ -319,7 +327,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               </button>
             ) : (
               ending === null && (
-                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} py-1 text-sm`}>
+                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} ${TOUCH} py-1 text-sm`}>
                   <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-red-600" />
                   {t.stop}
                 </button>

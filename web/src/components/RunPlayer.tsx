@@ -6,6 +6,7 @@ import { t } from "../i18n.ts";
 import type { PersonInputBody } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
 import type { RunState } from "../state/session-state.ts";
+import { stepWords } from "../state/step-words.ts";
 import { ScreenWindow } from "./ScreenWindow.tsx";
 import { Scrubber } from "./Scrubber.tsx";
 import { StepChecks, StepCost } from "./StepChecks.tsx";
@@ -93,7 +94,7 @@ export function Player({ box, onPressing, run, position, onPosition, showTimelin
           value={value}
           onChange={(next) => onPosition(positionFromValue(next, count))}
           liveLabel={liveLabel}
-          valueText={view.step ? `${label}: ${view.step.text}` : label}
+          valueText={view.step ? `${label}: ${stepWords(view.step.text)}` : label}
         />
         {view.step && <StepChecks step={view.step} />}
         {view.step?.tool && <ToolCall call={view.step.tool} />}

@@ -3,7 +3,7 @@
 // With `control`, the screen is the person's (a takeover, or a task waiting for them to act): it
 // is shown larger, and their clicks, wheel and keys on it become input for the computer, in frame
 // pixels. In the focus view it fills the window and zooms (pinch, Ctrl+wheel, its buttons).
-import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
 import { usePinchZoom } from "../hooks/usePinchZoom.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { t } from "../i18n.ts";
@@ -120,7 +120,7 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
           {...handlers}
         >
           {frame ? (
-            <img src={frame.url} alt={alt} className="absolute inset-0 size-full object-contain" draggable={false} />
+            <FrameImage url={frame.url} alt={alt} />
           ) : (
             <div className="absolute inset-0 flex items-center justify-center text-sm text-zinc-400">{t.noFrame}</div>
           )}
@@ -150,8 +150,26 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
   );
 }
 
+/**
+ * The frame's picture. Under it lies the last frame that loaded, so a frame that fails to load (gone
+ * from the server, cut off on the way) leaves that one in view, never a broken-image icon, and one
+ * still loading never blanks the screen.
+ */
+function FrameImage({ url, alt }: { url: string; alt: string }) {
+  const [good, setGood] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  return (
+    <>
+      {good && <div data-testid="last-good-frame" aria-hidden="true" className="absolute inset-0 bg-contain bg-center bg-no-repeat" style={{ backgroundImage: `url("${good}")` }} />}
+      {failed !== url && (
+        <img src={url} alt={alt} className="absolute inset-0 size-full object-contain" draggable={false} onLoad={() => setGood(url)} onError={() => setFailed(url)} />
+      )}
+    </>
+  );
+}
+
 const ICON_BUTTON =
-  "flex size-6 shrink-0 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500";
+  "flex size-6 max-sm:size-11 shrink-0 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500";
 
 /** A step's two screenshots, one click apart: before its action (marked) and after it. */
 function ShotSwitch({ shot, onShot }: { shot: Shot; onShot: (shot: Shot) => void }) {

@@ -3,6 +3,7 @@
 // beside its raw one. Presentational: it shows the step it is given.
 import type { ProgressStep } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import { meantNoChange } from "../state/step-words.ts";
 
 export function StepChecks({ step }: { step: ProgressStep }) {
   const { effect, verification } = step;
@@ -20,7 +21,7 @@ export function StepChecks({ step }: { step: ProgressStep }) {
       <ul className="space-y-1">
         {effect && (
           <li>
-            {effect.changed ? (effect.retries > 0 ? `✓ ${t.changedAfter(effect.retries)}` : `✓ ${t.changed}`) : `✗ ${t.unchanged}`}
+            {effect.changed ? (effect.retries > 0 ? `✓ ${t.changedAfter(effect.retries)}` : `✓ ${t.changed}`) : meantNoChange(step) ? t.unchangedAsMeant : `✗ ${t.unchanged}`}
             {effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
           </li>
         )}
