@@ -15,6 +15,8 @@ test("step 1's Before picture is the start page the model saw, marked where it c
   await expect(card.root.getByRole("button", { name: "Before" })).toHaveAttribute("aria-pressed", "true");
   await expect(card.root.getByTestId("screen-url")).toHaveText(/nav-link\.html$/);
   await expect(card.marker).toBeVisible();
+  // The marker is hollow: the label of what it marks reads through it.
+  expect(await card.marker.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe("rgba(0, 0, 0, 0)");
   // The picture holds the page's text, not a blank page: some of its pixels are dark.
   const dark = await card.screenImage.evaluate(async (img: HTMLImageElement) => {
     await img.decode();

@@ -129,7 +129,8 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
               data-testid="action-marker"
               role="img"
               aria-label={t.actionMarker}
-              className="pointer-events-none absolute size-7 rounded-full border-[3px] border-red-500 bg-red-500/15 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]"
+              // Hollow, so the label it marks reads through it.
+              className="pointer-events-none absolute size-7 rounded-full border-[3px] border-red-500 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]"
               // It keeps its size as the screen zooms.
               style={{ left: `${marker.x * 100}%`, top: `${marker.y * 100}%`, transform: `translate(-50%, -50%) scale(${1 / zoom.scale})` }}
             />
