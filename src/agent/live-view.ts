@@ -2,7 +2,9 @@
 // has the session's stream open, the computer's frames go out as `screen.live`, at most `fps` a
 // second; while nobody does, the computer sends none, and the screens the task takes itself (its
 // first look, each step's) are only held in memory, the newest going out at once when a viewer
-// comes. The newest frame is stored now and then and at the end, for a restart to show.
+// comes. The newest frame is stored now and then and at the end, for a restart to show. No frame
+// goes out before the task's first look: a viewer is shown the start page as the model first saw
+// it, never the blank page the computer opened on.
 import type { Logger } from "pino";
 import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { FrameRef } from "../protocol/index.ts";
@@ -24,6 +26,8 @@ export class LiveView {
   private readonly frames: ReturnType<typeof throttleFrames>;
   private readonly stopWatching: () => void;
   private watched = false;
+  /** The first look has been taken: the computer's own frames may go out. */
+  private begun = false;
   private stopFrames: (() => void) | null = null;
   private shown = false;
   private keptAt = 0;
@@ -33,6 +37,13 @@ export class LiveView {
     this.frames = throttleFrames(options.fps, (frame) => this.deliver(frame));
     const { record } = options;
     this.stopWatching = record.recorder.watchViewers(record.current.session_id, (watched) => this.watch(watched));
+  }
+
+  /** The task's first look, the first frame a viewer sees; the computer's frames follow it. */
+  begin(shot: Screenshot): void {
+    this.begun = true;
+    this.seen(shot);
+    this.watch(this.watched);
   }
 
   /**
@@ -63,7 +74,7 @@ export class LiveView {
     if (!watched) {
       this.stopFrames?.();
       this.stopFrames = null;
-    } else if (this.options.fps > 0) {
+    } else if (this.options.fps > 0 && this.begun) {
       this.stopFrames ??= this.options.computer.onLiveFrame((frame) => this.frames.push(frame));
       // The viewer sees the newest screen at once, not once the screen next changes.
       this.frames.again();

@@ -148,7 +148,8 @@ export class PersonGate {
   async approve(approval: Approval, goesOnWhenDenied = false): Promise<boolean> {
     const { record, budget } = this;
     budget.pauseClock();
-    const why = approval.checks.map((c) => c.message || c.code).join("\n");
+    // Two checks may find the same risk in the same words: each reason is said once.
+    const why = [...new Set(approval.checks.map((c) => c.message || c.code))].join("\n");
     await record.update({ status: "awaiting_user", approval, answer: why });
     await record.emit({ type: "approval.requested", task_id: record.current.id, approval });
     const decision = new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide }));

@@ -174,7 +174,7 @@ export class TaskRun {
         passwords: plainPasswords(`${record.current.text}\n${this.personWords?.text ?? ""}`),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
       }));
-      liveView.seen(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
+      liveView.begin(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
       const files = await readAttachments(this.attachments, this.config.model.attachmentsKb * 1024);
       const driven = await watchRetries((notice) => activity.retry(notice), () => this.driver.drive({
         task: () => record.current,

@@ -27,9 +27,10 @@ export type Attachment = z.infer<typeof attachmentSchema>;
 
 /**
  * Where a chat stands, from its latest task: `waiting` while that task waits its turn (queued),
- * `needs_you` while it waits for the person (awaiting_user, an approval among them, or takeover).
+ * `needs_you` while it waits for the person (awaiting_user, an approval among them), `with_you`
+ * while the person has the screen (takeover): they are already on it, nothing calls them.
  */
-export const SESSION_STATUSES = ["waiting", "running", "needs_you", "done", "failed", "stopped"] as const;
+export const SESSION_STATUSES = ["waiting", "running", "needs_you", "with_you", "done", "failed", "stopped"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
@@ -41,8 +42,9 @@ export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
     case "running":
       return "running";
     case "awaiting_user":
-    case "takeover":
       return "needs_you";
+    case "takeover":
+      return "with_you";
     case "completed":
       return "done";
     case "failed":

@@ -52,8 +52,8 @@ test("a task message starts a run card, and the assistant answers from its resul
   const card = chat.card();
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expect(page.getByTestId("answer-message")).toHaveText(["I'll press it in the browser.", "Done: the button is pressed."]);
-  // The reply says the answer; the card keeps the agent's report folded rather than repeating it.
-  await expect(card.answer).toBeHidden();
+  // The card keeps the answer in view; the reply below adds to it.
+  await expect(card.answer).toBeVisible();
   await expect(card.answer).toHaveText("The button was pressed.");
   // The reply comes after the card.
   const replyBelowCard = await page.evaluate(() => {

@@ -1,8 +1,8 @@
 // What the chat says, on a laptop and on a phone: a failure gives its reason in plain words, in the
 // person's language, with the server's code and message folded away for developers (a 500's JSON
-// body is never the message); the answer of a task the assistant answers from is said once, in
-// the reply; and what a step cost sits in that step's details, not on every card.
-import { act } from "../support/scripted-model.ts";
+// body is never the message); a task's answer stays shown in its card, and the assistant's reply
+// under it adds to it; and what a step cost sits in that step's details, not on every card.
+import { act, isChatTurn, systemText } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 
 const SIZES = [
@@ -47,21 +47,24 @@ for (const { name, viewport } of SIZES) {
       });
     });
 
-    test("the answer is said once: in the assistant's reply, with the agent's report folded in the card", async ({ chat, model, pages, page }) => {
+    test("the answer stays in the card, in view when the task ends, and the assistant's reply adds to it", async ({ chat, model, pages, page }) => {
       model.chat(
         { chat: { text: "I'll press it.", calls: [{ name: "computer_task", arguments: { task: "Press the button on the page", start_url: pages.url("form.html") } }] } },
-        { chat: { text: "The button is **pressed**." } },
+        { chat: { text: "It is done; you can now fill in the form below the button." } },
       );
       model.script(act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "The button was pressed." }, "Finished"));
       await chat.open();
       await chat.send(`press the button on my form page, ${pages.url("form.html")}`);
       const card = chat.card();
       await expect(card.root).toHaveAttribute("data-status", "completed");
-      await expect(page.getByTestId("answer-message").last()).toHaveText("The button is pressed.");
-      await expect(card.root).toContainText("Done. The answer is in the reply below.");
-      await expect(card.answer).toBeHidden();
-      await card.root.getByText("What the agent reported").click();
+      await expect(page.getByTestId("answer-message").last()).toHaveText("It is done; you can now fill in the form below the button.");
       await expect(card.answer).toHaveText("The button was pressed.");
+      await expect(card.answer).toBeInViewport();
+      await expect(card.root).not.toContainText("reply below");
+      // The assistant is told the answer stays shown above its reply, to add to it rather than point at it.
+      const system = systemText(model.requests.filter(isChatTurn).at(-1)!);
+      expect(system).toContain("do not repeat it and do not point to it");
+      expect(system).not.toContain("already seen");
 
       // What a step cost is in its details only.
       await expect(card.root).not.toContainText("tokens");

@@ -13,12 +13,14 @@ for (const size of SIZES) {
   test.describe(`at ${size.name} size`, () => {
     test.use(size.use);
 
-    /** The chats list as the person reaches it: always there on a laptop, behind "Open chats" on a phone. */
+    /**
+     * The chats list as the person reaches it: beside the chat on a laptop, behind "Open chats" on a
+     * phone, and on a laptop too while a task's screen has the stage.
+     */
     const sidebar = async (page: Page) => {
-      if (size.name === "phone" && !(await page.getByRole("dialog", { name: "Chats" }).isVisible())) {
-        await page.getByRole("button", { name: "Open chats" }).click();
-      }
-      return page.getByRole("navigation", { name: "Chats" }).filter({ visible: true });
+      const shown = page.getByRole("navigation", { name: "Chats" }).filter({ visible: true });
+      if ((await shown.count()) === 0) await page.getByRole("button", { name: "Open chats" }).click();
+      return shown;
     };
 
     test("chats show their status and time, and can be renamed and deleted", async ({ chat, model, pages, page }) => {

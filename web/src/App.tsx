@@ -11,6 +11,8 @@ import { t } from "./i18n.ts";
 export function App() {
   const { sessions, currentId, open, refresh, rename, remove } = useSessions();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // While a task's screen has the stage, the sessions list steps aside into the drawer on a wide window.
+  const [staged, setStaged] = useState(false);
   const current = sessions.find((session) => session.id === currentId);
   const title = current?.title ?? t.newChat;
 
@@ -25,7 +27,7 @@ export function App() {
 
   return (
     <div className="flex h-full">
-      <aside className="hidden w-64 shrink-0 border-r border-zinc-200 md:block">
+      <aside className={`hidden w-64 shrink-0 border-r border-zinc-200 md:block ${staged ? "lg:hidden" : ""}`}>
         <Sidebar sessions={sessions} currentId={currentId} onOpen={openSession} onRename={rename} onDelete={remove} />
       </aside>
       <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} label={t.chats}>
@@ -38,7 +40,7 @@ export function App() {
             onClick={() => setDrawerOpen(true)}
             aria-label={t.openMenu}
             aria-expanded={drawerOpen}
-            className="flex size-9 items-center justify-center rounded-lg text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden"
+            className={`flex size-9 items-center justify-center rounded-lg text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden ${staged ? "lg:flex" : ""}`}
           >
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
               <path d="M3 5h14M3 10h14M3 15h14" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
@@ -48,7 +50,7 @@ export function App() {
           <ModelSettingsButton />
         </header>
         <ModelBanner />
-        <ChatView key={currentId ?? "new"} sessionId={currentId} onCreated={openSession} onSessionsChanged={refresh} />
+        <ChatView key={currentId ?? "new"} sessionId={currentId} onCreated={openSession} onSessionsChanged={refresh} onStaged={setStaged} />
       </main>
     </div>
   );

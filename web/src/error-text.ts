@@ -125,16 +125,21 @@ const modelStatus = {
     missing: "The AI model's service does not know the configured model. Check the model name in the server's settings.",
     limited: "The AI model's service is rate-limiting or out of quota. Wait a moment, or check the account.",
     down: "The AI model's service had a problem of its own. Try again in a moment.",
+    notModel: "The model's address answered, but not as an AI model does (no JSON reply). Check the model's address and provider in the server's settings.",
   },
   zh: {
     auth: "AI 模型服务拒绝了 API 密钥，请检查服务器设置中的密钥。",
     missing: "AI 模型服务不认识所配置的模型，请检查服务器设置中的模型名称。",
     limited: "AI 模型服务限流或额度已用完，请稍后再试或检查账户。",
     down: "AI 模型服务自身出了问题，请稍后再试。",
+    notModel: "模型地址有回应，但不是 AI 模型的回复（没有 JSON）。请检查服务器设置中的模型地址和服务商。",
   },
 };
 
 const generic = { en: "Something went wrong.", zh: "出错了。" };
+
+/** How the server says a model endpoint's 2xx answer was no model reply (models/http.ts, the chat streams). */
+const NOT_A_MODEL_REPLY = /answered something that is not JSON|reply is not a|instead of an event stream|is not a chat completion chunk|streamed an event that does not parse/;
 
 /** The plain reason for an error code in the UI's language; the message refines a model service's HTTP failure. */
 export function plainReason(code: string, message = ""): string {
@@ -145,6 +150,8 @@ export function plainReason(code: string, message = ""): string {
     if (status === 404) return words.missing;
     if (status === 429) return words.limited;
     if (status >= 500) return words.down;
+    // The endpoint answered, but not in a model's protocol: the address is not a model's.
+    if (NOT_A_MODEL_REPLY.test(message)) return words.notModel;
   }
   const table = locale === "zh" ? zh : en;
   return (table as Record<string, string>)[code] ?? generic[locale];

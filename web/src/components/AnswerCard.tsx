@@ -11,8 +11,7 @@ import { Markdown } from "./Markdown.tsx";
 import { PRIMARY, SECONDARY } from "./buttons.ts";
 
 export type Ending =
-  /** `repliedBelow`: the assistant's reply under the card answers from this result, so the card keeps it folded. */
-  | { kind: "completed"; answer: string; repliedBelow?: boolean }
+  | { kind: "completed"; answer: string }
   | { kind: "awaiting_user"; answer: string; approval: boolean }
   | { kind: "failed"; error: TaskError | null }
   | { kind: "stopped"; reason: string | null };
@@ -59,23 +58,8 @@ export function TakeUpActions({ onRetry, onContinue, pending }: TakeUpActionsPro
 function EndingBody({ ending }: { ending: Ending }) {
   switch (ending.kind) {
     case "completed":
-      if (!ending.repliedBelow || !ending.answer.trim()) return <Markdown data-testid="answer" text={ending.answer} />;
-      return (
-        <>
-          <p className="flex items-center gap-2 text-sm text-zinc-700">
-            <span aria-hidden="true" className="size-2 shrink-0 rounded-full bg-emerald-600" />
-            <span>
-              <span className="font-medium text-zinc-900">{t.completed}.</span> {t.answerBelow}
-            </span>
-          </p>
-          <details className="mt-1.5 text-sm">
-            <summary className="w-fit cursor-pointer rounded-sm text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500">
-              {t.agentReport}
-            </summary>
-            <Markdown data-testid="answer" text={ending.answer} className="mt-1.5" />
-          </details>
-        </>
-      );
+      // Always in full: the assistant's reply below adds to it, and never stands in for it.
+      return <Markdown data-testid="answer" text={ending.answer} />;
     case "awaiting_user":
       return (
         <>

@@ -12,7 +12,7 @@ import { ThinkingBar } from "./ThinkingBar.tsx";
 export function UserMessage({ message, followUp }: { message: ChatMessage; followUp?: FollowUpState | undefined }) {
   return (
     <div data-testid="user-message" className="flex flex-col items-end gap-1">
-      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2 text-[15px] whitespace-pre-wrap text-white shadow-sm sm:max-w-[75%]">
+      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2 text-[15px] whitespace-pre-wrap wrap-anywhere text-white shadow-sm sm:max-w-[75%]">
         {message.text}
         {message.attachments.length > 0 && (
           <ul aria-label={t.attachments} className="mt-2 flex flex-wrap gap-1.5">

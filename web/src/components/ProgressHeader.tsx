@@ -33,19 +33,20 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
         onClick={onToggle}
         aria-expanded={expanded}
         aria-controls={timelineId}
-        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left sm:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left @md:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
       >
         <span className="flex h-5 shrink-0 items-center">
           <StatusDot status={status} />
         </span>
         <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
         {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
-        {/* On a phone it takes a line of its own under the status, the whole width of the header. */}
-        <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 sm:order-none sm:line-clamp-2 sm:flex-1 sm:basis-0">
+        {/* In a narrow card (a phone, the chat's column beside the stage) it takes a line of its own
+            under the status, the whole width of the header. */}
+        <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 @md:order-none @md:line-clamp-2 @md:flex-1 @md:basis-0">
           {status === "queued" ? t.queuedDetail : (latest ?? doing ?? t.starting)}
         </span>
         <span className="sr-only">{expanded ? t.hideProgress : t.showProgress}</span>
-        <span className="ml-auto flex h-5 shrink-0 items-center sm:ml-0">
+        <span className="ml-auto flex h-5 shrink-0 items-center @md:ml-0">
           <Chevron open={expanded} />
         </span>
       </button>
@@ -55,7 +56,7 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
           onClick={onStop}
           disabled={stopping}
           aria-label={t.stopTask}
-          className="flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"
+          className="flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-sm font-medium text-zinc-700 max-sm:min-h-11 max-sm:min-w-11 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"
         >
           <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-red-600" />
           {t.stop}

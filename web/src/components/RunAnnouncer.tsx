@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "react";
 import { plainReason, stopReasonText } from "../error-text.ts";
 import { t } from "../i18n.ts";
+import { stepWords } from "../state/step-words.ts";
 import { describeStep, type TaskStatus } from "../protocol.ts";
 import type { RunState } from "../state/session-state.ts";
 
@@ -76,7 +77,7 @@ function newsOf({ task, steps, stopReason }: RunState, before: Seen | undefined)
     }
   }
   const last = steps.at(-1);
-  if (last && steps.length > (before?.steps ?? 0) && task.status === "running") return { text: t.announceStep(last.index, last.text || describeStep(last)), urgent: false };
+  if (last && steps.length > (before?.steps ?? 0) && task.status === "running") return { text: t.announceStep(last.index, last.text ? stepWords(last.text) : describeStep(last)), urgent: false };
   return null;
 }
 

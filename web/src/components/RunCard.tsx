@@ -4,25 +4,23 @@
 // waits for the person, fails or stops: the answer card, with the steps still open to replay — and
 // a task waiting for the person to act opens its live screen for them to act on.
 // Its only state is local UI state; everything it shows comes from the run it is given.
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useBringIntoView } from "../hooks/useBringIntoView.ts";
 import { useInputQueue } from "../hooks/useInputQueue.ts";
 import { t } from "../i18n.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
-import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
+import type { Position } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
+import { stepWords } from "../state/step-words.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
 import { ApprovalFromPage, ApprovalShot } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
 import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
-import { ScreenWindow } from "./ScreenWindow.tsx";
-import { Scrubber } from "./Scrubber.tsx";
-import { StepChecks, StepCost } from "./StepChecks.tsx";
-import { ToolCall } from "./ToolCall.tsx";
+import { PersonScreen, Player } from "./RunPlayer.tsx";
 import { Timeline } from "./Timeline.tsx";
-import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY } from "./buttons.ts";
+import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY, TOUCH } from "./buttons.ts";
 
 export interface RunCardProps {
   run: RunState;
@@ -39,13 +37,22 @@ export interface RunCardProps {
   onResume: (taskId: string) => Promise<void>;
   /** The person's click, wheel, key or text on the screen while it is theirs. */
   onInput: (taskId: string, input: PersonInputBody) => Promise<void>;
-  /** The assistant's reply below the card answers from this task's result: the card folds its answer. */
-  repliedBelow?: boolean;
+  /** The chat gives this task's screen the stage beside it (on a wide window). */
+  staged?: boolean;
+  /** The run ended while the person was in its player: the player keeps the stage. */
+  onHoldStage?: () => void;
 }
+
+/**
+ * The screen on the stage: fixed over the box the chat keeps beside itself (useStageBox), on a wide
+ * window only; on a narrow one it stays in the card. Its image is as tall as the stage allows.
+ */
+const STAGE =
+  "lg:fixed lg:top-(--stage-y) lg:left-(--stage-x) lg:z-10 lg:m-0 lg:h-(--stage-h) lg:w-(--stage-w) lg:overflow-y-auto lg:border-0 lg:bg-zinc-100 lg:p-3 lg:[--screen-h:calc(var(--stage-h)_-_8.5rem)]";
 
 type Pending = "stop" | "ack" | "decide" | "again" | "retry" | "continue" | "takeover" | "resume";
 
-export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, repliedBelow = false }: RunCardProps) {
+export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onContinue, onTakeOver, onResume, onInput, staged = false, onHoldStage }: RunCardProps) {
   const { task, steps } = run;
   const timelineId = useId();
   const replayId = useId();
@@ -58,6 +65,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
   // player where it is, with the answer under it, rather than collapsing under their cursor.
   const [keepPlayer, setKeepPlayer] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [pictureFocused, setPictureFocused] = useState(false);
   const card = useRef<HTMLElement>(null);
   useBringIntoView(card, task.status, task.approval?.id ?? null);
   const playerBox = useRef<HTMLDivElement>(null);
@@ -72,8 +80,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     setPending(null);
     // The person works on the screen as it is now, not on an earlier step's.
     if (task.status === "takeover") setPosition("live");
-    // A request for the person is answered on the card, which comes into view.
-    if (task.status === "awaiting_user") setFocused(false);
+    // An approval is answered on the card, which comes into view; the enlarged screen the person
+    // pinned stays open through the rest (a request to act is done on it, I've done it above it).
+    if (task.status === "awaiting_user" && task.approval) setFocused(false);
+    setPictureFocused(false);
     // Read before the new status is committed, while the old controls still hold focus.
     const focused = typeof document === "undefined" ? null : document.activeElement;
     const inPlayer = pressingInPlayer.current || Boolean(playerBox.current?.contains(focused));
@@ -117,9 +127,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     (failure) => setError(shownError(failure)),
   );
   const waitsForAct = task.status === "awaiting_user" && task.approval === null;
+
   const screenActions =
     task.status === "running" ? (
-      <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
+      <button type="button" onClick={takeOver} disabled={pending !== null} className={`${SMALL_SECONDARY} ${TOUCH}`}>
         {pending === "takeover" ? t.takingOver : t.takeOver}
       </button>
     ) : null;
@@ -134,7 +145,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       </div>
     ) : null;
 
-  const ending = endingOf(run, repliedBelow);
+  const ending = endingOf(run);
   const finished = ending !== null && ending.kind !== "awaiting_user";
   const endActions = replayable ? (
     <button type="button" onClick={runAgain} disabled={pending !== null} className={SECONDARY}>
@@ -144,6 +155,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
     <TakeUpActions onRetry={retry} onContinue={continueTask} pending={pending === "retry" || pending === "continue" ? pending : pending === null ? null : "other"} />
   ) : null;
   const keptOpen = finished && keepPlayer;
+  const onStage = staged && (isActive(task.status) || keptOpen);
+  useEffect(() => {
+    if (keptOpen) onHoldStage?.();
+  }, [keptOpen, onHoldStage]);
   const player = (showTimeline: boolean, focus = false) => (
     <Player
       focus={focus}
@@ -155,6 +170,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       onPosition={setPosition}
       showTimeline={showTimeline}
       timelineId={timelineId}
+      staged={onStage && !focus}
       finished={finished}
       actions={screenActions}
       control={task.status === "takeover" ? sendInput : undefined}
@@ -169,13 +185,13 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
       aria-label={task.text}
       ref={card}
       tabIndex={-1}
-      className="overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none"
+      className="@container scroll-my-3 overflow-clip rounded-2xl border border-zinc-200 bg-white shadow-sm focus:outline-none max-sm:-mx-3 max-sm:rounded-none max-sm:border-x-0"
     >
       {ending === null || keptOpen ? (
         <>
           <ProgressHeader
             status={task.status}
-            latest={steps.at(-1)?.text ?? null}
+            latest={steps.length > 0 ? stepWords(steps.at(-1)!.text) : null}
             activity={run.activity}
             expanded={expanded}
             onToggle={() => setExpanded(!expanded)}
@@ -190,7 +206,13 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               <AnswerCard ending={ending} actions={endActions} />
             </div>
           )}
-          <div className="border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3">{player(expanded)}</div>
+          {/* On the stage the screen takes its width alone; the steps stay in the chat's column. */}
+          {onStage && expanded && (
+            <div className="hidden border-t border-zinc-100 p-2 lg:block">
+              <Timeline id={timelineId} steps={steps} selected={position === "live" ? null : Math.min(position, steps.length - 1)} onSelect={setPosition} />
+            </div>
+          )}
+          <div className={`border-t border-zinc-100 px-2 pt-2 pb-3 sm:px-3 ${onStage ? STAGE : ""}`}>{player(expanded)}</div>
         </>
       ) : (
         <>
@@ -201,10 +223,17 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               (task.approval ? (
                 <>
                   <ApprovalFromPage approval={task.approval} />
-                  <ApprovalShot approval={task.approval} />
+                  {/* On a wide window the picture of what it would do takes the stage. */}
+                  <div className={onStage ? STAGE : ""}>
+                    <ApprovalShot approval={task.approval} onEnlarge={() => setPictureFocused(true)} />
+                  </div>
                 </>
               ) : (
-                waitsForAct && <PersonScreen run={run} control={sendInput} onEnlarge={() => setFocused(true)} />
+                waitsForAct && (
+                  <div className={onStage ? STAGE : ""}>
+                    <PersonScreen run={run} control={sendInput} onEnlarge={() => setFocused(true)} />
+                  </div>
+                )
               ))
             }
             actions={
@@ -281,6 +310,11 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
           <ErrorReason error={error} />
         </div>
       )}
+      {pictureFocused && task.approval && (
+        <FocusView title={task.text} status={task.status} onClose={() => setPictureFocused(false)}>
+          <ApprovalShot approval={task.approval} full />
+        </FocusView>
+      )}
       {focused && (
         <FocusView
           title={task.text}
@@ -293,7 +327,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               </button>
             ) : (
               ending === null && (
-                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} py-1 text-sm`}>
+                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} ${TOUCH} py-1 text-sm`}>
                   <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-red-600" />
                   {t.stop}
                 </button>
@@ -308,100 +342,18 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
   );
 }
 
-interface PlayerProps {
-  box: RefObject<HTMLDivElement | null>;
-  /** A pointer is pressed in the player (dragging the scrubber). */
-  onPressing: (pressing: boolean) => void;
-  run: RunState;
-  position: Position;
-  onPosition: (position: Position) => void;
-  showTimeline: boolean;
-  timelineId: string;
-  finished: boolean;
-  actions: ReactNode;
-  /** The screen is the person's (a takeover): their input on it goes here. */
-  control: ((input: PersonInputBody) => void) | undefined;
-  /** Shown under the live screen (the takeover's Resume). */
-  below: ReactNode;
-  /** In the focus view: the screen as large as it goes, the timeline beside it (under it on a phone). */
-  focus: boolean;
-  onEnlarge: (() => void) | undefined;
-}
-
-/** A task waiting for the person to act: its live screen, large, for them to act on. */
-function PersonScreen({ run, control, onEnlarge, focus = false }: { run: RunState; control: (input: PersonInputBody) => void; onEnlarge?: () => void; focus?: boolean }) {
-  return (
-    <div className={`flex flex-col gap-1 ${focus ? "" : "mt-3"}`}>
-      {focus && run.task.answer && <p className="mb-1 text-sm text-zinc-800">{run.task.answer}</p>}
-      <ScreenWindow view={screenView(run, "live")} status={run.task.status} positionLabel={t.live} alt={t.liveShot} control={control} onEnlarge={onEnlarge} focus={focus} size={focus ? "focus" : "card"} />
-      <p className="text-xs text-zinc-600">{t.actHint}</p>
-    </div>
-  );
-}
-
-/** Timeline, screen and scrubber, all reading and setting the same position. */
-function Player({ box, onPressing, run, position, onPosition, showTimeline, timelineId, finished, actions, control, below, focus, onEnlarge }: PlayerProps) {
-  const count = run.steps.length;
-  const value = scrubberValue(position, count);
-  // Which of the step's screenshots the person asked for; a step shows the one before its action until they do.
-  const [shot, setShot] = useState<{ at: number; shot: Shot } | null>(null);
-  if (shot && shot.at !== value) setShot(null);
-  const view = screenView(run, positionFromValue(value, count), shot?.at === value ? shot.shot : undefined);
-  // Seed 003 §4: while the task runs, the live screen carries the step counter and the last action.
-  const liveLabel = finished ? t.end : count > 0 ? t.liveStep(count) : t.live;
-  const label = value === count ? liveLabel : t.stepOf(value + 1, count);
-  // On wide screens the timeline stands beside the screen, so the whole card fits in view.
-  return (
-    <div
-      ref={box}
-      onPointerDownCapture={() => onPressing(true)}
-      onPointerUpCapture={() => onPressing(false)}
-      onPointerCancelCapture={() => onPressing(false)}
-      className={`flex flex-col gap-2 ${focus ? "lg:grid lg:grid-cols-[18rem_minmax(0,1fr)] lg:items-start lg:gap-4" : showTimeline ? "lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:items-start lg:gap-3" : ""}`}
-    >
-      {showTimeline && (
-        <Timeline id={focus ? `${timelineId}-focus` : timelineId} steps={run.steps} selected={value === count ? null : value} onSelect={onPosition} tall={focus} />
-      )}
-      <div className="flex min-w-0 flex-col gap-1">
-        <ScreenWindow
-          view={view}
-          status={run.task.status}
-          positionLabel={label}
-          alt={view.step ? t.stepShot(value + 1) : t.liveShot}
-          actions={value === count ? actions : null}
-          control={value === count ? control : undefined}
-          onShot={(next) => setShot({ at: value, shot: next })}
-          onEnlarge={onEnlarge}
-          focus={focus}
-        />
-        {value === count && below}
-        <Scrubber
-          stepCount={count}
-          value={value}
-          onChange={(next) => onPosition(positionFromValue(next, count))}
-          liveLabel={liveLabel}
-          valueText={view.step ? `${label}: ${view.step.text}` : label}
-        />
-        {view.step && <StepChecks step={view.step} />}
-        {view.step?.tool && <ToolCall call={view.step.tool} />}
-        {view.step && <StepCost step={view.step} />}
-      </div>
-    </div>
-  );
-}
-
 function isEnding(status: TaskStatus): boolean {
   return status !== "queued" && status !== "running" && status !== "takeover";
 }
 
-function endingOf({ task, stopReason }: RunState, repliedBelow: boolean): Ending | null {
+function endingOf({ task, stopReason }: RunState): Ending | null {
   switch (task.status) {
     case "queued":
     case "running":
     case "takeover":
       return null;
     case "completed":
-      return { kind: "completed", answer: task.answer ?? "", repliedBelow };
+      return { kind: "completed", answer: task.answer ?? "" };
     case "awaiting_user":
       return { kind: "awaiting_user", answer: task.answer ?? "", approval: task.approval !== null };
     case "failed":

@@ -3,7 +3,7 @@
 // With `control`, the screen is the person's (a takeover, or a task waiting for them to act): it
 // is shown larger, and their clicks, wheel and keys on it become input for the computer, in frame
 // pixels. In the focus view it fills the window and zooms (pinch, Ctrl+wheel, its buttons).
-import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
 import { usePinchZoom } from "../hooks/usePinchZoom.ts";
 import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { t } from "../i18n.ts";
@@ -29,6 +29,8 @@ export interface ScreenWindowProps {
   focus?: boolean;
   /** How large: by default a card's size, a takeover's (with `control`) or the focus view's. */
   size?: keyof typeof IMAGE_VH;
+  /** Classes for the frame around it (how it sits in the card on a phone). */
+  className?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ScreenWindowProps {
  */
 const IMAGE_VH = { card: 48, work: 82, focus: 72 } as const;
 
-export function ScreenWindow({ view, status, positionLabel, alt, actions, control, onShot, onEnlarge, focus = false, size }: ScreenWindowProps) {
+export function ScreenWindow({ view, status, positionLabel, alt, actions, control, onShot, onEnlarge, focus = false, size, className = "" }: ScreenWindowProps) {
   const { frame, marker } = view;
   const aspect = frame ? `${frame.width} / ${frame.height}` : "16 / 10";
   const at = (event: MouseEvent<HTMLElement>) => framePoint(event.currentTarget.getBoundingClientRect(), event.clientX, event.clientY, frame!);
@@ -87,8 +89,9 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
     <figure
       aria-label={t.screen}
       data-control={control ? "person" : undefined}
-      className={`mx-auto w-full overflow-hidden rounded-lg border bg-zinc-900 ${control ? "border-sky-500 ring-2 ring-sky-400" : "border-zinc-300"}`}
-      style={{ maxWidth: `calc(${IMAGE_VH[size ?? (focus ? "focus" : control ? "work" : "card")]}vh * ${aspect})` }}
+      className={`mx-auto w-full overflow-hidden rounded-lg border bg-zinc-900 ${control ? "border-sky-500 ring-2 ring-sky-400" : "border-zinc-300"} ${className}`}
+      // The stage sets how tall its screen may be (--screen-h); elsewhere a share of the window.
+      style={{ maxWidth: `calc(var(--screen-h, ${IMAGE_VH[size ?? (focus ? "focus" : control ? "work" : "card")]}vh) * ${aspect})` }}
     >
       <figcaption className="flex items-center gap-2 border-b border-zinc-300 bg-zinc-100 px-3 py-1.5 text-xs">
         <StatusDot status={status} />
@@ -117,7 +120,7 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
           {...handlers}
         >
           {frame ? (
-            <img src={frame.url} alt={alt} className="absolute inset-0 size-full object-contain" draggable={false} />
+            <FrameImage url={frame.url} alt={alt} />
           ) : (
             <div className="absolute inset-0 flex items-center justify-center text-sm text-zinc-400">{t.noFrame}</div>
           )}
@@ -126,7 +129,8 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
               data-testid="action-marker"
               role="img"
               aria-label={t.actionMarker}
-              className="pointer-events-none absolute size-7 rounded-full border-[3px] border-red-500 bg-red-500/15 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]"
+              // Hollow, so the label it marks reads through it.
+              className="pointer-events-none absolute size-7 rounded-full border-[3px] border-red-500 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]"
               // It keeps its size as the screen zooms.
               style={{ left: `${marker.x * 100}%`, top: `${marker.y * 100}%`, transform: `translate(-50%, -50%) scale(${1 / zoom.scale})` }}
             />
@@ -147,8 +151,26 @@ export function ScreenWindow({ view, status, positionLabel, alt, actions, contro
   );
 }
 
+/**
+ * The frame's picture. Under it lies the last frame that loaded, so a frame that fails to load (gone
+ * from the server, cut off on the way) leaves that one in view, never a broken-image icon, and one
+ * still loading never blanks the screen.
+ */
+function FrameImage({ url, alt }: { url: string; alt: string }) {
+  const [good, setGood] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  return (
+    <>
+      {good && <div data-testid="last-good-frame" aria-hidden="true" className="absolute inset-0 bg-contain bg-center bg-no-repeat" style={{ backgroundImage: `url("${good}")` }} />}
+      {failed !== url && (
+        <img src={url} alt={alt} className="absolute inset-0 size-full object-contain" draggable={false} onLoad={() => setGood(url)} onError={() => setFailed(url)} />
+      )}
+    </>
+  );
+}
+
 const ICON_BUTTON =
-  "flex size-6 shrink-0 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500";
+  "flex size-6 max-sm:size-11 shrink-0 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500";
 
 /** A step's two screenshots, one click apart: before its action (marked) and after it. */
 function ShotSwitch({ shot, onShot }: { shot: Shot; onShot: (shot: Shot) => void }) {

@@ -157,6 +157,7 @@ function StatusBadge({ status }: { status: SessionStatus }) {
     waiting: "bg-zinc-100 text-zinc-700",
     running: "bg-indigo-100 text-indigo-800",
     needs_you: "bg-amber-400 font-semibold text-amber-950 ring-1 ring-amber-500",
+    with_you: "bg-sky-100 text-sky-900",
     done: "bg-emerald-100 text-emerald-800",
     failed: "bg-red-100 text-red-800",
     stopped: "bg-zinc-200 text-zinc-700",

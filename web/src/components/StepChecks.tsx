@@ -4,6 +4,7 @@
 // step it is given.
 import type { ProgressStep } from "../protocol.ts";
 import { t } from "../i18n.ts";
+import { meantNoChange } from "../state/step-words.ts";
 
 export function StepChecks({ step }: { step: ProgressStep }) {
   const { effect, verification } = step;
@@ -21,7 +22,11 @@ export function StepChecks({ step }: { step: ProgressStep }) {
       <ul className="space-y-1">
         {effect && (
           <li>
-            {effect.changed ? `✓ ${effect.retries > 0 ? t.changedAfter(effect.retries) : effect.seen ? t.effectSeen[effect.seen] : t.changed}` : `✗ ${t.unchanged}`}
+            {effect.changed
+              ? `✓ ${effect.retries > 0 ? t.changedAfter(effect.retries) : effect.seen ? t.effectSeen[effect.seen] : t.changed}`
+              : meantNoChange(step)
+                ? t.unchangedAsMeant
+                : `✗ ${t.unchanged}`}
             {effect.note && <span className="text-zinc-500"> — {effect.note}</span>}
           </li>
         )}

@@ -4,6 +4,7 @@
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { describeStep, type ProgressStep } from "../protocol.ts";
 import { formatTime, t } from "../i18n.ts";
+import { stepWords } from "../state/step-words.ts";
 
 export interface TimelineProps {
   id: string;
@@ -68,7 +69,7 @@ export function Timeline({ id, steps, selected, onSelect, tall = false }: Timeli
               >
                 <span className="block text-sm text-zinc-900">
                   <span className="mr-1.5 font-medium text-zinc-600">{step.index}.</span>
-                  {step.text || describeStep(step)}
+                  {step.text ? stepWords(step.text) : describeStep(step)}
                 </span>
                 <span className="mt-0.5 flex flex-wrap gap-x-2 text-xs text-zinc-600">
                   <time dateTime={step.created_at}>{formatTime(step.created_at)}</time>

@@ -13,7 +13,24 @@ export function useBringIntoView(element: RefObject<HTMLElement | null>, status:
     // Answered, it runs, or (after a restart) waits for its place first.
     const resumed = was.status === "awaiting_user" && (status === "running" || status === "queued");
     if ((was.status === status && was.approvalId === approvalId) || (!asks && !resumed)) return;
-    // Its end holds what the person answers with (I've done it, Allow, Resume).
-    element.current?.scrollIntoView?.({ block: "end" });
+    const card = element.current;
+    if (!card?.scrollIntoView) return;
+    // The run that goes on shows its header first: its progress grows below it.
+    if (resumed) {
+      card.scrollIntoView({ block: "start" });
+      return;
+    }
+    // Its end holds what the person answers with (I've done it, Allow, Resume), its start what
+    // they are asked: a card taller than the chat shows its start, the question before the buttons.
+    card.scrollIntoView({ block: "end" });
+    const scroller = scrollerOf(card);
+    if (scroller && card.getBoundingClientRect().top < scroller.getBoundingClientRect().top) card.scrollIntoView({ block: "start" });
   }, [element, status, approvalId]);
+}
+
+function scrollerOf(element: HTMLElement): HTMLElement | null {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    if (parent.scrollHeight > parent.clientHeight && getComputedStyle(parent).overflowY !== "visible") return parent;
+  }
+  return null;
 }

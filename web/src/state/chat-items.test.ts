@@ -60,16 +60,6 @@ describe("chatItems", () => {
     expect(shape(chatItems([...question, answer], {}, ended))).toEqual(["user:capital of France?", "answer:Paris."]);
   });
 
-  it("marks a run the assistant answers from below, so the answer is said once", () => {
-    const done = [...sent, message("assistant_answer", "The button was pressed.")];
-    const runOf = (items: ReturnType<typeof chatItems>) => items.find((i) => i.kind === "run");
-    expect(runOf(chatItems(done, run("completed")))).toMatchObject({ repliedBelow: false });
-    const replied = [...done, message("assistant_answer", "Done: it is pressed.", null, "msg_r")];
-    expect(runOf(chatItems(replied, run("completed")))).toMatchObject({ repliedBelow: true });
-    expect(runOf(chatItems(done, run("completed"), [reply({ text: "Done: it" })]))).toMatchObject({ repliedBelow: true });
-    expect(runOf(chatItems([...done, message("user_text", "thanks", null, "q3")], run("completed")))).toMatchObject({ repliedBelow: false });
-  });
-
   it("keeps a failed reply before what the person wrote afterwards", () => {
     const later = { ...message("user_text", "try again", null, "q2"), created_at: "2025-01-01T10:05:00.000Z" };
     const failed = reply({ status: "failed", text: "Let me", endedAt: "2025-01-01T10:01:00.000Z" });

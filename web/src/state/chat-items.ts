@@ -17,8 +17,7 @@ export interface FollowUpState {
 export type ChatItem =
   | { kind: "user"; message: ChatMessage; followUp?: FollowUpState }
   | { kind: "answer"; message: ChatMessage }
-  /** `repliedBelow`: the assistant replies after the task's card, from its result, before the person writes again. */
-  | { kind: "run"; taskId: string; repliedBelow: boolean }
+  | { kind: "run"; taskId: string }
   | { kind: "reply"; reply: ReplyState }
   | { kind: "failure"; reply: ReplyState };
 
@@ -44,7 +43,7 @@ export function chatItems(
     if (message.kind === "assistant_answer" && !(isLast && taskId !== null && showsAnswer(runs[taskId]))) {
       items.push({ kind: "answer", message });
     }
-    if (isLast) items.push({ kind: "run", taskId, repliedBelow: false });
+    if (isLast) items.push({ kind: "run", taskId });
   });
   items.push(...takeFailures(failures, () => true));
   const stored = new Set(messages.map((message) => message.id));
@@ -52,26 +51,7 @@ export function chatItems(
     if (reply.status === "streaming") items.push({ kind: "reply", reply });
     if (reply.status === "completed" && reply.message && !stored.has(reply.message.id)) items.push({ kind: "answer", message: reply.message });
   }
-  markReplies(items);
   return items;
-}
-
-/**
- * A run followed by the assistant's own words (stored or streaming) before the person's next
- * message: the reply answers from the task's result, so the answer is said once, there.
- */
-function markReplies(items: ChatItem[]): void {
-  items.forEach((item, index) => {
-    if (item.kind !== "run") return;
-    for (const next of items.slice(index + 1)) {
-      if (next.kind === "user" || next.kind === "run") return;
-      const words = next.kind === "answer" ? (next.message.task_id === null ? next.message.text : "") : next.kind === "reply" ? next.reply.text : "";
-      if (words.trim()) {
-        items[index] = { ...item, repliedBelow: true };
-        return;
-      }
-    }
-  });
 }
 
 function takeFailures(failures: ReplyState[], before: (endedAt: string) => boolean): ChatItem[] {

@@ -112,7 +112,7 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
     case "task.awaiting_user":
       return { ...run, task: task({ status: "awaiting_user", answer: event.answer }) };
     case "approval.requested":
-      return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: event.approval.checks.map((c) => c.message || c.code).join("\n") }) };
+      return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: [...new Set(event.approval.checks.map((c) => c.message || c.code))].join("\n") }) };
     case "snapshotSync":
       return { ...run, liveUrl: event.tab.url };
     case "task.takeover":
