@@ -6,7 +6,7 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runDeciding as run } from "../support/decide.ts";
-import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
+import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages, app } = useWorld({ config: { model: { timeoutMs: 60_000 } } });
@@ -21,6 +21,15 @@ beforeAll(async () => {
 
 const attached = () => [{ name: "photo.png", mime_type: "image/png", data_url: `data:image/png;base64,${photo.toString("base64")}` }];
 const plannedFor = (text: string) => (r: RecordedRequest) => planningText(r).includes(text);
+const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
+/** A call of `name` with the ref the tree the model read last gives the element labelled `label`. */
+const withRef = (name: string, args: Record<string, unknown>, label: string): Responder => (r) => {
+  const read = r.body.messages.map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => p.text ?? "").join("\n"))).join("\n");
+  const ref = [...read.matchAll(new RegExp(`"${label}"[^\\n]*\\[ref=([a-z0-9]+)\\]`, "g"))].at(-1)?.[1];
+  if (!ref) throw new Error(`no "${label}" in the tree`);
+  return calls([name, { ...args, ref }]);
+};
 
 describe("uploading an attached picture into a page's form", () => {
   it("puts it into the file input at a point; the form's server receives the same bytes", async () => {
@@ -74,6 +83,36 @@ describe("uploading an attached picture into a page's form", () => {
     expect(stored.steps[0]!.text).toContain(refusal);
     expect(planningText(model.requests.filter(plannedFor(task))[1]!)).toContain(refusal);
     expect(pages.uploads.length).toBe(before);
+  });
+});
+
+describe("the tool agent's upload", () => {
+  it("puts the attachment into the file input its ref names, and a wrong name comes back as a failure it can read", async () => {
+    const goal = "Post my photo with the form";
+    model.route(
+      agentOf(goal),
+      calls(["ariaTree", {}]),
+      withRef("upload", { name: "holiday.png" }, "Photo"),
+      withRef("upload", { name: "photo.png" }, "Photo"),
+      calls(["act", { action: "click the Send button" }]),
+      calls(["close", { reasoning: "Sent.", taskComplete: true }]),
+    );
+    model.route((r) => systemText(r).startsWith("You choose elements") && userText(r).includes("Send"), (r) => ({
+      text: JSON.stringify({ ref: new RegExp(`button "Send"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(userText(r))![1], method: "click" }),
+    }));
+    const { end, stored } = await run(app, "s-upload-tool", { text: goal, start_url: pages.url("upload.html"), agent_mode: "dom", attachments: attached() });
+    expect(end).toMatchObject({ type: "task.completed" });
+    expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok])).toEqual([
+      ["ariaTree", true],
+      ["upload", false],
+      ["upload", true],
+      ["act", true],
+      ["close", true],
+    ]);
+    expect(stored.steps[1]!.tool!.error).toEqual({ code: "ACTION_FAILED", message: 'No attachment is called "holiday.png"; the message attached "photo.png". Upload one of those by its name.' });
+    const received = pages.uploads.filter((u) => u.field === "photo").at(-1)!;
+    expect(received.name).toBe("photo.png");
+    expect(received.data.equals(photo)).toBe(true);
   });
 });
 
