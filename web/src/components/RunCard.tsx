@@ -12,7 +12,7 @@ import type { PersonInputBody, TaskStatus } from "../protocol.ts";
 import { positionFromValue, screenView, scrubberValue, type Position, type Shot } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
-import { ApprovalFromPage, ApprovalShot } from "./ApprovalShot.tsx";
+import { ApprovalFromPage, ApprovalShot, ApprovalUpload } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
@@ -201,6 +201,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               (task.approval ? (
                 <>
                   <ApprovalFromPage approval={task.approval} />
+                  <ApprovalUpload approval={task.approval} />
                   <ApprovalShot approval={task.approval} />
                 </>
               ) : (
