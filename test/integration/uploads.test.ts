@@ -3,6 +3,8 @@
 // opened, and the form's server receives the very bytes that were attached. A name the message
 // did not attach is refused, and the model is told which it has; an upload to an origin the
 // person did not name waits for them.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runDeciding as run } from "../support/decide.ts";
@@ -48,6 +50,8 @@ describe("uploading an attached picture into a page's form", () => {
     expect(received[0]!.data.equals(photo)).toBe(true);
     expect(stored.steps[0]!.action).toMatchObject({ type: "upload", args: { name: "photo.png", x: 250, y: 120 } });
     expect(stored.steps[0]!.effect).toMatchObject({ changed: true });
+    // The file written for the upload goes with the task's run.
+    expect(existsSync(path.join(app.dataDir, "uploads", stored.task.id))).toBe(false);
   });
 
   it("puts it into the file chooser that a click on the page's button opened", async () => {
