@@ -8,6 +8,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runDeciding as run } from "../support/decide.ts";
+import { openStream } from "../support/sse.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -91,7 +92,7 @@ describe("uploading an attached picture into a page's form", () => {
 });
 
 describe("the tool agent's upload", () => {
-  it("puts the attachment into the file input its ref names, and a wrong name comes back as a failure it can read", async () => {
+  it("puts the attachment into the file input its ref names, a wrong name comes back as a failure it can read, and Run again puts it in again without the model", async () => {
     const goal = "Post my photo with the form";
     model.route(
       agentOf(goal),
@@ -117,6 +118,19 @@ describe("the tool agent's upload", () => {
     const received = pages.uploads.filter((u) => u.field === "photo").at(-1)!;
     expect(received.name).toBe("photo.png");
     expect(received.data.equals(photo)).toBe(true);
+
+    // Run again: without the model, the same attachment goes into the recorded input, and is sent again.
+    const before = model.requests.length;
+    const sent = pages.uploads.length;
+    const again = await app.api<{ task_id: string }>("POST", "/api/chat/replay", { task_id: stored.task.id });
+    expect(again.status).toBe(202);
+    const events = await openStream(app.url, "s-upload-tool", 0);
+    expect(await events.waitForEnd(again.json.task_id, 45_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    const replayed = pages.uploads.slice(sent).filter((u) => u.field === "photo");
+    expect(replayed).toHaveLength(1);
+    expect(replayed[0]!.data.equals(photo)).toBe(true);
+    expect(model.requests.slice(before).filter(agentOf(goal))).toEqual([]);
   });
 });
 
