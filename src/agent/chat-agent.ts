@@ -140,10 +140,12 @@ export class ChatAgent {
       throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: ${why}.`);
     }
     this.assertIdle(task.session_id);
+    // A recorded upload puts the same attachment in again.
+    const attachments = await this.runtime.attachmentsOf(task);
     return this.runtime.submit({
       sessionId: task.session_id,
       text: task.text,
-      attachments: [],
+      attachments,
       startUrl: task.start_url ?? undefined,
       replay: { of: task, steps },
     });

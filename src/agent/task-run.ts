@@ -26,6 +26,7 @@ import type { RunRecorder, TaskResources } from "./ports.ts";
 import type { PersonAnswer, Resumption } from "./resumption.ts";
 import { StepRecorder } from "./step-recorder.ts";
 import { TaskRecord } from "./task-record.ts";
+import { UploadFiles } from "./upload-files.ts";
 
 /** What the person's "I've done it" says, in the configured language, when it comes without words (seed 000 §7.1: “我已经操作”). */
 export function ackText(locale: Config["locale"]): string {
@@ -146,6 +147,7 @@ export class TaskRun {
     let outcome: Outcome;
     let steps: StepRecorder | null = null;
     let reporter: ActivityReporter | null = null;
+    let uploads: UploadFiles | null = null;
     try {
       await this.begin();
       if (this.resumption) this.followUps.recall(await this.recorder.taskFollowUps(this.resumption.from));
@@ -162,6 +164,7 @@ export class TaskRun {
         liveView.seen(shot);
       }));
       const { named, proposed } = taskOrigins(record.current, this.personWords);
+      const toUpload = (uploads = UploadFiles.forTask(this.config.dataDir, record.current.id, this.attachments));
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
@@ -173,6 +176,7 @@ export class TaskRun {
         personText: () => this.personSaid(),
         passwords: plainPasswords(`${record.current.text}\n${this.personWords?.text ?? ""}`),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
+        uploadFile: (name) => toUpload.file(name),
       }));
       liveView.begin(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
       const files = await readAttachments(this.attachments, this.config.model.attachmentsKb * 1024);
@@ -206,6 +210,7 @@ export class TaskRun {
     await live?.close();
     // Close before the terminal event: once a client sees it, nothing more happens on screen.
     await this.computer?.close().catch(() => undefined);
+    await uploads?.remove().catch((error: unknown) => this.log.warn({ err: error }, "could not remove the task's upload files"));
     await this.finish(outcome);
     // A task stopped or failed for another reason may not have got to the step it could not store.
     if (steps?.lost && !(outcome.status === "failed" && outcome.code === "STORAGE_FAILED")) {

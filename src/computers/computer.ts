@@ -123,6 +123,14 @@ export interface NetworkGate {
   permit(origin: string): void;
 }
 
+/** One of the message's attachments as a file on the server's disk, ready to be uploaded. */
+export interface UploadFile {
+  /** The attachment's name, as the person sent it and the model names it. */
+  name: string;
+  path: string;
+  mimeType: string;
+}
+
 /** A desktop's focused window as the model and the person are told it. */
 export interface ActiveWindow {
   title: string;
@@ -210,6 +218,12 @@ export interface Computer {
    * waits for a decision on an approval) and when the agent has it again.
    */
   handOver?(to: ScreenHolder): Promise<void>;
+  /**
+   * Computers that can hand a file to what they show: puts it into the file input at a point
+   * (screenshot pixels), or, without one, into the file chooser or file dialog open now. Throws
+   * ACTION_FAILED, saying what to do instead, when nothing there takes a file.
+   */
+  upload?(file: UploadFile, at: Point | null): Promise<void>;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

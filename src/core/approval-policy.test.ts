@@ -24,6 +24,15 @@ describe("judge", () => {
     expect(judge(allowAll, [pay, { kind: "download", message: "" }], "https://evil.example", named).verdict).toBe("allow");
   });
 
+  it("by default gives a file without asking only to an origin the person named; a desktop's dialog, naming none, asks", () => {
+    const named = (origin: string) => origin === "https://jobs.example";
+    const upload = (origin?: string): Risk => ({ kind: "upload", message: 'puts the file "cv.pdf" into the file input', ...(origin ? { origin } : {}) });
+    expect(judge(DEFAULT_APPROVAL_POLICY, [upload()], "https://jobs.example", named).verdict).toBe("allow");
+    expect(judge(DEFAULT_APPROVAL_POLICY, [upload("https://tracker.example")], "https://jobs.example", named).verdict).toBe("ask");
+    expect(judge(DEFAULT_APPROVAL_POLICY, [upload()], null, named).verdict).toBe("ask");
+    expect(judge({ ...DEFAULT_APPROVAL_POLICY, upload: "deny" }, [upload()], "https://jobs.example", named).verdict).toBe("deny");
+  });
+
   it("asks before keys go to a terminal whose commands reach the server, whatever keyboard_input allows", () => {
     const terminal: Risk = { kind: "keyboard_input", message: 'types into the terminal "XTerm"', unfenced: true };
     expect(judge(allowAll, [terminal], null, () => true)).toEqual({ verdict: "ask", risks: [terminal] });

@@ -30,6 +30,8 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   delete: "ask",
   send: "ask",
   download: "ask",
+  // A file goes where the person named without asking; anywhere else asks (PROVENANCE).
+  upload: "allow",
   leave_site: "ask",
   new_origin: "allow",
   local_network: "ask",
@@ -64,13 +66,15 @@ export function pressRisks(label: string): Risk[] {
 /**
  * Classes of actions a click of which is never made twice when it shows no effect: it may have had
  * one the computer could not tell (a payment sent by a script, a file fetched by the browser's own
- * downloader), and a second would pay, send or download again. `upload` is the class of putting a
- * file into a page, named here so that no such click is ever repeated.
+ * downloader), and a second would pay, send, download or upload again.
  */
-export const UNREPEATED: ReadonlySet<string> = new Set<ActionClass | "upload">(["submit", "pay", "delete", "send", "download", "upload"]);
+export const UNREPEATED: ReadonlySet<ActionClass> = new Set<ActionClass>(["submit", "pay", "delete", "send", "download", "upload"]);
 
-/** The classes an injected instruction would use to carry data away: never allowed blindly. */
-const PROVENANCE: ReadonlySet<ActionClass> = new Set(["leave_site", "submit", "sensitive_field"]);
+/**
+ * The classes an injected instruction would use to carry data away: never allowed blindly. An
+ * upload hands the person's file to the page's origin, as a form sends its fields.
+ */
+const PROVENANCE: ReadonlySet<ActionClass> = new Set(["leave_site", "submit", "sensitive_field", "upload"]);
 
 const policyObject = z.partialRecord(z.enum(ACTION_CLASSES), z.enum(VERDICTS));
 

@@ -8,6 +8,7 @@ import { normalizeChord } from "../computers/keys.ts";
 import { inDomains } from "../core/network-policy.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
+import { uploadPoint } from "../protocol/index.ts";
 
 /** Where a page deed acts, so that it is classified like the screen action it stands for; `text`: what it types. */
 export type DeedTarget = { element: ElementQuery; how: "click" | "enter" | "type"; text?: string };
@@ -82,9 +83,28 @@ export async function risksOfDeed(computer: Computer, action: ScreenAction | nul
     }
     case "navigate":
       return web ? web.risksOfUrl(action.args.url) : [];
+    case "upload":
+      return [await uploadRisk(computer, action)];
     default:
       return [];
   }
+}
+
+/**
+ * What an upload gives away, and to whom: the file, to the origin of the page (or of the frame
+ * inside it) that holds the file input, or to the desktop program whose file dialog is open.
+ */
+async function uploadRisk(computer: Computer, action: Extract<ScreenAction, { type: "upload" }>): Promise<Risk> {
+  const file = `the file "${action.args.name}"`;
+  const at = uploadPoint(action);
+  if (!computer.web) {
+    const window = await computer.activeWindow?.().catch(() => null);
+    return { kind: "upload", message: `gives ${file} to ${window?.title ? `the window "${window.title}"` : "the open file dialog"}` };
+  }
+  const frame = at ? await computer.web.frameOf(at) : null;
+  const origin = frame?.origin ?? originOf((await computer.currentUrl()) ?? "");
+  const into = at ? "the file input" : "the file chooser open";
+  return { kind: "upload", message: `puts ${file} into ${into} on ${origin ?? "this page"}, which receives it`, ...(origin ? { origin } : {}) };
 }
 
 /** Window classes of terminals (`XTerm`, `Gnome-terminal`, `URxvt`, `kitty`). */
@@ -118,6 +138,8 @@ export function deedElement(action: ScreenAction | null, target: DeedTarget | nu
     case "keypress":
     case "hold_key":
       return "focused";
+    case "upload":
+      return uploadPoint(action);
     default:
       return null;
   }
@@ -150,7 +172,7 @@ export function withNewOrigins(risks: Risk[], visited: ReadonlySet<string>): Ris
 }
 
 /** Action kinds that change something; on a sensitive site each of them waits for the person. */
-const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "drag", "type", "keypress", "hold_key", "navigate"]);
+const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "drag", "type", "keypress", "hold_key", "navigate", "upload"]);
 
 /** `sensitive_site` when the action acts on, or opens, a site of the sensitive-site list. */
 export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string | null, action: ScreenAction | null, target: DeedTarget | null): Risk[] {

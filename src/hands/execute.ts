@@ -1,6 +1,6 @@
 // Carries out one resolved action on a computer: every point is already in screenshot pixels
 // (perception/resolve.ts). A retried click adds its jitter here, kept inside the screen.
-import type { Computer } from "../computers/computer.ts";
+import type { Computer, UploadFile } from "../computers/computer.ts";
 import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
@@ -13,6 +13,8 @@ export async function execute(
   signal: AbortSignal,
   /** Added to the action's point, in screenshot pixels (the jitter of a retried click). */
   offset: Point = { x: 0, y: 0 },
+  /** An upload's file, found by the hands from its attachment's name. */
+  file: UploadFile | null = null,
 ): Promise<void> {
   const at = (x: number, y: number): Point => ({ x: clamp(x + offset.x, screen.width), y: clamp(y + offset.y, screen.height) });
   switch (action.type) {
@@ -52,6 +54,12 @@ export async function execute(
       return delay(action.args.ms, signal);
     case "navigate":
       return computer.navigate(checkedUrl(action.args.url));
+    case "upload": {
+      if (!computer.upload) throw new AppError("ACTION_FAILED", `This ${computer.kind} cannot take files: upload works in the server's own browser and on its desktop.`);
+      if (!file) throw new AppError("ACTION_FAILED", `The attachment "${action.args.name}" has no file to upload.`);
+      const { x, y } = action.args;
+      return computer.upload(file, x === undefined || y === undefined ? null : at(x, y));
+    }
     default:
       return assertNever(action);
   }

@@ -9,7 +9,7 @@
 // (scroll-back.ts). What happened is data for the step record and the model's history, never a
 // reason to fail the task. Before any of it, the action is classified and judged by the approval
 // policy: it runs, waits for the person, or is refused (DENIED, which goes back to whoever decided it).
-import type { Computer, ElementTarget, Risk, StructuralEffect } from "../computers/computer.ts";
+import type { Computer, ElementTarget, Risk, StructuralEffect, UploadFile } from "../computers/computer.ts";
 import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
@@ -21,7 +21,7 @@ import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { EffectSeen, FrameRef, PersonInput, StepEffect, StepVerification, Usage } from "../protocol/index.ts";
+import { actionPoint, type EffectSeen, type FrameRef, type PersonInput, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
 import { actsOnPage, deedElement, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
 import { checkedUrl, execute } from "./execute.ts";
@@ -117,6 +117,11 @@ export interface HandsOptions {
   ask(request: ApprovalRequest): Promise<boolean>;
   /** How long the policy may take for the structure read beside it to stand: a few frames by default. */
   earlyReadMs?: number;
+  /**
+   * The file of the message's attachment an upload names; throws ACTION_FAILED, naming the
+   * attachments there are, for a name the message did not attach. Without it, nothing is uploaded.
+   */
+  uploadFile?(name: string): Promise<UploadFile>;
 }
 
 /** What an attempt at an action showed, against the screen before it. */
@@ -129,7 +134,6 @@ interface Seen {
 }
 
 const CLICKS = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click"]);
-const POINTED = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "move", "drag", "scroll"]);
 const CAPTURE_ATTEMPTS = 3;
 const CAPTURE_BACKOFF_MS = 150;
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
@@ -213,7 +217,9 @@ export class Hands {
     const signal = options.signal ?? this.options.signal;
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
-    const target = action && POINTED.has(action.type) ? { x: (action.args as Point).x, y: (action.args as Point).y } : null;
+    const target = action ? actionPoint(action) : null;
+    // An attachment the message does not have is refused before anyone is asked about it.
+    const file = action?.type === "upload" ? await raceAbort(this.fileOf(action.args.name), signal) : null;
     // The page as it is before the action, read while the policy judges the action (both only
     // read it); read again if anything comes between them (the person is asked, the pointer
     // checked) or the policy took long (a name looked up): what the page did meanwhile is not
@@ -275,7 +281,7 @@ export class Hands {
       await clock.time("action", async () => {
         if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
         for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }), signal);
+          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file), signal);
         }
       });
       acted = performance.now();
@@ -334,6 +340,12 @@ export class Hands {
     this.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
+  }
+
+  private fileOf(name: string): Promise<UploadFile> {
+    const { uploadFile } = this.options;
+    if (!uploadFile) return Promise.reject(new AppError("ACTION_FAILED", "This task has no attachments to upload."));
+    return uploadFile(name);
   }
 
   /**

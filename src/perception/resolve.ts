@@ -31,6 +31,10 @@ export function resolveAction(action: ScreenAction, spaces: Spaces): ScreenActio
         },
       };
     }
+    case "upload": {
+      const { x, y } = action.args;
+      return x === undefined || y === undefined ? action : { ...action, args: { ...action.args, ...at(x, y) } };
+    }
     default:
       return action;
   }

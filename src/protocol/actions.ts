@@ -28,6 +28,13 @@ export const actionArgsSchemas = {
   hold_key: z.object({ keys: z.array(z.string().min(1)).min(1), ms: z.number().int().min(0).max(MAX_WAIT_MS) }),
   wait: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS).default(1000) }),
   navigate: z.object({ url: z.string().min(1) }),
+  /**
+   * The message's attachment `name` put into the file input at the point; without a point, into
+   * the file chooser the page (or the desktop's file dialog) has open. A point is both or neither.
+   */
+  upload: z
+    .object({ name: z.string().min(1), x: coord.optional(), y: coord.optional() })
+    .refine((args) => (args.x === undefined) === (args.y === undefined), { message: "give both x and y, or neither" }),
   done: z.object({ answer: z.string().min(1) }),
   needs_user: z.object({ answer: z.string().min(1) }),
 } as const;
@@ -56,6 +63,7 @@ export const actionSchema = z.discriminatedUnion("type", [
   actionOf("hold_key"),
   actionOf("wait"),
   actionOf("navigate"),
+  actionOf("upload"),
   actionOf("done"),
   actionOf("needs_user"),
 ]);
@@ -87,9 +95,17 @@ export function actionPoint(action: Action): { x: number; y: number } | null {
     case "drag":
     case "scroll":
       return { x: action.args.x, y: action.args.y };
+    case "upload":
+      return uploadPoint(action);
     default:
       return null;
   }
+}
+
+/** Where an upload puts its file: the file input at its point, or null for the file chooser already open. */
+export function uploadPoint(action: ActionOf<"upload">): { x: number; y: number } | null {
+  const { x, y } = action.args;
+  return x === undefined || y === undefined ? null : { x, y };
 }
 
 /** A short label for timelines and history lines, e.g. `click (412, 230)`. */
@@ -118,6 +134,10 @@ export function describeAction(action: Action): string {
       return `wait ${action.args.ms} ms`;
     case "navigate":
       return `navigate ${action.args.url}`;
+    case "upload": {
+      const at = uploadPoint(action);
+      return `upload ${JSON.stringify(truncate(action.args.name, 40))}${at ? ` at (${at.x}, ${at.y})` : ""}`;
+    }
     case "done":
       return "done";
     case "needs_user":

@@ -241,7 +241,8 @@ export type TaskError = z.infer<typeof taskErrorSchema>;
 /**
  * What an action may amount to, for the approval policy: the hands classify every action before
  * it runs (from its kind, its target element and the URL) and the policy says allow, ask or deny
- * for each class. `medium_risk` and `high_risk` are the risk levels of seed 003's desktop tools
+ * for each class. `upload` puts one of the message's attachments into a page or a file dialog.
+ * `medium_risk` and `high_risk` are the risk levels of seed 003's desktop tools
  * (mouse_action, keyboard_action; computer_use), judged once per call; `keyboard_input` is
  * keyboard_action's alone, for a policy that asks before the desktop's keyboard but not its
  * mouse (seed 003 §5-2's require_approval_for).
@@ -252,6 +253,7 @@ export const ACTION_CLASSES = [
   "delete",
   "send",
   "download",
+  "upload",
   "leave_site",
   "new_origin",
   "local_network",

@@ -32,6 +32,7 @@ import { search } from "./search.ts";
 import { think } from "./think.ts";
 import type { AgentTool, ComputerKind, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
 import { type } from "./type.ts";
+import { upload } from "./upload.ts";
 import { browserMembers } from "./browser-toolset/index.ts";
 import { wait } from "./wait.ts";
 
@@ -64,6 +65,7 @@ const ALL: AgentTool[] = [
   search,
   think,
   type,
+  upload,
   wait,
 ] as AgentTool[];
 

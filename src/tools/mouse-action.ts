@@ -4,7 +4,7 @@
 // effect too, and the call is judged by the approval policy's `medium_risk` first.
 import { z } from "zod";
 import type { ScreenAction } from "../perception/resolve.ts";
-import { WHEEL_NOTCH_PX } from "../protocol/index.ts";
+import { actionPoint, WHEEL_NOTCH_PX } from "../protocol/index.ts";
 import { toScreen } from "./points.ts";
 import { clickAt, defineTool, failed, notPlaced } from "./tool.ts";
 
@@ -56,6 +56,6 @@ export const mouseAction = defineTool({
 });
 
 function done(call: z.infer<typeof input>, action: ScreenAction) {
-  const at = "x" in action.args ? { x: action.args.x, y: action.args.y } : undefined;
+  const at = actionPoint(action) ?? undefined;
   return { ok: true, data: { success: true, ...call }, action, ...(at ? { at } : {}) };
 }

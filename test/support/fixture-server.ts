@@ -1,6 +1,7 @@
 // Serves the fixture pages of test/fixtures/pages on 127.0.0.1 and records what they report
 // (`POST /record` with a text body, or a message on the WebSocket `/record-socket`, which no
-// browser request or DOM change shows), so a test can observe what happened inside a page.
+// browser request or DOM change shows), so a test can observe what happened inside a page; the
+// files a form posts to `/upload` are kept as received.
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,10 +19,19 @@ export interface FixtureServer {
   records: string[];
   /** Every request the server was sent, in order, as `METHOD /path`. */
   requested: string[];
+  /** The files forms posted to `/upload` (multipart), in order, each as its field, file name, type and bytes. */
+  uploads: ReceivedFile[];
   /** Makes changing.html show another version of itself from its next load. */
   setVariant(variant: string): void;
   waitForRecord(text: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ReceivedFile {
+  field: string;
+  name: string;
+  type: string;
+  data: Buffer;
 }
 
 /**
@@ -37,6 +47,7 @@ export function fixtureOrigins(): string[] {
 export async function startFixtureServer(extra: Record<string, string> = {}): Promise<FixtureServer> {
   const records: string[] = [];
   const requested: string[] = [];
+  const uploads: ReceivedFile[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   let variant = "1";
   const record = (text: string) => {
@@ -52,6 +63,20 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
       req.on("end", () => {
         record(Buffer.concat(chunks).toString("utf8"));
         res.writeHead(204).end();
+      });
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/upload") {
+      // Read as a server reads a multipart form: every non-empty file field is kept.
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        void new Response(Buffer.concat(chunks), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData().then(async (form) => {
+          const files = [...form.entries()].flatMap(([field, value]) => (typeof value === "string" || value.size === 0 ? [] : [{ field, file: value }]));
+          for (const { field, file } of files) uploads.push({ field, name: file.name, type: file.type, data: Buffer.from(await file.arrayBuffer()) });
+          const list = files.map(({ field, file }) => `${field}: ${file.name} (${file.size} bytes)`).join(", ");
+          res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Received</title><p>Received ${list || "no file"}.</p>`);
+        });
       });
       return;
     }
@@ -111,6 +136,7 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
     url: (page) => `http://127.0.0.1:${port}/${page}`,
     records,
     requested,
+    uploads,
     setVariant: (next) => {
       variant = next;
     },

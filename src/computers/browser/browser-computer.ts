@@ -9,7 +9,7 @@ import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect } from "../computer.ts";
+import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
@@ -18,6 +18,7 @@ import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { PageEffects } from "./page-effects.ts";
+import { uploadFile } from "./file-upload.ts";
 import { Screencast } from "./screencast.ts";
 import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
@@ -311,6 +312,10 @@ export class BrowserComputer implements Computer {
       await this.page.mouse.up();
       this.cursor = { ...to };
     });
+  }
+
+  async upload(file: UploadFile, at: Point | null): Promise<void> {
+    await this.input(() => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
   }
 
   async type(text: string): Promise<void> {

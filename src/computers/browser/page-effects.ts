@@ -1,8 +1,9 @@
 // What an action set off in the browser that its screen need not show, heard at the protocol: a
 // download that began, a page or tab that opened, a dialog (an alert, a confirm, a prompt, a
 // beforeunload, a file chooser), a navigation, a request that changes something. Only heard,
-// never answered: dialogs are still dismissed and downloads still kept as Playwright does by default.
-import type { BrowserContext, Page, Request } from "playwright-core";
+// never answered: dialogs are still dismissed and downloads still kept as Playwright does by
+// default; a file chooser is held open until an upload fills it (file-upload.ts).
+import type { BrowserContext, FileChooser, Page, Request } from "playwright-core";
 import type { QuietEffect } from "../computer.ts";
 
 /**
@@ -22,6 +23,8 @@ export type EffectMark = Readonly<Record<QuietEffect, number>>;
 
 export class PageEffects {
   private readonly heard: Record<QuietEffect, number> = { download: 0, new_tab: 0, dialog: 0, navigation: 0, request: 0 };
+  /** The file chooser each page opened last that no upload has filled yet. */
+  private readonly choosers = new WeakMap<Page, FileChooser>();
 
   /**
    * `chooser`: hear file choosers too. Playwright takes a page's file chooser over once anyone
@@ -60,7 +63,19 @@ export class PageEffects {
     page.on("framenavigated", (frame) => {
       if (frame === page.mainFrame()) this.hear("navigation");
     });
-    if (this.chooser) page.on("filechooser", () => this.hear("dialog"));
+    if (this.chooser) {
+      page.on("filechooser", (chooser) => {
+        this.choosers.set(page, chooser);
+        this.hear("dialog");
+      });
+    }
+  }
+
+  /** The file chooser `page` has open, taken so that one upload fills it; null when none is. */
+  takeChooser(page: Page): FileChooser | null {
+    const chooser = this.choosers.get(page) ?? null;
+    this.choosers.delete(page);
+    return chooser;
   }
 }
 

@@ -9,13 +9,14 @@ import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { captionOnScreen } from "../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
-import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect } from "../computer.ts";
+import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
 import { compareDesktop, desktopState } from "./desktop-effects.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
 import { bgrxToJpeg, DESKTOP_LATE_EFFECT_MS, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
 import { Clipboard } from "./clipboard.ts";
 import { Keyboard } from "./keyboard.ts";
 import { typeText } from "./typing.ts";
+import type { UploadFolder } from "./upload-folder.ts";
 import { X11Session } from "./x11-session.ts";
 
 export interface DesktopComputerOptions {
@@ -34,6 +35,11 @@ export interface DesktopComputerOptions {
   fenced?: boolean;
   /** The folder the display's programs save downloads to: a new file there is an action's effect. */
   downloads?: string;
+  /**
+   * Where an uploaded file is put for the display's programs to read (a fenced desktop's cannot
+   * read the data dir); absent where they run as the server's user, who reads the file where it is.
+   */
+  uploads?: UploadFolder;
 }
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -140,6 +146,17 @@ export class DesktopComputer implements Computer {
     for (let n = 0; n < wheelNotches(scrollY); n++) this.button(scrollY > 0 ? WHEEL.down : WHEEL.up);
     for (let n = 0; n < wheelNotches(scrollX); n++) this.button(scrollX > 0 ? WHEEL.right : WHEEL.left);
     await this.x.sync();
+  }
+
+  /**
+   * Types the file's path, placed where the desktop's programs can read it, into the file dialog
+   * that is open — into its name field at `at`, clicked first — and presses Enter to open it.
+   */
+  async upload(file: UploadFile, at: Point | null): Promise<void> {
+    const placed = this.options.uploads ? await this.options.uploads.place(file) : file.path;
+    if (at) await this.click(at.x, at.y);
+    await this.type(placed);
+    await this.keypress(["Enter"]);
   }
 
   /** From the window manager's _NET_ACTIVE_WINDOW, the window's _NET_WM_NAME (else WM_NAME) and WM_CLASS. */

@@ -1,7 +1,8 @@
 // Opens the desktop a task drives. On Windows and macOS, the machine's own screen through nut-js.
 // Elsewhere, the X display the configuration names (a real one, `:0`), or a virtual desktop of the
 // task's own — Xvfb, a window manager and everyday programs — that closes with the task, its
-// programs behind the desktop fence where the machine allows it, their way out the network fence.
+// programs behind the desktop fence where the machine allows it, their way out the network fence,
+// the files it uploads copied where they can read them.
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import type { Computer } from "../computer.ts";
 import { DesktopComputer } from "./desktop-computer.ts";
 import { prepareDesktopFence, type DesktopFence } from "./desktop-fence.ts";
 import { NativeComputer } from "./native/native-computer.ts";
+import { UploadFolder } from "./upload-folder.ts";
 import { VirtualDisplay } from "./virtual-display.ts";
 
 /**
@@ -37,12 +39,18 @@ export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "
     await proxy?.close();
     throw error;
   });
+  const uploads = await UploadFolder.make(fence.fenced ? fence : null).catch(async (error: unknown) => {
+    await display.close();
+    await proxy?.close();
+    throw error;
+  });
   const close = async () => {
     await display.close();
+    await uploads.remove();
     await proxy?.close();
   };
   try {
-    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close, downloads: display.downloads });
+    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close, downloads: display.downloads, uploads });
     for (const app of config.desktop.apps) {
       const [command, ...args] = app.split(/\s+/);
       display.run(command!, args);

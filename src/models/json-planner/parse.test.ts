@@ -22,6 +22,8 @@ describe("parsePlannerAnswer", () => {
     ["a chord as one string", { type: "hotkey", args: { keys: "ctrl+a" } }, { keys: ["ctrl", "a"] }],
     ["a drag with end_coordinate", { type: "drag", args: { coordinate: [1, 2], end_coordinate: [3, 4] } }, { x: 1, y: 2, end_x: 3, end_y: 4 }],
     ["a scroll with one axis", { type: "scroll", args: { x: 1, y: 2, scroll_y: 300 } }, { x: 1, y: 2, scroll_x: 0, scroll_y: 300 }],
+    ["an upload at a point", { type: "upload", args: { name: "cv.pdf", x: "40", y: 50 } }, { name: "cv.pdf", x: 40, y: 50 }],
+    ["an upload into the open chooser, its name beside type", { type: "file_upload", name: "cv.pdf" }, { name: "cv.pdf" }],
   ])("normalises %s", (_, action, args) => {
     const result = parse({ thought: "", progress: "", action });
     expect(result.ok && result.value.action.args).toEqual(args);
@@ -37,6 +39,7 @@ describe("parsePlannerAnswer", () => {
     ["broken JSON", '{"action": {"type": "click",', "the answer is not valid JSON"],
     ["an unknown type", { action: { type: "teleport", args: {} } }, "action.type"],
     ["a missing coordinate", { action: { type: "click", args: { x: 1 } } }, "action.args.y"],
+    ["an upload with half a point", { action: { type: "upload", args: { name: "cv.pdf", x: 1 } } }, "give both x and y, or neither"],
     ["a negative point", { action: { type: "click", args: { x: -1, y: 5 } } }, "(-1, 5) is outside the screenshot"],
     ["a point at the right edge", { action: { type: "move", args: { x: 1280, y: 5 } } }, "x must be 0–1279"],
     ["a drag ending outside", { action: { type: "drag", args: { x: 1, y: 1, end_x: 5, end_y: 900 } } }, "(5, 900) is outside"],

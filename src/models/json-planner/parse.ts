@@ -23,6 +23,8 @@ const TYPE_ALIASES: Record<string, string> = {
   keys: "keypress",
   input: "type",
   type_text: "type",
+  upload_file: "upload",
+  file_upload: "upload",
   goto: "navigate",
   open_url: "navigate",
   sleep: "wait",
@@ -35,7 +37,7 @@ const TYPE_ALIASES: Record<string, string> = {
 // Points are rounded by their grid (parsePlannerAnswer), the other numbers here.
 const POINT_ARGS = ["x", "y", "end_x", "end_y"];
 const NUMERIC_ARGS = [...POINT_ARGS, "scroll_x", "scroll_y", "ms"];
-const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "answer", "coordinate", "end_coordinate"];
+const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "name", "answer", "coordinate", "end_coordinate"];
 
 export function parsePlannerAnswer(raw: string, screenshot: Size, grid: Grid = gridOf("pixels")): Parsed<PlannerAnswer> {
   const json = extractJson(raw);

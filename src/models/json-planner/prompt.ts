@@ -22,6 +22,7 @@ Action types and their args (coordinates are integer pixels of the screenshot yo
 - keypress: {"keys": [...]} — one chord, e.g. ["Enter"] or ["Control", "a"]
 - wait: {"ms"} — at most 10000
 - navigate: {"url"} — open a URL in the browser
+- upload: {"name", "x"?, "y"?} — put the message's attachment \`name\` into the file input at the point; without a point, into the file chooser the page (or the desktop's file dialog) has open
 - done: {"answer"} — the task is complete; answer in Markdown for the person
 - needs_user: {"answer"} — the person must do something (log in, solve a captcha, confirm a payment); say what
 

@@ -2,7 +2,7 @@
 // when it is known, else a ring at the point. Positions are shares of the picture, so the mark
 // stays on its target at any size. An action inside a frame of another origin than the page's
 // says which one: that origin is where it goes; above it, a warning when the action follows the
-// page rather than the person. Presentational.
+// page rather than the person, and for an upload, which of the person's files goes where. Presentational.
 import type { Approval } from "../protocol.ts";
 import { t } from "../i18n.ts";
 
@@ -14,6 +14,26 @@ export function ApprovalFromPage({ approval }: { approval: Approval }) {
       {t.approvalFromPage}
     </p>
   );
+}
+
+/** Said above the screen for an upload: the attachment's name, and the origin that would receive it. */
+export function ApprovalUpload({ approval }: { approval: Approval }) {
+  if (approval.action?.type !== "upload") return null;
+  const to = approval.frame_origin ?? originOf(approval.url);
+  return (
+    <p data-testid="approval-upload" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">
+      {t.approvalUpload(approval.action.args.name, to)}
+    </p>
+  );
+}
+
+function originOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** How tall the picture may be, as a share of the window's height, unless the stage it is on says. */

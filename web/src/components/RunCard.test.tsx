@@ -235,6 +235,26 @@ describe("RunCard with an action that follows the page", () => {
   });
 });
 
+describe("RunCard asking about an upload", () => {
+  it("says which of the person's files would go to which origin", () => {
+    const approval = {
+      id: "appr_3",
+      checks: [{ id: "risk_1", code: "upload", message: 'Attaching the CV: it puts the file "cv.pdf" into the file input on https://jobs.example, which receives it.' }],
+      action: { type: "upload" as const, args: { name: "cv.pdf", x: 200, y: 120 }, intent: "Attaching the CV", requires_verification: false },
+      tool: null,
+      intent: "Attaching the CV",
+      url: "https://jobs.example/apply?step=2",
+      frame: { id: "frame_c", url: "/frames/frame_c", width: 1000, height: 500 },
+      at: { x: 200, y: 120 },
+      box: null,
+      from_page: false,
+      frame_origin: null,
+    };
+    renderCard({ ...running, task: { ...running.task, status: "awaiting_user" as const, approval, answer: approval.checks[0]!.message } });
+    expect(screen.getByTestId("approval-upload").textContent).toBe("Your file “cv.pdf” would be given to https://jobs.example.");
+  });
+});
+
 describe("RunCard's timeline from the keyboard", () => {
   it("is one tab stop; the arrows, Home and End move through the steps and select them", () => {
     renderCard(running);

@@ -13,7 +13,7 @@ import type { Position } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { stepWords } from "../state/step-words.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
-import { ApprovalFromPage, ApprovalShot } from "./ApprovalShot.tsx";
+import { ApprovalFromPage, ApprovalShot, ApprovalUpload } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
@@ -223,6 +223,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               (task.approval ? (
                 <>
                   <ApprovalFromPage approval={task.approval} />
+                  <ApprovalUpload approval={task.approval} />
                   {/* On a wide window the picture of what it would do takes the stage. */}
                   <div className={onStage ? STAGE : ""}>
                     <ApprovalShot approval={task.approval} onEnlarge={() => setPictureFocused(true)} />
