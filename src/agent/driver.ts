@@ -8,6 +8,7 @@ import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
+import type { FileKeeper } from "./file-keeper.ts";
 import type { FollowUps } from "./follow-ups.ts";
 import type { PersonGate } from "./person-gate.ts";
 import type { StepRecorder } from "./step-recorder.ts";
@@ -32,6 +33,8 @@ export interface RunContext {
   /** What the person tells the task while it runs: a driver takes it when it plans its next step. */
   followUps: FollowUps;
   steps: StepRecorder;
+  /** The files the computer received: a driver tells the model of new ones at its next step. */
+  files: FileKeeper;
   /** Times the phases of the step being made (core/phase-clock.ts). */
   clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */

@@ -18,6 +18,7 @@ import type { Attachment, FrameRef, PersonInput, Task } from "../protocol/index.
 import { ActivityReporter } from "./activity.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
+import { FileKeeper } from "./file-keeper.ts";
 import { FollowUps } from "./follow-ups.ts";
 import { LiveView } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
@@ -30,6 +31,12 @@ import { TaskRecord } from "./task-record.ts";
 export function ackText(locale: Config["locale"]): string {
   return locale === "zh" ? "我已经操作" : "I've done it";
 }
+
+/**
+ * How long a task that ends waits for files still arriving before its computer closes (which
+ * cancels them): long enough for a document, not for a task stopped to hang on a slow download.
+ */
+const FILES_WAIT_MS = 30_000;
 
 export class TaskRun {
   private readonly controller = new AbortController();
@@ -145,6 +152,7 @@ export class TaskRun {
     let outcome: Outcome;
     let steps: StepRecorder | null = null;
     let reporter: ActivityReporter | null = null;
+    let files: FileKeeper | null = null;
     try {
       await this.begin();
       if (this.resumption) this.followUps.recall(await this.recorder.taskFollowUps(this.resumption.from));
@@ -160,6 +168,7 @@ export class TaskRun {
         activity.stepMade();
         liveView.seen(shot);
       }));
+      const keeper = (files = new FileKeeper(computer, record, () => stepRecorder.count + 1, this.config.downloads.maxBytes, this.log));
       const { named, proposed } = taskOrigins(record.current, this.personWords);
       const hands = (this.hands = new Hands({
         computer,
@@ -186,6 +195,7 @@ export class TaskRun {
         gate: this.gate,
         followUps: this.followUps,
         steps: stepRecorder,
+        files: keeper,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
       }));
@@ -195,6 +205,8 @@ export class TaskRun {
     } catch (error) {
       outcome = this.classify(error);
     }
+    // A file still arriving is kept before the computer closes, and told before the task's end.
+    await files?.close(FILES_WAIT_MS);
     this.finishing = true;
     reporter?.stop();
     this.budget.pauseClock();
