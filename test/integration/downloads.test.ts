@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgentEventOf, TaskReply } from "../../src/protocol/index.ts";
 import { openStream } from "../support/sse.ts";
-import { act, planningText, type Reply } from "../support/scripted-model.ts";
+import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
 /** The catalogue (about 20 KB) is over this cap; the invoice (636 bytes) is under it. */
@@ -29,6 +29,8 @@ async function run(task: string, replies: Reply[]) {
 }
 
 const done = act("done", { answer: "Downloaded." });
+const toolAgentFor = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
+const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
 
 describe("a file the agent downloads", () => {
   it("is kept with the task byte for byte, listed with it, announced, and served back as a download", async () => {
@@ -72,5 +74,22 @@ describe("a file the agent downloads", () => {
     expect((await app.api("DELETE", `/api/sessions/${session}`)).status).toBeLessThan(300);
     expect((await fetch(`${app.url}/api/files/${id}`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/files/file_nothing`)).status).toBe(404);
+  });
+
+  it("started by the tool agent is told to it: name, size and type", async () => {
+    const goal = "Fetch the March invoice";
+    model.route(
+      toolAgentFor(goal),
+      calls(["goto", { url: pages.url("files/invoice-march.pdf") }]),
+      calls(["close", { reasoning: "The invoice is downloaded.", taskComplete: true }]),
+    );
+    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-tool-download", text: goal, agent_mode: "dom", start_url: pages.url("downloads.html") });
+    const events = await openStream(app.url, "s-tool-download", 0);
+    await events.completes(json.task_id);
+    events.close();
+    const asked = model.requests.filter(toolAgentFor(goal));
+    expect(JSON.stringify(asked[1]!.body)).toContain("Received the file invoice-march.pdf (636 B, application/pdf)");
+    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    expect(stored.files).toMatchObject([{ name: "invoice-march.pdf", mime_type: "application/pdf", size: 636, step: 1 }]);
   });
 });

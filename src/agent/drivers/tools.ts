@@ -110,8 +110,8 @@ export class ToolDriver implements Driver {
             : await runner.call(checked.tool, checked.input, usage);
         const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
         usage = { input_tokens: 0, output_tokens: 0 };
-        // A download the call started is told with its result when it comes within a moment.
-        if (step.effect?.seen === "download") await run.files.settle(DOWNLOAD_WAIT_MS);
+        // A download the call started (even one whose call failed: a goto to a file) is told with its result when it comes within a moment.
+        await run.files.settle(DOWNLOAD_WAIT_MS);
         turns.push(toolTurn(checked.call, ran.outcome, step.effect, run.files.take()));
         if (ran.outcome.close) {
           const { reasoning, taskComplete } = ran.outcome.close;
