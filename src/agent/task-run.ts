@@ -205,8 +205,9 @@ export class TaskRun {
     } catch (error) {
       outcome = this.classify(error);
     }
-    // A file still arriving is kept before the computer closes, and told before the task's end.
-    await files?.close(FILES_WAIT_MS);
+    // A file still arriving is kept before the computer closes, and told before the task's end;
+    // a task stopped (or out of time) ends at once, and what was still arriving is cancelled.
+    await files?.close(signal.aborted ? 0 : FILES_WAIT_MS);
     this.finishing = true;
     reporter?.stop();
     this.budget.pauseClock();
