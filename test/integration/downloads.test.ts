@@ -1,6 +1,7 @@
 // A file the agent downloads is the person's: kept with the task byte for byte, typed from its
 // bytes, announced as it arrives, listed with the task and served back as a download — never as a
 // page in the app's origin. One larger than DOWNLOAD_MAX_BYTES is cancelled, and the model is told.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,9 +71,12 @@ describe("a file the agent downloads", () => {
   it("is gone, row and bytes, when its chat is deleted; an unknown id is 404", async () => {
     const { session, stored } = await run("get the invoice again", [act("click", { x: 200, y: 120 }, "Downloading the invoice"), done]);
     const id = stored.files[0]!.id;
+    const kept = path.join(app.dataDir, "sessions", session, "tasks", stored.task.id, "files", id, "invoice-march.pdf");
+    expect(existsSync(kept)).toBe(true);
     expect((await fetch(`${app.url}/api/files/${id}`)).status).toBe(200);
     expect((await app.api("DELETE", `/api/sessions/${session}`)).status).toBeLessThan(300);
     expect((await fetch(`${app.url}/api/files/${id}`)).status).toBe(404);
+    expect(existsSync(kept)).toBe(false);
     expect((await fetch(`${app.url}/api/files/file_nothing`)).status).toBe(404);
   });
 
