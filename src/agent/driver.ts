@@ -9,6 +9,7 @@ import type { Hands } from "../hands/hands.ts";
 import type { AttachedFile } from "../models/attachments.ts";
 import type { Attachment, Task } from "../protocol/index.ts";
 import type { Budget } from "./budget.ts";
+import type { FileKeeper } from "./file-keeper.ts";
 import type { FollowUps } from "./follow-ups.ts";
 import type { PersonGate } from "./person-gate.ts";
 import type { StepRecorder } from "./step-recorder.ts";
@@ -23,7 +24,7 @@ export interface RunContext {
   task(): Task;
   attachments: Attachment[];
   /** The attachments read for the model once, within MODEL_ATTACHMENTS_KB (models/attachments.ts). */
-  files: readonly AttachedFile[];
+  attached: readonly AttachedFile[];
   computer: Computer;
   hands: Hands;
   config: Config;
@@ -35,6 +36,8 @@ export interface RunContext {
   /** What the person tells the task while it runs: a driver takes it when it plans its next step. */
   followUps: FollowUps;
   steps: StepRecorder;
+  /** The files the computer received: a driver tells the model of new ones at its next step. */
+  files: FileKeeper;
   /** Times the phases of the step being made (core/phase-clock.ts). */
   clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */

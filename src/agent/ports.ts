@@ -5,7 +5,7 @@ import type { Computer, Screenshot } from "../computers/computer.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
-import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task } from "../protocol/index.ts";
+import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task, TaskFile } from "../protocol/index.ts";
 
 export type { FrameOptions };
 
@@ -13,6 +13,9 @@ export interface StepFrame {
   ref: FrameRef;
   save(): Promise<void>;
 }
+
+/** A file the task received, as recorded: kept at `path` (absolute), or refused for the reason given. */
+export type ReceivedFile = TaskFile & { path: string | null; refused: string | null };
 
 export interface RunRecorder {
   /**
@@ -38,6 +41,10 @@ export interface RunRecorder {
   saveArtifact(task: Task, text: string): Promise<string>;
   /** The text of one of the task's artifacts, or null when it has none of that id. */
   readArtifact(task: Task, id: string): Promise<string | null>;
+  /** Where a file the task received, by its id and its safe name, is to be written: an absolute path in the task's folder. */
+  receivedFilePath(task: Task, id: string, name: string): string;
+  /** Records a file the task received, kept or refused. */
+  saveReceivedFile(task: Task, file: ReceivedFile): Promise<void>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */

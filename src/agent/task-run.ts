@@ -19,6 +19,7 @@ import type { Attachment, FrameRef, PersonInput, Task } from "../protocol/index.
 import { ActivityReporter } from "./activity.ts";
 import { Budget } from "./budget.ts";
 import type { Driver, Outcome } from "./driver.ts";
+import { FileKeeper } from "./file-keeper.ts";
 import { FollowUps } from "./follow-ups.ts";
 import { LiveView } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
@@ -32,6 +33,12 @@ import { UploadFiles } from "./upload-files.ts";
 export function ackText(locale: Config["locale"]): string {
   return locale === "zh" ? "我已经操作" : "I've done it";
 }
+
+/**
+ * How long a task that ends waits for files still arriving before its computer closes (which
+ * cancels them): long enough for a document, not for a task stopped to hang on a slow download.
+ */
+const FILES_WAIT_MS = 30_000;
 
 export class TaskRun {
   private readonly controller = new AbortController();
@@ -148,6 +155,7 @@ export class TaskRun {
     let steps: StepRecorder | null = null;
     let reporter: ActivityReporter | null = null;
     let uploads: UploadFiles | null = null;
+    let files: FileKeeper | null = null;
     try {
       await this.begin();
       if (this.resumption) this.followUps.recall(await this.recorder.taskFollowUps(this.resumption.from));
@@ -163,6 +171,7 @@ export class TaskRun {
         activity.stepMade();
         liveView.seen(shot);
       }));
+      const keeper = (files = new FileKeeper(computer, record, () => stepRecorder.count + 1, this.config.downloads.maxBytes, this.log));
       const { named, proposed } = taskOrigins(record.current, this.personWords);
       const toUpload = (uploads = UploadFiles.forTask(this.config.dataDir, record.current.id, this.attachments));
       const hands = (this.hands = new Hands({
@@ -179,11 +188,11 @@ export class TaskRun {
         uploadFile: (name) => toUpload.file(name),
       }));
       liveView.begin(await hands.start(this.resumption ? this.resumption.url : record.current.start_url));
-      const files = await readAttachments(this.attachments, this.config.model.attachmentsKb * 1024);
+      const attached = await readAttachments(this.attachments, this.config.model.attachmentsKb * 1024);
       const driven = await watchRetries((notice) => activity.retry(notice), () => this.driver.drive({
         task: () => record.current,
         attachments: this.attachments,
-        files,
+        attached,
         computer,
         hands,
         config: this.config,
@@ -193,6 +202,7 @@ export class TaskRun {
         gate: this.gate,
         followUps: this.followUps,
         steps: stepRecorder,
+        files: keeper,
         clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
         readArtifact: (id) => this.recorder.readArtifact(record.current, id),
@@ -203,6 +213,9 @@ export class TaskRun {
     } catch (error) {
       outcome = this.classify(error);
     }
+    // A file still arriving is kept before the computer closes, and told before the task's end;
+    // a task stopped (or out of time) ends at once, and what was still arriving is cancelled.
+    await files?.close(signal.aborted ? 0 : FILES_WAIT_MS);
     this.finishing = true;
     reporter?.stop();
     this.budget.pauseClock();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
-// task in the terminal, printing each progress line as it comes, and exits 0 only on success;
+// task in the terminal, printing each progress line (and where each file it received was saved)
+// as it comes, and exits 0 only on success;
 // `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
@@ -84,10 +85,20 @@ function quietConfig(options: CommonOptions): Config {
   return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
 }
 
+/** Where a file the task received was saved, for the person to open. */
+async function savedAt(system: System, id: string, name: string): Promise<string> {
+  const file = await system.store.received.find(id);
+  return file ? `↓ ${name} saved to ${file.path}` : `↓ ${name}`;
+}
+
 /** Starts a task, prints each step as it comes, and exits 0 only when it completed. */
 async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<unknown> }>): Promise<void> {
   let exitCode = 1;
-  const print = (line: string) => process.stdout.write(`${line}\n`);
+  // Lines go out in the events' order, a file's after its path was looked up; a question's prompt after its line.
+  let printed: Promise<void> = Promise.resolve();
+  const print = (line: string | Promise<string>) => {
+    printed = printed.then(async () => void process.stdout.write(`${await line}\n`));
+  };
   // Only what comes after the session's earlier tasks (a replay runs in the original's session).
   const last = (await system.store.events.since(sessionId, 0)).at(-1)?.id ?? 0;
   const stop = await system.store.events.subscribe(sessionId, last, (event: SessionEvent) => {
@@ -100,11 +111,14 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
-        void askToContinue(system.runtime, event.task_id);
+        void printed.then(() => askToContinue(system.runtime, event.task_id));
         break;
       case "approval.requested":
         print(`? ${event.approval.checks.map((c) => c.message).join(" ")}`);
-        void askToApprove(system.runtime, event.task_id, event.approval.id);
+        void printed.then(() => askToApprove(system.runtime, event.task_id, event.approval.id));
+        break;
+      case "task.file":
+        print(event.refused ? `↓ ${event.file.name} not kept: ${event.refused}` : savedAt(system, event.file.id, event.file.name));
         break;
       case "task.completed":
         exitCode = 0;
@@ -124,6 +138,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
   process.once("SIGINT", () => system.runtime.stop(task.id));
   await done;
   stop();
+  await printed;
   await system.close();
   process.exit(exitCode);
 }

@@ -131,6 +131,23 @@ export interface UploadFile {
   mimeType: string;
 }
 
+/**
+ * A file that began to come to the computer while its task ran: a download of its browser, a new
+ * file in its desktop's downloads folder.
+ */
+export interface IncomingFile {
+  /** The name it came with (the page's suggested name, the file's name in the folder), not yet made safe. */
+  name: string;
+  /**
+   * Writes it to `target` once it has all come. One that grows past `maxBytes` is given up as soon
+   * as that is known (a download is cancelled) and nothing is left at `target`.
+   */
+  saveAs(target: string, maxBytes: number): Promise<SavedFile>;
+}
+
+/** How saving an incoming file went: kept (its size), too large (the bytes that had come), or failed (why). */
+export type SavedFile = { type: "kept"; size: number } | { type: "too_large"; size: number } | { type: "failed"; reason: string };
+
 /** A desktop's focused window as the model and the person are told it. */
 export interface ActiveWindow {
   title: string;
@@ -224,6 +241,11 @@ export interface Computer {
    * ACTION_FAILED, saying what to do instead, when nothing there takes a file.
    */
   upload?(file: UploadFile, at: Point | null): Promise<void>;
+  /**
+   * Computers that receive files (our own browser's downloads, a virtual desktop's downloads
+   * folder): `listener` hears each as it begins to arrive. Returns a function that stops.
+   */
+  receiveFiles?(listener: (file: IncomingFile) => void): () => void;
   /** Starts delivering live frames; returns a function that stops them. */
   onLiveFrame(listener: LiveFrameListener): () => void;
   close(): Promise<void>;

@@ -204,6 +204,11 @@ export const configSchema = z.object({
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
   }).prefault({}),
+  /** Files a task receives (its browser's downloads, new files in its desktop's downloads folder). */
+  downloads: z.object({
+    /** A file larger than this is cancelled as it arrives and not kept; the model and the person are told. */
+    maxBytes: int.positive().default(100 * 1024 * 1024),
+  }).prefault({}),
   /** What tasks drive: a Chromium the server launches (or attaches to), a whole desktop, or the person's Chrome through the extension. */
   computer: z.enum(COMPUTERS).default("browser"),
   desktop: z.object({
@@ -321,6 +326,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpTargetId: env.CDP_TARGET_ID,
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
     },
+    downloads: { maxBytes: env.DOWNLOAD_MAX_BYTES },
     computer: env.COMPUTER,
     desktop: { display: env.DESKTOP_DISPLAY, windowManager: env.DESKTOP_WM, apps: env.DESKTOP_APPS, minIntervalMs: env.DESKTOP_MIN_INTERVAL_MS },
     extension: { ackTimeoutMs: env.EXTENSION_ACK_TIMEOUT_MS, execTimeoutMs: env.EXTENSION_EXEC_TIMEOUT_MS },

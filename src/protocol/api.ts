@@ -1,7 +1,7 @@
 // REST bodies and replies of seed 000 §7. The server validates bodies with these schemas, so a
 // 400 names the field that is wrong; the UI imports the same types.
 import { z } from "zod";
-import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskSchema } from "./entities.ts";
+import { AGENT_MODES, COMPUTERS, attachmentSchema, chatMessageSchema, progressStepSchema, sessionSchema, taskFileSchema, taskSchema } from "./entities.ts";
 import { MOUSE_BUTTONS } from "./actions.ts";
 import { EXTENSION_ERROR_CODES } from "./extension.ts";
 import { MODEL_PROVIDERS, type ModelProvider } from "./providers.ts";
@@ -143,7 +143,7 @@ export const renameSessionBodySchema = z.object({
 export type SessionsReply = { sessions: z.infer<typeof sessionSchema>[] };
 export type MessagesReply = { messages: z.infer<typeof chatMessageSchema>[] };
 export type TasksReply = { tasks: z.infer<typeof taskSchema>[] };
-export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeof progressStepSchema>[] };
+export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeof progressStepSchema>[]; files: z.infer<typeof taskFileSchema>[] };
 
 /**
  * GET /api/tasks/:id/artifacts/:artifact_id: a range of a long text the task saved (a page's reader

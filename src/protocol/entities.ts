@@ -235,6 +235,20 @@ export const progressStepSchema = z.object({
 });
 export type ProgressStep = z.infer<typeof progressStepSchema>;
 
+/**
+ * A file the task received — a download of its browser, a new file in its desktop's downloads
+ * folder — as kept with the task. `step`: the step under way when it began to arrive. `mime_type`
+ * is read from its bytes, not from what the page claimed.
+ */
+export const taskFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mime_type: z.string(),
+  size: z.number().int().nonnegative(),
+  step: z.number().int().nonnegative(),
+});
+export type TaskFile = z.infer<typeof taskFileSchema>;
+
 export const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type TaskError = z.infer<typeof taskErrorSchema>;
 

@@ -2,7 +2,7 @@
 // `AgentEvent` is what the runtime emits; `SessionEvent` is what the stream delivers, with the
 // per-session increasing `id` that `Last-Event-ID` refers to.
 import { z } from "zod";
-import { approvalSchema, chatMessageSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskSchema } from "./entities.ts";
+import { approvalSchema, chatMessageSchema, frameRefSchema, progressStepSchema, taskErrorSchema, taskFileSchema, taskSchema } from "./entities.ts";
 
 const taskId = { task_id: z.string() };
 
@@ -59,6 +59,11 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task.queued"), ...taskId }),
   /** The task's tab in the person's Chrome changed (seed 004 snapshotSync): its address and title as the extension reports them. */
   z.object({ type: z.literal("snapshotSync"), ...taskId, tab: z.object({ id: z.number().int(), url: z.string(), title: z.string() }) }),
+  /**
+   * A file came to the task's computer. Kept: served at `/api/files/{file.id}`. Refused (`refused`
+   * says why, e.g. larger than DOWNLOAD_MAX_BYTES): not kept, `file.size` is what had arrived.
+   */
+  z.object({ type: z.literal("task.file"), ...taskId, file: taskFileSchema, refused: z.string().nullable().default(null) }),
   z.object({ type: z.literal("task.completed"), ...taskId, answer: z.string() }),
   z.object({ type: z.literal("task.failed"), ...taskId, error: taskErrorSchema }),
   z.object({ type: z.literal("task.stopped"), ...taskId, reason: z.string() }),

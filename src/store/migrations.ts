@@ -158,6 +158,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("sessions").addColumn("renamed", "integer", (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // Files a task received (downloads): kept ones have a path under the data dir, refused ones the reason.
+  "0012_files": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("files")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("task_id", "text", (c) => c.notNull().references("tasks.id"))
+        .addColumn("step", "integer", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("mime_type", "text", (c) => c.notNull())
+        .addColumn("size", "integer", (c) => c.notNull())
+        .addColumn("path", "text")
+        .addColumn("refused", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("files_by_task").on("files").columns(["task_id", "created_at"]).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -96,6 +96,22 @@ export interface FramesTable {
   created_at: string;
 }
 
+export interface FilesTable {
+  id: string;
+  task_id: string;
+  /** The step under way when the file began to arrive. */
+  step: number;
+  /** Made safe: no directory, no control characters. */
+  name: string;
+  mime_type: string;
+  size: number;
+  /** Relative to the data directory; null for a file refused. */
+  path: string | null;
+  /** Why the file was not kept (too large, failed), or null. */
+  refused: string | null;
+  created_at: string;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
@@ -103,4 +119,5 @@ export interface Database {
   steps: StepsTable;
   events: EventsTable;
   frames: FramesTable;
+  files: FilesTable;
 }

@@ -58,6 +58,7 @@ export async function deleteSessionRows(db: Kysely<Database>, id: string): Promi
   await db.transaction().execute(async (trx) => {
     const tasks = trx.selectFrom("tasks").select("id").where("session_id", "=", id);
     await trx.deleteFrom("frames").where("task_id", "in", tasks).execute();
+    await trx.deleteFrom("files").where("task_id", "in", tasks).execute();
     await trx.deleteFrom("steps").where("task_id", "in", tasks).execute();
     await trx.deleteFrom("tasks").where("session_id", "=", id).execute();
     await trx.deleteFrom("messages").where("session_id", "=", id).execute();

@@ -2,7 +2,7 @@
 // frame images and attachments as files. It implements the agent's ports (RunRecorder,
 // ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { ChatRecorder, FrameOptions, RunRecorder, StepFrame } from "../agent/ports.ts";
+import type { ChatRecorder, FrameOptions, ReceivedFile, RunRecorder, StepFrame } from "../agent/ports.ts";
 import type { Screenshot } from "../computers/computer.ts";
 import { DEFAULT_TITLE, summariseTitle } from "../core/chat-title.ts";
 import { newId, nowIso } from "../core/ids.ts";
@@ -29,6 +29,7 @@ import {
 import { openDatabase } from "./database.ts";
 import { EventLog } from "./event-log.ts";
 import { DataFiles } from "./files.ts";
+import { ReceivedFiles } from "./received-files.ts";
 import { deleteRefusal, deleteSessionRows, listSessions, renameSession } from "./sessions.ts";
 import type { Database, MessagesTable, StepsTable, TasksTable } from "./schema.ts";
 
@@ -37,6 +38,8 @@ export const INTERRUPTED_MESSAGE = "interrupted: the server stopped while the ta
 export class Store implements RunRecorder, ChatRecorder {
   readonly events: EventLog;
   readonly files: DataFiles;
+  /** The files tasks received (downloads). */
+  readonly received: ReceivedFiles;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -46,6 +49,7 @@ export class Store implements RunRecorder, ChatRecorder {
   ) {
     this.events = new EventLog(db, redact);
     this.files = new DataFiles(db, dataDir);
+    this.received = new ReceivedFiles(db, dataDir);
   }
 
   static async open(dataDir: string, redact: Redactor = (value) => value): Promise<Store> {
@@ -195,6 +199,14 @@ export class Store implements RunRecorder, ChatRecorder {
 
   readArtifact(task: Task, id: string): Promise<string | null> {
     return this.files.readArtifact(task, id);
+  }
+
+  receivedFilePath(task: Task, id: string, name: string): string {
+    return this.received.placeFor(task, id, name);
+  }
+
+  saveReceivedFile(task: Task, file: ReceivedFile): Promise<void> {
+    return this.received.record(task, file);
   }
 
   async emit(sessionId: string, event: AgentEvent): Promise<void> {

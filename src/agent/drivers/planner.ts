@@ -14,6 +14,7 @@ import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
+import { describeFile, DOWNLOAD_WAIT_MS } from "../file-keeper.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { TEXT_CHARS } from "../step-recorder.ts";
 import { couldNotHit, historyLine, stepText, type StepOutcome } from "../step-history.ts";
@@ -41,6 +42,9 @@ export class PlannerDriver implements Driver {
       // The person may have changed anything while the screen was theirs: look again.
       const tookOver = await run.gate.pausePoint();
       if (tookOver) this.history.push(TAKEOVER_NOTE);
+      // A download ends after the step that started it: the model hears of it before its next one.
+      await run.files.settle(DOWNLOAD_WAIT_MS);
+      for (const file of run.files.take()) this.history.push(describeFile(file));
       const shot = tookOver || stale || !hands.screen ? await hands.capture() : hands.screen;
       stale = false;
       const url = await currentUrl(run);
@@ -54,7 +58,7 @@ export class PlannerDriver implements Driver {
       const request = {
         task: run.task().text,
         followUps: [...run.followUps.told],
-        attachments: run.files,
+        attachments: run.attached,
         step: steps.count + 1,
         history: this.history.slice(-config.model.historySteps),
         screenshot: view.image,

@@ -20,6 +20,7 @@ import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
 import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
+import { describeFile, DOWNLOAD_WAIT_MS, type FileNews } from "../file-keeper.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { unseenEffect } from "../step-history.ts";
 import { compressContext } from "../tool-context.ts";
@@ -83,6 +84,9 @@ export class ToolDriver implements Driver {
       }
       const added = run.followUps.take(steps.count + 1);
       if (added.length > 0) turns.push({ role: "user", text: followUpNote(added) });
+      // A file that came after the call that started it was told in no tool result.
+      const late = run.files.take();
+      if (late.length > 0) turns.push({ role: "user", text: late.map(describeFile).join("\n") });
       const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools }, { signal }));
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
@@ -108,7 +112,9 @@ export class ToolDriver implements Driver {
             : await runner.call(checked.tool, checked.input, usage);
         const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
         usage = { input_tokens: 0, output_tokens: 0 };
-        turns.push(toolTurn(checked.call, ran.outcome, step.effect));
+        // A download the call started (even one whose call failed: a goto to a file) is told with its result when it comes within a moment.
+        await run.files.settle(DOWNLOAD_WAIT_MS);
+        turns.push(toolTurn(checked.call, ran.outcome, step.effect, run.files.take()));
         if (ran.outcome.close) {
           const { reasoning, taskComplete } = ran.outcome.close;
           return taskComplete ? { status: "completed", answer: reasoning } : { status: "failed", code: "TASK_INCOMPLETE", message: reasoning };
@@ -121,11 +127,15 @@ export class ToolDriver implements Driver {
 /**
  * What the model reads back: `{ok: true, data}` or `{ok: false, error}` (seed 001 §3.1), plus an
  * image if any; an action the screen did not show any effect of says so, and so does one whose
- * effect no screen shows (a download it started), as the planner's history does.
+ * effect no screen shows (a download it started), as the planner's history does, with the files
+ * that arrived (`files`).
  */
-function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null): ChatTurn {
+function toolTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null, files: readonly FileNews[] = []): ChatTurn {
   const said = effect?.changed ? [unseenEffect(effect), effect.note].filter((n) => n !== null).join("; ") : "";
-  const unseen = !effect ? {} : !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : said ? { effect: said } : {};
+  const unseen = {
+    ...(!effect ? {} : !effect.changed ? { effect: `nothing changed on the page${effect.note ? ` (${effect.note})` : ""}` } : said ? { effect: said } : {}),
+    ...(files.length > 0 ? { files: files.map(describeFile) } : {}),
+  };
   const body = outcome.ok ? { ok: true, data: outcome.data ?? null, ...unseen } : { ok: false, error: outcome.error, ...(outcome.data ? { data: outcome.data } : {}), ...unseen };
   const image = outcome.image?.shot;
   return {
@@ -197,8 +207,8 @@ function pageText({ readability, warnings }: PreparedPage<Screenshot, Readabilit
 
 /** The person's files for the first turn; a model that takes no images is told of attached images by name. */
 export function attachedFiles(run: RunContext): { files?: readonly AttachedFile[] } {
-  if (run.files.length === 0) return {};
-  return { files: chatTakesImages(run.config) ? run.files : withoutImages(run.files) };
+  if (run.attached.length === 0) return {};
+  return { files: chatTakesImages(run.config) ? run.attached : withoutImages(run.attached) };
 }
 
 export function goalText(goal: string, startUrl: string | null, attachments: Attachment[]): string {

@@ -9,7 +9,7 @@ import { AppError, firstLine } from "../../core/errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
-import type { Computer, ElementTarget, HitTest, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
+import type { Computer, ElementTarget, HitTest, IncomingFile, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
 import { normalizeChord } from "../keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
@@ -17,6 +17,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { PageDownloads } from "./page-downloads.ts";
 import { PageEffects } from "./page-effects.ts";
 import { uploadFile } from "./file-upload.ts";
 import { Screencast } from "./screencast.ts";
@@ -119,6 +120,11 @@ export class BrowserComputer implements Computer {
   private readonly cover: SecretCover;
   /** What actions set off that the screen need not show (a download, a tab, a dialog, a request). */
   private readonly effects: PageEffects;
+  /**
+   * Downloads, kept only in a context of our own: in a browser attached to, taking them over would
+   * take the person's own downloads from their Downloads folder.
+   */
+  private readonly downloads: PageDownloads | null;
 
   private constructor(
     private readonly browser: Browser,
@@ -136,6 +142,7 @@ export class BrowserComputer implements Computer {
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
     this.effects = new PageEffects(context, attached === null);
+    this.downloads = attached ? null : new PageDownloads(context);
     // Every operation on the page's elements runs guarded, as the computer's own do: a page stuck in
     // a loop would otherwise hold a tool's look or click until the task's time limit.
     this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets), (operation) => this.guard(operation));
@@ -403,6 +410,10 @@ export class BrowserComputer implements Computer {
       if (this.opening.size > 0) await Promise.all(this.opening);
       if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
     });
+  }
+
+  receiveFiles(listener: (file: IncomingFile) => void): () => void {
+    return this.downloads?.receive(listener) ?? (() => undefined);
   }
 
   async watchStructure(): Promise<() => Promise<StructuralEffect>> {

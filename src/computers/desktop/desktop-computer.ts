@@ -9,8 +9,9 @@ import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { captionOnScreen } from "../../perception/pixels/caption.ts";
 import { rasterFromBgrx } from "../../perception/pixels/raster.ts";
-import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
+import type { ActiveWindow, Computer, IncomingFile, LiveFrameListener, MouseButton, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
 import { compareDesktop, desktopState } from "./desktop-effects.ts";
+import { FolderDownloads } from "./folder-downloads.ts";
 import { checkOnScreen, dragPath, InputGuard, refuseNavigate, wheelNotches } from "./desktop-input.ts";
 import { bgrxToJpeg, DESKTOP_LATE_EFFECT_MS, DESKTOP_MIN_CHANGED_PIXELS, LiveFrames, settleScreen } from "./desktop-screen.ts";
 import { Clipboard } from "./clipboard.ts";
@@ -40,6 +41,11 @@ export interface DesktopComputerOptions {
    * read the data dir); absent where they run as the server's user, who reads the file where it is.
    */
   uploads?: UploadFolder;
+  /**
+   * Whether the downloads folder's new files are the task's, kept with it: a virtual desktop's own
+   * folder is; the person's own Downloads folder holds their files, not the task's.
+   */
+  keepDownloads?: boolean;
 }
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -56,6 +62,7 @@ export class DesktopComputer implements Computer {
   private readonly guard: InputGuard;
   private readonly pixels: PixelElements;
   private closed = false;
+  private readonly received: FolderDownloads | null;
 
   private constructor(
     private readonly x: X11Session,
@@ -68,6 +75,7 @@ export class DesktopComputer implements Computer {
     this.live = new LiveFrames(options.liveFps, () => this.screenshot());
     this.guard = new InputGuard(options.minIntervalMs, () => x.pointer());
     this.pixels = new PixelElements(options.som);
+    this.received = options.keepDownloads && options.downloads ? new FolderDownloads(options.downloads) : null;
   }
 
   static async open(options: DesktopComputerOptions): Promise<DesktopComputer> {
@@ -196,6 +204,10 @@ export class DesktopComputer implements Computer {
     return async () => compareDesktop(before, await desktopState(this.x, downloads));
   }
 
+  receiveFiles(listener: (file: IncomingFile) => void): () => void {
+    return this.received?.receive(listener) ?? (() => undefined);
+  }
+
   onLiveFrame(listener: LiveFrameListener): () => void {
     return this.live.add(listener);
   }
@@ -204,6 +216,7 @@ export class DesktopComputer implements Computer {
     if (this.closed) return;
     this.closed = true;
     this.live.stop();
+    this.received?.close();
     await this.keyboard.restore().catch(() => undefined);
     this.clipboard.close();
     this.x.close();

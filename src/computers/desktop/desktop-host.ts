@@ -50,7 +50,7 @@ export async function openDesktop(config: Pick<Config, "desktop" | "browser" | "
     await proxy?.close();
   };
   try {
-    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close, downloads: display.downloads, uploads });
+    const desktop = await DesktopComputer.open({ display: display.name, jpegQuality, liveFps, minIntervalMs, som: config.som, fenced: fence.fenced, onClose: close, downloads: display.downloads, uploads, keepDownloads: true });
     for (const app of config.desktop.apps) {
       const [command, ...args] = app.split(/\s+/);
       display.run(command!, args);

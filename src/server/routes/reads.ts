@@ -1,4 +1,7 @@
-// Read APIs: a session's messages and tasks, a task with its steps and its artifacts, frame images.
+// Read APIs: a session's messages and tasks, a task with its steps, its artifacts and the files it
+// received, frame images, and a received file's bytes — always as a download, never rendered in the
+// app's origin.
+import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 import { artifactRangeSchema, idSchema, type ArtifactReply, type MessagesReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
@@ -24,7 +27,8 @@ export function readRoutes(store: Store) {
       const id = c.req.param("id");
       const task = await store.getTask(id);
       if (!task) throw notFound("task", id);
-      return c.json<TaskReply>({ task, steps: await store.listSteps(id) });
+      const [steps, files] = await Promise.all([store.listSteps(id), store.received.list(id)]);
+      return c.json<TaskReply>({ task, steps, files });
     })
     .get("/tasks/:id/artifacts/:artifact", async (c) => {
       const id = c.req.param("id");
@@ -44,5 +48,24 @@ export function readRoutes(store: Store) {
       // Step frames never change; the live frame's URL carries a version, so caching is safe.
       c.header("cache-control", "private, max-age=31536000, immutable");
       return c.body(new Uint8Array(frame.data), 200, { "content-type": frame.mimeType });
+    })
+    .get("/files/:id", async (c) => {
+      const id = c.req.param("id");
+      const file = await store.received.find(id);
+      const data = file && (await readFile(file.path).catch(() => null));
+      if (!file || !data) throw notFound("file", id);
+      return c.body(new Uint8Array(data), 200, {
+        "content-type": file.mime_type,
+        "content-disposition": attachment(file.name),
+        "x-content-type-options": "nosniff",
+        "cache-control": "private, no-store",
+      });
     });
+}
+
+/** `attachment` with the name as RFC 6266 gives it: an ASCII fallback, and the UTF-8 name percent-encoded. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -13,6 +13,7 @@ import type { Position } from "../state/run-view.ts";
 import { isActive, type RunState } from "../state/session-state.ts";
 import { stepWords } from "../state/step-words.ts";
 import { AnswerCard, TakeUpActions, type Ending } from "./AnswerCard.tsx";
+import { FileList } from "./FileList.tsx";
 import { ApprovalFromPage, ApprovalShot, ApprovalUpload } from "./ApprovalShot.tsx";
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
@@ -306,6 +307,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
           )}
         </>
       )}
+      <FileList files={run.files ?? []} />
       {error && (
         <div role="alert" className="border-t border-red-100 bg-red-50 px-4 py-2 text-sm text-red-800">
           <ErrorReason error={error} />

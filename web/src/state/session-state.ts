@@ -2,7 +2,7 @@
 // RunState per task and one ReplyState per reply, and for each task the view takes the
 // event-built state or the store's snapshot, whichever is further along, so a reload shows the
 // stored state at once and the replayed events never step back.
-import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskActivity, TaskError, TaskStatus } from "../protocol.ts";
+import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskActivity, TaskError, TaskFile, TaskStatus } from "../protocol.ts";
 
 /** What the task is doing between its steps (task.activity); `since` is the server's time the wait began. */
 export interface RunActivity {
@@ -28,6 +28,8 @@ export interface RunState {
   first?: { frame: FrameRef; url: string | null };
   /** Until the next step, a question to the person or the task's end; absent when none was said. */
   activity?: RunActivity | null;
+  /** The files the task received and kept (task.file), in the order they came; absent before the first. */
+  files?: TaskFile[];
 }
 
 /** The person's follow-ups, by message id: the step whose request read it, null until then. */
@@ -76,7 +78,7 @@ export function reduceEvent(state: EventState, event: SessionEvent): EventState 
 }
 
 /** Events that leave what a task is doing as it was: the screen's own news and the person's follow-ups. */
-const KEEPS_ACTIVITY: ReadonlySet<string> = new Set(["task.activity", "screen.live", "snapshotSync"]);
+const KEEPS_ACTIVITY: ReadonlySet<string> = new Set(["task.activity", "screen.live", "snapshotSync", "task.file"]);
 
 /** What a task was doing is over once anything else comes: a step, a question, its end. */
 function endsActivity(event: SessionEvent): boolean {
@@ -115,6 +117,9 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       return { ...run, task: task({ status: "awaiting_user", approval: event.approval, answer: [...new Set(event.approval.checks.map((c) => c.message || c.code))].join("\n") }) };
     case "snapshotSync":
       return { ...run, liveUrl: event.tab.url };
+    case "task.file":
+      // A refused file is the model's and the step's news; only a kept one can be downloaded.
+      return event.refused ? run : { ...run, files: [...(run.files ?? []).filter((f) => f.id !== event.file.id), event.file] };
     case "task.takeover":
       return { ...run, task: task({ status: "takeover" }) };
     case "task.queued":
