@@ -123,6 +123,10 @@ async function forward(req: http.IncomingMessage, res: http.ServerResponse, poli
     reply.pipe(res);
   });
   upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+  // The browser gave up before the reply was all sent (a cancelled download, a closed tab): the site is not read any further.
+  res.on("close", () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
   req.pipe(upstream);
 }
 
