@@ -34,6 +34,13 @@ const toolAgentFor = (goal: string) => (r: RecordedRequest) => systemText(r).sta
 const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
 
 describe("a file the agent downloads", () => {
+  it("is received when the agent opens its address: the step succeeds and the file is kept", async () => {
+    const original = await readFile(path.join(FILES, "invoice-march.pdf"));
+    const { stored } = await run("open the March invoice's address", [act("navigate", { url: pages.url("files/invoice-march.pdf") }, "Opening the invoice"), done]);
+    expect(stored.steps[0]).toMatchObject({ action: { type: "navigate" }, text: expect.not.stringContaining("Could not open") });
+    expect(stored.files).toEqual([{ id: expect.any(String), name: "invoice-march.pdf", mime_type: "application/pdf", size: original.length, step: 1 }]);
+  });
+
   it("is kept with the task byte for byte, listed with it, announced, and served back as a download", async () => {
     const original = await readFile(path.join(FILES, "invoice-march.pdf"));
     const { events, fileEvents, stored, requests } = await run("get the March invoice", [act("click", { x: 200, y: 120 }, "Downloading the invoice"), done]);

@@ -62,6 +62,8 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
 
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
 
+/** Playwright's word for a navigation that became a download. */
+const DOWNLOAD_STARTED = /Download is starting/;
 const SETTLE_CAP_MS = 5_000;
 const LATE_EFFECT_MS = 1_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
@@ -388,6 +390,8 @@ export class BrowserComputer implements Computer {
         await this.page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
       } catch (error) {
         if (!this.browser.isConnected() || this.renderers.get(this.page) === "crashed") throw error;
+        // An address that serves a file starts a download instead of a page: opened as asked, the file is received.
+        if (DOWNLOAD_STARTED.test(firstLine(error))) return;
         throw new AppError("ACTION_FAILED", `Could not open ${url}: ${firstLine(error)}`, { cause: error });
       }
     });
