@@ -91,7 +91,7 @@ export { browserMembers };
 
 /** Every tool, for a replay, which may need any of them: ours, then the browser toolset's members. */
 export function everyTool(): AgentTool[] {
-  return [...ALL, ...browserMembers({ vision: true })];
+  return [...ALL, ...browserMembers({ vision: true, computer: "browser" })];
 }
 
 /** The tool of this name in the set, if any. */

@@ -39,16 +39,7 @@ export const newTab = defineTool({
   modes: BOTH,
   computers: ["browser"],
   label: ({ url }) => (url ? labelled("newTab", url) : "newTab"),
-  async run({ url }, ctx) {
-    const found = tabsOf(ctx);
-    if (!isTabs(found)) return found;
-    const address = url === undefined ? null : webAddress(url);
-    if (address !== null && typeof address !== "string") return address;
-    let tab: TabInfo | null = null;
-    const intent = address ? `open ${address} in a new tab` : "open a new tab";
-    const performed = await ctx.perform({ kind: "page", run: async () => void (tab = await found.open(address)), intent, passive: true, ...(address ? { opens: address } : {}) });
-    return { ok: true, data: { success: true, tab, changed: performed.kind === "acted" && performed.effect?.changed === true } };
-  },
+  run: ({ url }, ctx) => openTab(ctx, url),
 });
 
 export const switchTab = defineTool({
@@ -58,13 +49,7 @@ export const switchTab = defineTool({
   modes: BOTH,
   computers: ["browser"],
   label: ({ id }) => labelled("switchTab", id),
-  async run({ id }, ctx) {
-    const found = tabsOf(ctx);
-    if (!isTabs(found)) return found;
-    let tab: TabInfo | null = null;
-    await ctx.perform({ kind: "page", run: async () => void (tab = await found.switchTo(id)), intent: `switch to ${id}`, passive: true });
-    return { ok: true, data: { success: true, tab } };
-  },
+  run: ({ id }, ctx) => showTab(ctx, id),
 });
 
 export const closeTab = defineTool({
@@ -74,11 +59,35 @@ export const closeTab = defineTool({
   modes: BOTH,
   computers: ["browser"],
   label: ({ id }) => labelled("closeTab", id),
-  async run({ id }, ctx) {
-    const found = tabsOf(ctx);
-    if (!isTabs(found)) return found;
-    let left: TabInfo[] = [];
-    await ctx.perform({ kind: "page", run: async () => void (left = await found.close(id)), intent: `close ${id}`, passive: true });
-    return { ok: true, data: { success: true, tabs: left } };
-  },
+  run: ({ id }, ctx) => shutTab(ctx, id),
 });
+
+/** Opens a tab, at `url` when given (judged as opening it in the tab would be), through the hands. */
+export async function openTab(ctx: ToolContext, url: string | undefined): Promise<ToolOutcome> {
+  const found = tabsOf(ctx);
+  if (!isTabs(found)) return found;
+  const address = url === undefined ? null : webAddress(url);
+  if (address !== null && typeof address !== "string") return address;
+  let tab: TabInfo | null = null;
+  const intent = address ? `open ${address} in a new tab` : "open a new tab";
+  const performed = await ctx.perform({ kind: "page", run: async () => void (tab = await found.open(address)), intent, passive: true, ...(address ? { opens: address } : {}) });
+  return { ok: true, data: { success: true, tab, changed: performed.kind === "acted" && performed.effect?.changed === true } };
+}
+
+/** Makes an open tab the active one, through the hands. */
+export async function showTab(ctx: ToolContext, id: string): Promise<ToolOutcome> {
+  const found = tabsOf(ctx);
+  if (!isTabs(found)) return found;
+  let tab: TabInfo | null = null;
+  await ctx.perform({ kind: "page", run: async () => void (tab = await found.switchTo(id)), intent: `switch to ${id}`, passive: true });
+  return { ok: true, data: { success: true, tab } };
+}
+
+/** Closes an open tab (not the last), through the hands; the tabs left are its data. */
+export async function shutTab(ctx: ToolContext, id: string): Promise<ToolOutcome> {
+  const found = tabsOf(ctx);
+  if (!isTabs(found)) return found;
+  let left: TabInfo[] = [];
+  await ctx.perform({ kind: "page", run: async () => void (left = await found.close(id)), intent: `close ${id}`, passive: true });
+  return { ok: true, data: { success: true, tabs: left } };
+}
