@@ -43,7 +43,7 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   const runner = new ToolRunner(run, model);
   const members = browserMembers({ vision: chatTakesImages(config), computer: computer.kind });
   const toolset = browserToolsetEntry(new Set(members.map((m) => m.name)));
-  const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url });
+  const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url, tabs: computer.tabs !== undefined });
   loadTokenizer().catch(() => undefined);
   const opened = await openPage(run, web, (bytes) => `The page's text is long (${bytes} bytes); use find, or read_page with a ref, to read part of it.`);
   if (opened.shot) runner.look(opened.shot);
