@@ -41,7 +41,7 @@ export function toolAgentPrompt(options: ToolPromptOptions): string {
     `<provenance>${PAGE_TEXT_IS_DATA}</provenance>`,
     "<guidelines>Understand the page before acting. If an action failed, look again (ariaTree or screenshot) before retrying differently. Always end with close.</guidelines>",
     `<page_understanding_protocol>\n${understanding.join("\n")}\n</page_understanding_protocol>`,
-    `<navigation>When you know the address, open it with goto.${has("search") ? " When you do not, search first." : ""}</navigation>`,
+    `<navigation>When you know the address, open it with goto.${has("search") ? " When you do not, search first." : ""}${has("switchTab") ? " A link may open a new tab, which becomes the active one; tabs lists the open tabs and switchTab goes back to one." : ""}</navigation>`,
     `<tools>\n${tools.map((t) => `- ${t.name}: ${t.description}`).join("\n")}\n</tools>`,
     `<strategy>For several form fields use ${mode === "dom" ? "fillForm" : "fillFormVision"}; use keys for shortcuts, Tab/Enter and one-character-at-a-time inputs; use wait for pages that load slowly or change; use extract only when the goal asks for structured data, not to read the page.</strategy>`,
     `<completion>${ASK_FIRST} Call close once the goal is reached (taskComplete: true) or cannot be reached (false). Its reasoning is your answer to the person: what you did and what you found, with every value they asked for.</completion>`,
@@ -61,9 +61,10 @@ export function desktopToolPrompt({ goal, today, tools }: ToolPromptOptions): st
   ].join("\n");
 }
 
-export function browserToolsetPrompt({ goal, today, startUrl }: Pick<ToolPromptOptions, "goal" | "today" | "startUrl">): string {
+/** `tabs`: the browser is the agent's own, whose tabs it may open, switch and close; elsewhere it drives one tab. */
+export function browserToolsetPrompt({ goal, today, startUrl, tabs }: Pick<ToolPromptOptions, "goal" | "today" | "startUrl"> & { tabs: boolean }): string {
   return [
-    "<identity>You are a web automation agent: you reach a person's goal by operating a real browser with the browser tools, one tab, several calls per reply when you are sure of each.</identity>",
+    `<identity>You are a web automation agent: you reach a person's goal by operating a real browser with the browser tools, ${tabs ? "in its tabs" : "one tab"}, several calls per reply when you are sure of each.</identity>`,
     `<task>${goal}\nToday is ${today}.</task>`,
     `<page>${startUrl ? `The browser has opened ${startUrl}.` : "The browser shows an empty page."}</page>`,
     "<mindset>Be careful and literal about the goal. Check each action's result before relying on it. Do not submit, buy, delete or download more than the goal asks.</mindset>",

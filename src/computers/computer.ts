@@ -155,6 +155,30 @@ export interface ActiveWindow {
   app: string;
 }
 
+/** A tab of the agent's own browser, as the model and the person are told it. */
+export interface TabInfo {
+  /** `tab_1`, `tab_2`…: numbered as the tabs opened, never reused within the task. */
+  id: string;
+  title: string;
+  url: string;
+  /** The tab every action, capture and live frame uses. */
+  active: boolean;
+}
+
+/**
+ * The tabs of a browser of the task's own (not a person's Chrome, not the extension's one tab).
+ * Each operation changes which page is the screen, so it is done through the hands.
+ */
+export interface BrowserTabs {
+  list(): Promise<TabInfo[]>;
+  /** Opens a tab, active at once, at `url` by the browser's own navigation (the fence's, as every address). */
+  open(url: string | null): Promise<TabInfo>;
+  /** Makes a tab the active one; INVALID_TARGET for an id no open tab has. */
+  switchTo(id: string): Promise<TabInfo>;
+  /** Closes a tab (the one active before it takes over when it was active); ACTION_FAILED for the last one. */
+  close(id: string): Promise<TabInfo[]>;
+}
+
 /** Who drives the screen: the agent, the person, or nobody while the task waits for a decision. */
 export type ScreenHolder = "agent" | "person" | "nobody";
 
@@ -164,6 +188,8 @@ export interface Computer {
   readonly gate?: NetworkGate;
   /** Browser computers only: the page's structure and element actions. */
   readonly web?: BrowserPage;
+  /** A browser of the task's own: its tabs, to list, open, switch to and close. */
+  readonly tabs?: BrowserTabs;
   /**
    * Computers that report no structure (a desktop) take this many changed pixels as an effect,
    * whatever their share of the screen: a typed line is a sliver of a whole desktop.

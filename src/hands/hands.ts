@@ -45,9 +45,10 @@ export type Deed =
   /**
    * Anything else that changes the page (fill a field, go back): run, then settle, capture and
    * compare; `on`: the element it acts on and how, for the approval policy; `passive`: it only
-   * scrolls or leaves the page, and touches nothing on it.
+   * scrolls or leaves the page, and touches nothing on it; `opens`: the address it opens (a new
+   * tab at it), judged as opening it in the tab would be.
    */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean };
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean; opens?: string };
 
 export type Performed =
   | {
@@ -374,7 +375,7 @@ export class Hands {
    */
   private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<boolean> {
     const { computer, config } = this.options;
-    const action = deed.kind === "action" ? deed.action : null;
+    const action = deed.kind === "action" ? deed.action : deed.opens ? opening(deed.opens, deed.intent ?? "") : null;
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
     const url = await computer.currentUrl();
     this.visit(url);
@@ -516,6 +517,11 @@ export class Hands {
       }
     }
   }
+}
+
+/** The navigation a page deed that opens `url` is classified as: the fence and the policy see no difference. */
+function opening(url: string, intent: string): ScreenAction {
+  return { type: "navigate", args: { url }, intent, requires_verification: false };
 }
 
 /** What a structural effect shows first; a request only when nothing else does. */

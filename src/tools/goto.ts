@@ -1,6 +1,6 @@
 // goto: open an address (seed 001 §12.2); http(s) only, through the hands like every action.
 import { z } from "zod";
-import { BOTH, defineTool, failed, labelled } from "./tool.ts";
+import { BOTH, defineTool, failed, labelled, type ToolOutcome } from "./tool.ts";
 
 export const goto = defineTool({
   name: "goto",
@@ -9,15 +9,22 @@ export const goto = defineTool({
   modes: BOTH,
   label: ({ url }) => labelled("goto", url),
   async run({ url }, ctx) {
-    let parsed: URL;
-    try {
-      parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
-    } catch {
-      return failed("INVALID_ARGUMENTS", `${JSON.stringify(url)} is not a web address`);
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
-    const action = { type: "navigate" as const, args: { url: parsed.href }, intent: `open ${parsed.href}`, requires_verification: false };
+    const address = webAddress(url);
+    if (typeof address !== "string") return address;
+    const action = { type: "navigate" as const, args: { url: address }, intent: `open ${address}`, requires_verification: false };
     await ctx.perform({ kind: "action", action, intent: action.intent });
     return { ok: true, data: { success: true, url: await ctx.computer.currentUrl() }, action };
   },
 });
+
+/** The address a model wrote, https:// when it names no scheme; a failure for anything but http(s). */
+export function webAddress(url: string): string | ToolOutcome {
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
+  } catch {
+    return failed("INVALID_ARGUMENTS", `${JSON.stringify(url)} is not a web address`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return failed("INVALID_ARGUMENTS", `only http(s) addresses can be opened, not ${parsed.protocol}`);
+  return parsed.href;
+}

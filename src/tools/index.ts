@@ -29,6 +29,7 @@ import { screenshot } from "./screenshot.ts";
 import { scrollVision } from "./scroll-vision.ts";
 import { scroll } from "./scroll.ts";
 import { search } from "./search.ts";
+import { closeTab, newTab, switchTab, tabs } from "./tabs.ts";
 import { think } from "./think.ts";
 import type { AgentTool, ComputerKind, ToolContext, ToolMode, ToolOutcome } from "./tool.ts";
 import { type } from "./type.ts";
@@ -47,6 +48,7 @@ const ALL: AgentTool[] = [
   click,
   clickAndHold,
   close,
+  closeTab,
   computerUse,
   dragAndDrop,
   extract,
@@ -57,12 +59,15 @@ const ALL: AgentTool[] = [
   keys,
   mouseAction,
   navback,
+  newTab,
   readArtifact,
   screenInfo,
   screenshot,
   scroll,
   scrollVision,
   search,
+  switchTab,
+  tabs,
   think,
   type,
   upload,
@@ -86,7 +91,7 @@ export { browserMembers };
 
 /** Every tool, for a replay, which may need any of them: ours, then the browser toolset's members. */
 export function everyTool(): AgentTool[] {
-  return [...ALL, ...browserMembers({ vision: true })];
+  return [...ALL, ...browserMembers({ vision: true, computer: "browser" })];
 }
 
 /** The tool of this name in the set, if any. */

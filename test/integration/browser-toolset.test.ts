@@ -3,7 +3,8 @@
 // serve, instead of our tools; the model reads the page with read_page, clicks and fills by ref_N,
 // each member a recorded step through the hands, answered with the family echoed and our tab; a ref
 // read before the page changed is refused as stale and ends the batch; a pay button goes to the
-// person, and a refusal reaches the model as an error; words that ask the person wait for them.
+// person, and a refusal reaches the model as an error; words that ask the person wait for them; the
+// tab members open, switch and close tabs, and every result reports the open tabs.
 import { describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING } from "../support/app.ts";
@@ -46,7 +47,7 @@ async function run(session: string, goal: string, start: string, decisions: bool
 }
 
 /** The members we do not serve that the API would offer unless turned off. */
-const WITHHELD = ["new_tab", "switch_tab", "close_tab", "zoom", "right_click", "middle_click", "double_click", "triple_click", "left_click_drag", "left_mouse_down", "left_mouse_up", "mouse_move", "hold_key"];
+const WITHHELD = ["zoom", "right_click", "middle_click", "double_click", "triple_click", "left_click_drag", "left_mouse_down", "left_mouse_up", "mouse_move", "hold_key"];
 
 describe("the tool agent speaking Anthropic's browser toolset", () => {
   it("declares the toolset, reads the page, clicks and fills by ref, and ends with Claude's answer", async () => {
@@ -154,6 +155,45 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
       ["close", true],
     ]);
     expect(stored.steps[3]).toMatchObject({ action: { type: "click", args: { x: 200, y: 130 } }, cursor_x: 200, cursor_y: 130 });
+  });
+
+  it("opens a tab and reports every open tab, refuses a member aimed at a tab that is not active, switches back and closes the new one", async () => {
+    const goal = "Press in two tabs with the browser toolset";
+    const home = pages.url("tabs-home.html");
+    const work = pages.url("tabs-work.html");
+    const atHome = { type: "coordinate", x: 200, y: 330 };
+    model.route(
+      agentOf(goal),
+      members(["new_tab", { url: work }]),
+      members(["left_click", { target: { type: "coordinate", x: 600, y: 430 } }]),
+      members(["left_click", { target: atHome, tab_id: "tab_1" }]),
+      members(["switch_tab", { tab_id: "tab_1" }], ["left_click", { target: atHome, tab_id: "tab_1" }], ["close_tab", { tab_id: "tab_2" }]),
+      answer("Pressed in both."),
+    );
+    const { end, stored, requests } = await run("s-browser-toolset-tabs", goal, "tabs-home.html");
+
+    expect(end).toMatchObject({ type: "task.completed", answer: "Pressed in both." });
+    expect(pages.records.filter((r) => r === "work-pressed" || r === "home-pressed")).toEqual(["work-pressed", "home-pressed"]);
+    const first = { tab_id: "tab_1", title: "Fixture: tabs, the first", url: home };
+    const second = { tab_id: "tab_2", title: "Fixture: tabs, the work page", url: work };
+    expect(results(requests[1]!)[0]!.content).toEqual([
+      { type: "text", text: `Opened a new tab at ${work}; it is the active tab.` },
+      { type: "browser_state", tabs: [{ ...first, active: false }, { ...second, active: true }] },
+    ]);
+    expect(results(requests[3]!)[0]).toMatchObject({ is_error: true, content: [{ type: "text", text: "tab_1 is not the active tab (tab_2 is): switch_tab to it first." }] });
+    const [switched, , closed] = results(requests[4]!);
+    expect(switched!.content).toContainEqual({ type: "browser_state", tabs: [{ ...first, active: true }, { ...second, active: false }] });
+    // A tab closed behind the active one leaves the screen as it was, and the result says so.
+    expect(closed!.content).toEqual([{ type: "text", text: "Closed tab_2.\nNothing changed on the page." }, { type: "browser_state", tabs: [{ ...first, active: true }] }]);
+    expect(stored.steps.map((s) => [s.tool?.name, s.tool?.ok, s.url])).toEqual([
+      ["new_tab", true, work],
+      ["left_click", true, work],
+      ["left_click", false, work],
+      ["switch_tab", true, home],
+      ["left_click", true, home],
+      ["close_tab", true, home],
+      ["close", true, home],
+    ]);
   });
 
   it("waits for the person when Claude's words ask them to act, and tells Claude what they answered", async () => {

@@ -98,7 +98,7 @@ describe("the tool agent in dom mode", () => {
 
     // dom mode offers no coordinate tools; the request is Chat Completions with function tools.
     const offered = (requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
-    expect(offered).toEqual(["act", "ariaTree", "askUser", "close", "extract", "fillForm", "goto", "keys", "navback", "readArtifact", "screenshot", "scroll", "think", "upload", "wait"]);
+    expect(offered).toEqual(["act", "ariaTree", "askUser", "close", "closeTab", "extract", "fillForm", "goto", "keys", "navback", "newTab", "readArtifact", "screenshot", "scroll", "switchTab", "tabs", "think", "upload", "wait"]);
     // Each result went back as the tool's message: {ok, data}, and the page view after it as plain
     // text, never escaped into the JSON.
     const reply = requests[1]!.body.messages.at(-1) as unknown as { role: string; tool_call_id: string; content: string };
@@ -175,7 +175,7 @@ describe("the tool agent in hybrid mode", () => {
     expect(stored.steps[1]!.tool!.targets).toEqual([{ target: { locator: "getByRole('button', { name: 'Press me' })", xpath: '//*[@id="go"]', box: expect.any(Object) }, action: null }]);
     expect(stored.steps[2]!.tool!.targets).toEqual([{ target: { locator: "getByRole('textbox', { name: 'Name' })", xpath: '//*[@id="name"]', box: expect.any(Object) }, action: null }]);
     const offered = (requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
-    expect(offered).toEqual(["act", "ariaTree", "askUser", "click", "clickAndHold", "close", "dragAndDrop", "extract", "fillFormVision", "goto", "keys", "navback", "readArtifact", "screenshot", "scrollVision", "think", "type", "upload", "wait"]);
+    expect(offered).toEqual(["act", "ariaTree", "askUser", "click", "clickAndHold", "close", "closeTab", "dragAndDrop", "extract", "fillFormVision", "goto", "keys", "navback", "newTab", "readArtifact", "screenshot", "scrollVision", "switchTab", "tabs", "think", "type", "upload", "wait"]);
     // Chat Completions takes no image in a tool message: it follows as a user message.
     const afterShot = requests[1]!.body.messages.slice(-2);
     expect(afterShot[0]).toMatchObject({ role: "tool" });

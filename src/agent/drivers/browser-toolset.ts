@@ -2,13 +2,13 @@
 // 2026-08-01 toolsets is sent one `browser_toolset_20260801` entry instead of our tools' schemas,
 // and each member it calls is one of our tools (tools/browser-toolset/), run, approved and recorded
 // as a step like any other. A reply's calls run in order and the first that fails ends the batch:
-// the rest are answered as not carried out. Every result that did not fail reports our one tab.
+// the rest are answered as not carried out. Every result that did not fail reports the open tabs.
 // An answer without a call ends the task, or, when it asks the person to act, waits for them; both
 // are recorded as steps (close, askUser), so a replay of the task ends where it ended.
 import { today } from "../../core/ids.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Config } from "../../core/config.ts";
-import type { BrowserPage } from "../../computers/computer.ts";
+import type { BrowserPage, Computer } from "../../computers/computer.ts";
 import { askedOfPerson } from "../../models/asks-person.ts";
 import { BROWSER_FAMILY, browserToolsetEntry, takesBrowserToolset } from "../../models/anthropic/browser-toolset.ts";
 import type { ChatModel, ChatTurn, TabEntry, ToolCall } from "../../models/chat/chat-model.ts";
@@ -41,16 +41,16 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   const { computer, config, signal, budget, steps, clock } = run;
   const task = run.task();
   const runner = new ToolRunner(run, model);
-  const members = browserMembers({ vision: chatTakesImages(config) });
+  const members = browserMembers({ vision: chatTakesImages(config), computer: computer.kind });
   const toolset = browserToolsetEntry(new Set(members.map((m) => m.name)));
-  const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url });
+  const system = browserToolsetPrompt({ goal: task.text, today: today(), startUrl: task.start_url, tabs: computer.tabs !== undefined });
   loadTokenizer().catch(() => undefined);
   const opened = await openPage(run, web, (bytes) => `The page's text is long (${bytes} bytes); use find, or read_page with a ref, to read part of it.`);
   if (opened.shot) runner.look(opened.shot);
   const before = earlier ? [earlier.note, `Steps taken before: ${earlier.steps.map((s, i) => `${i + 1}. ${s.tool?.label ?? s.text}`).join("; ") || "none"}.`] : [];
   const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
   const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n"), ...attachedFiles(run) }];
-  const tabs = new Tabs();
+  const tabs = new Tabs(computer);
   const repairs = new RepairBudget(config.model.repairRetries);
   for (;;) {
     if (await run.gate.pausePoint()) {
@@ -97,23 +97,30 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
       const step = await runner.record(ran, text.split("\n")[0] ?? "", text);
       usage = { input_tokens: 0, output_tokens: 0 };
       tabs.learn(ran.outcome);
-      turns.push(memberTurn(checked.call, ran.outcome, step.effect, await tabs.now(computer.currentUrl())));
+      turns.push(memberTurn(checked.call, ran.outcome, step.effect, await tabs.now()));
       failed = !ran.outcome.ok;
     }
   }
 }
 
-/** Our one tab as the results report it; its title is the one the last read of its page gave. */
+/**
+ * The tabs as the results report them: our own browser's, each with its title; elsewhere the one
+ * tab driven, titled as the last read of its page gave.
+ */
 class Tabs {
   private seen = { url: "", title: "" };
+
+  constructor(private readonly computer: Computer) {}
 
   learn(outcome: ToolOutcome): void {
     const data = outcome.data as { pageUrl?: unknown; title?: unknown } | undefined;
     if (typeof data?.pageUrl === "string" && typeof data.title === "string") this.seen = { url: data.pageUrl, title: data.title };
   }
 
-  async now(where: Promise<string | null>): Promise<TabEntry[]> {
-    const url = (await where) ?? "";
+  async now(): Promise<TabEntry[]> {
+    const { tabs } = this.computer;
+    if (tabs) return (await tabs.list()).map(({ id, title, url, active }) => ({ tab_id: id, title, url, active }));
+    const url = (await this.computer.currentUrl()) ?? "";
     return [{ tab_id: TAB_ID, title: url === this.seen.url ? this.seen.title : "", url, active: true }];
   }
 }

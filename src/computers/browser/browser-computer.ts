@@ -1,6 +1,7 @@
 // A Computer backed by one Chromium browser context: input through Playwright's mouse and
 // keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
-// `Page.startScreencast`. Follows popups: the newest page of the context is the screen. Either an
+// `Page.startScreencast`. Follows popups: the newest page of the context is the screen, until the
+// agent switches tabs (tabs.ts). Either an
 // isolated context of our own Chromium, closed with the task, or a page of a browser it attached
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
@@ -26,6 +27,7 @@ import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
+import { ContextTabs } from "./tabs.ts";
 import { everyCallThrough, WebPage } from "./web-page.ts";
 
 export interface BrowserComputerOptions {
@@ -111,6 +113,8 @@ export class BrowserComputer implements Computer {
 
   readonly web: WebPage;
   readonly gate: NetworkGate | undefined;
+  /** Only in a context of our own: in a browser attached to, the other tabs are the person's. */
+  readonly tabs: ContextTabs | undefined;
   /**
    * A page may answer a click a moment after it settled (a script that checks a form before it
    * posts, a download that starts once its server answers): what it set off until then counts.
@@ -145,6 +149,15 @@ export class BrowserComputer implements Computer {
     this.cover = new SecretCover(context);
     this.effects = new PageEffects(context, attached === null);
     this.downloads = attached ? null : new PageDownloads(context);
+    this.tabs = attached
+      ? undefined
+      : new ContextTabs(context, {
+          current: () => this.page,
+          // Through the guard, which first lets a switch under way (the new tab followed as it opened) end.
+          show: (shown) => this.guard(async () => (this.page === shown ? undefined : this.attach(shown))),
+          navigate: (url) => this.navigate(url),
+          guard: (operation) => this.guard(operation),
+        });
     // Every operation on the page's elements runs guarded, as the computer's own do: a page stuck in
     // a loop would otherwise hold a tool's look or click until the task's time limit.
     this.web = everyCallThrough(new WebPage(() => this.page, options.deviceScaleFactor ?? 1, options.navigationTimeoutMs, this.secrets), (operation) => this.guard(operation));
@@ -505,6 +518,7 @@ export class BrowserComputer implements Computer {
   private async attach(page: Page): Promise<void> {
     const previous = this.page === page ? null : (this.cdp as CDPSession | undefined);
     this.page = page;
+    this.tabs?.shown(page);
     this.pageReplacements = this.attached?.replacements?.() ?? 0;
     if (!this.renderers.has(page)) {
       this.renderers.set(page, "alive");
@@ -535,7 +549,8 @@ export class BrowserComputer implements Computer {
 
   /**
    * A new page becomes the screen; in someone else's browser only a popup of the screen does, not a
-   * tab the person opens. When the screen closes, the page it came from takes over.
+   * tab the person opens. When the screen closes, the page it came from takes over (in our own
+   * context, the tab that was the screen before it).
    */
   private follow(page: Page): Promise<void> {
     const following = this.switchTo(page).finally(() => this.following.delete(following));
@@ -554,7 +569,7 @@ export class BrowserComputer implements Computer {
     await page.waitForLoadState("domcontentloaded").catch(() => undefined);
     if (!page.isClosed()) await this.attach(page).catch(() => undefined);
     page.on("close", () => {
-      const previous = this.attached ? opener : this.context.pages().at(-1);
+      const previous = this.attached ? opener : (this.tabs?.before(page) ?? null);
       if (!this.closed && this.page === page && previous && !previous.isClosed()) void this.attach(previous).catch(() => undefined);
     });
   }

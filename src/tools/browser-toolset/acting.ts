@@ -23,7 +23,7 @@ export const leftClick = defineTool({
   modes: BOTH,
   label: ({ target }) => labelled("left_click", targetLabel(target)),
   async run({ target, modifiers, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     if (modifiers) return failed("INVALID_ARGUMENTS", "Clicks with modifier keys are not supported in this browser; click without them.");
     if (target.type === "ref") return onRef(ctx, target.ref, { kind: "click" }, "Clicked");
@@ -53,7 +53,7 @@ export const hover = defineTool({
   modes: BOTH,
   label: ({ target }) => labelled("hover", targetLabel(target)),
   async run({ target, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     if (target.type === "ref") return onRef(ctx, target.ref, { kind: "hover" }, "Hovered over");
     const aim = viewportPoint(ctx, target);
@@ -72,7 +72,7 @@ export const scrollTo = defineTool({
   modes: BOTH,
   label: ({ target }) => labelled("scroll_to", target.ref),
   async run({ target, tab_id }, ctx): Promise<ToolOutcome> {
-    return otherTab(tab_id) ?? scrollToRef(ctx, target.ref);
+    return (await otherTab(ctx, tab_id)) ?? scrollToRef(ctx, target.ref);
   },
 });
 
@@ -90,7 +90,7 @@ export const formInput = defineTool({
   modes: BOTH,
   label: ({ target }) => labelled("form_input", target.ref),
   async run({ target, value, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     return onRef(ctx, target.ref, (role) => formAction(role, value), "Set the value of");
   },
@@ -104,7 +104,7 @@ export const typeText = defineTool({
   modes: BOTH,
   label: ({ text }) => labelled("type", text),
   async run({ text, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     if (text === "") return { ok: true, data: { success: true }, text: "Typed nothing." };
     const action = { type: "type" as const, args: { text }, intent: "type", requires_verification: false };
@@ -128,7 +128,7 @@ export const key = defineTool({
   modes: BOTH,
   label: ({ text }) => labelled("key", text),
   async run({ text, repeat = 1, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const chords = chordsOf(text);
     if (chords.length === 0) return failed("INVALID_ARGUMENTS", "text names no key.");
@@ -154,7 +154,7 @@ export const scroll = defineTool({
   modes: BOTH,
   label: ({ scroll_direction }) => `scroll ${scroll_direction}`,
   async run({ scroll_direction: direction, target, scroll_amount = 3, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const at = viewportPoint(ctx, target);
     if (typeof at === "string") return failed("INVALID_TARGET", at);

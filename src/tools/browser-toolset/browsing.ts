@@ -15,7 +15,7 @@ export const navigate = defineTool({
   modes: BOTH,
   label: ({ url }) => labelled("navigate", url),
   async run({ url, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const word = url.trim().toLowerCase();
     if (word === "back") {
@@ -50,7 +50,7 @@ export const wait = defineTool({
   looks: true,
   label: ({ duration }) => `wait ${duration} s`,
   async run({ duration, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     await delay(duration * 1000, ctx.signal);
     return { ok: true, data: { success: true, waited: duration }, text: `Waited ${duration} s.` };

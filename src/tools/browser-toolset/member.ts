@@ -1,5 +1,5 @@
 // What the browser toolset's members share: the inputs its reference gives every member (a target
-// by ref or by viewport point, the tab), our one tab, and taking a ref back to our element before
+// by ref or by viewport point, the tab), which tab they act on, and taking a ref back to our element before
 // acting on it through the hands — refused as stale, with what to do, when the page moved on.
 import { z } from "zod";
 import type { RefAction } from "../../computers/computer.ts";
@@ -9,7 +9,7 @@ import { toScreen } from "../points.ts";
 import { actOnElement, centerOf, failed, pageOf, type ToolContext, type ToolOutcome } from "../tool.ts";
 import { changedMessage, goneMessage, identityOf, type Resolved } from "./refs.ts";
 
-/** Our browser drives one tab: the task's. */
+/** The task's first tab, and the only one of a browser that is not the agent's own (the extension's tab). */
 export const TAB_ID = "tab_1";
 
 export const tabIdSchema = z.string().optional().describe("Tab to act on; the active tab when omitted.");
@@ -26,10 +26,17 @@ export const coordinateTargetSchema = z.object({
 export const clickTargetSchema = z.discriminatedUnion("type", [coordinateTargetSchema, refTargetSchema]);
 export type ClickTarget = z.infer<typeof clickTargetSchema>;
 
-/** A call naming a tab other than ours is refused: there is no other. */
-export function otherTab(tabId: string | undefined): ToolOutcome | null {
-  if (tabId === undefined || tabId === "" || tabId === TAB_ID) return null;
-  return failed("INVALID_ARGUMENTS", `There is no tab ${JSON.stringify(tabId)}: this browser has one tab, ${TAB_ID}.`);
+/**
+ * A call naming a tab other than the active one is refused: a member acts on the tab the screen
+ * shows, and switch_tab is how another becomes it.
+ */
+export async function otherTab(ctx: ToolContext, tabId: string | undefined): Promise<ToolOutcome | null> {
+  if (tabId === undefined || tabId === "") return null;
+  const open = (await ctx.computer.tabs?.list()) ?? [{ id: TAB_ID, active: true }];
+  const active = open.find((tab) => tab.active)?.id ?? TAB_ID;
+  if (tabId === active) return null;
+  if (open.some((tab) => tab.id === tabId)) return failed("INVALID_ARGUMENTS", `${tabId} is not the active tab (${active} is): switch_tab to it first.`);
+  return failed("INVALID_ARGUMENTS", `There is no tab ${JSON.stringify(tabId)}: the open tabs are ${open.map((tab) => tab.id).join(", ")}.`);
 }
 
 /** The view a ref's element is checked against: its own line is all that is read. */

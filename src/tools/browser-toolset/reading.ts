@@ -57,7 +57,7 @@ export const readPage = defineTool({
   looks: true,
   label: ({ ref, filter }) => ["read_page", ref ?? "", filter === "interactive" ? "interactive" : ""].filter(Boolean).join(" "),
   async run({ filter, depth = DEFAULT_DEPTH, ref, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     let section: string | undefined;
     if (ref) {
@@ -90,7 +90,7 @@ export const find = defineTool({
   looks: true,
   label: ({ query }) => labelled("find", query),
   async run({ query, tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const view = await pageOf(ctx).view({ query, budget: FIND_TOKENS });
     const { header, body } = partsOf(view.text);
@@ -107,7 +107,7 @@ export const getPageText = defineTool({
   modes: BOTH,
   looks: true,
   async run({ tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const page = await pageOf(ctx).readability(ctx.saveArtifact);
     const pageUrl = await ctx.computer.currentUrl();
@@ -128,7 +128,7 @@ export const screenshot = defineTool({
   looks: true,
   needsVision: true,
   async run({ tab_id }, ctx): Promise<ToolOutcome> {
-    const refused = otherTab(tab_id);
+    const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
     const shot = await ctx.computer.screenshot();
     const view = await modelView(shot, ctx.computer.logicalSize, ctx.imageMax, ctx.jpegQuality);

@@ -6,16 +6,17 @@ import { toolSpec } from "../../models/chat/conversation.ts";
 import { browserMembers } from "./index.ts";
 import { chordsOf, formAction } from "./acting.ts";
 
-const members = browserMembers({ vision: true });
+const members = browserMembers({ vision: true, computer: "browser" });
 const member = (name: string) => members.find((m) => m.name === name)!;
 const schema = (name: string) => toolSpec(member(name)).parameters as { properties: Record<string, unknown>; required?: string[] };
 
 describe("the browser toolset's member inputs", () => {
-  it("serves the reference's member names, screenshot only to a model that takes images", () => {
+  it("serves the reference's member names, screenshot only to a model that takes images, the tab members only in our own browser", () => {
     expect(members.map((m) => m.name).sort()).toEqual(
-      ["find", "form_input", "get_page_text", "hover", "key", "left_click", "list_tabs", "navigate", "read_page", "screenshot", "scroll", "scroll_to", "type", "wait"].sort(),
+      ["close_tab", "find", "form_input", "get_page_text", "hover", "key", "left_click", "list_tabs", "navigate", "new_tab", "read_page", "screenshot", "scroll", "scroll_to", "switch_tab", "type", "wait"].sort(),
     );
-    expect(browserMembers({ vision: false }).map((m) => m.name)).not.toContain("screenshot");
+    expect(browserMembers({ vision: false, computer: "browser" }).map((m) => m.name)).not.toContain("screenshot");
+    expect(browserMembers({ vision: true, computer: "extension" }).map((m) => m.name).filter((name) => name.endsWith("_tab"))).toEqual([]);
   });
 
   it("has each member's fields as the reference names them", () => {
