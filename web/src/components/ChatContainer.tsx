@@ -124,7 +124,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
           type="button"
           aria-label={t.scrollToBottom}
           onClick={backToBottom}
-          className="absolute right-4 bottom-3 z-20 flex size-9 items-center justify-center rounded-full border border-zinc-200 bg-white text-zinc-700 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500"
+          className="absolute right-4 bottom-3 z-20 flex size-9 max-sm:size-11 items-center justify-center rounded-full border border-zinc-200 bg-white text-zinc-700 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500"
         >
           <DownArrow />
         </button>

@@ -33,7 +33,7 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
         onClick={onToggle}
         aria-expanded={expanded}
         aria-controls={timelineId}
-        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left @md:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 max-sm:min-h-11 gap-y-0.5 rounded-md text-left @md:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
       >
         <span className="flex h-5 shrink-0 items-center">
           <StatusDot status={status} />
