@@ -90,6 +90,11 @@ test("the run card takes a finger while it works, needs the person, is handed ov
   await expect(card.timeline).toBeVisible();
   await expectFingerSized(whole(page), "a working card with its timeline open");
   await snapshot(page, "touch-running-phone");
+  await card.timelineItem(0).click();
+  await expect(card.screenPosition).toHaveText("Step 1 of 1");
+  await expectFingerSized(whole(page), "a step chosen on the timeline, its Before and After");
+  await card.scrubber.press("End");
+  await expect(card.screenPosition).toHaveText("Live · step 1");
 
   await card.root.getByRole("button", { name: "Enlarge the screen" }).click();
   const focus = page.getByRole("dialog").filter({ has: page.getByRole("figure") });

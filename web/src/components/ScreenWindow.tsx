@@ -179,7 +179,7 @@ function ShotSwitch({ shot, onShot }: { shot: Shot; onShot: (shot: Shot) => void
       type="button"
       aria-pressed={shot === value}
       onClick={() => onShot(value)}
-      className={`px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 ${shot === value ? "bg-zinc-700 text-white" : "bg-white text-zinc-700 hover:bg-zinc-100"}`}
+      className={`px-2 py-0.5 max-sm:min-h-11 max-sm:min-w-11 focus-visible:outline-2 focus-visible:outline-indigo-500 ${shot === value ? "bg-zinc-700 text-white" : "bg-white text-zinc-700 hover:bg-zinc-100"}`}
     >
       {label}
     </button>
