@@ -1,7 +1,8 @@
 // On a phone (390×844, touch) every control a finger presses is at least 44 × 44 px: the header,
-// the composer, the sidebar drawer, the model settings, and the run card while it works, steps,
-// needs the person, is handed over, asks for approval, ends and fails. A control under the size
-// is named with what it measures, so one run lists them all.
+// the composer and its attachments, the sidebar drawer, the model settings, an answer being
+// written and the ways back to the bottom of the chat, and the run card while it works, shows a
+// step, is enlarged, handed over, needs the person, asks for approval, ends and fails. A control
+// under the size is named with what it measures, so one run lists them all.
 import type { Locator, Page } from "@playwright/test";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { gate } from "../support/gate.ts";
@@ -47,6 +48,12 @@ test("the header, the composer, the drawer and the model settings take a finger"
   await chat.prompt.fill("open the form page");
   await expectFingerSized(whole(page), "the empty chat");
   await snapshot(page, "touch-empty-phone");
+  await page.locator("input[type=file]").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("buy milk") });
+  await expect(page.getByRole("list", { name: "Attachments" })).toHaveText(/notes\.txt/);
+  await expectFingerSized(whole(page), "a file attached to the message");
+  await snapshot(page, "touch-attached-phone");
+  await page.getByRole("button", { name: /^Remove/ }).click();
+  await expect(page.getByRole("list", { name: "Attachments" })).toHaveCount(0);
 
   await page.getByRole("button", { name: "Model settings" }).click();
   const settings = page.getByRole("dialog", { name: "Model settings" });
@@ -114,6 +121,29 @@ test("the run card takes a finger while it works, needs the person, is handed ov
   await card.root.getByRole("button", { name: "I've done it" }).click();
   await expect(card.root).toHaveAttribute("data-status", "completed");
   await expectFingerSized(whole(page), "a finished card");
+});
+
+test("a streaming answer's Stop answering and the chat's ways back to the bottom take a finger", async ({ chat, model, page }) => {
+  const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the agent looks at the screen, decides, acts and checks what changed.`).join("\n\n");
+  model.chat({ chat: { text: long } }, { chat: { text: long, chunkDelayMs: 60 } });
+  await chat.open();
+  await chat.send("what does the agent do?");
+  await expect(page.getByTestId("answer-message")).toHaveText(/Paragraph 12/);
+  await chat.send("and once more, slowly");
+  await expect(page.getByTestId("streaming-answer")).toContainText("Paragraph 1");
+  await expectFingerSized(whole(page), "an answer being written");
+
+  const scroller = page.getByTestId("chat-scroller");
+  const box = (await scroller.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 40);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -1500);
+  await expect(page.getByRole("button", { name: "New activity" })).toBeVisible();
+  await expectFingerSized(whole(page), "new activity below the place the person reads");
+  await page.getByRole("button", { name: "Stop answering" }).click();
+  await expect(page.getByTestId("streaming-answer")).toHaveCount(0);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -1500);
+  await expect(page.getByRole("button", { name: "Scroll to the latest message" })).toBeVisible();
+  await expectFingerSized(whole(page), "the chat scrolled up");
 });
 
 test.describe("with approvals", () => {
