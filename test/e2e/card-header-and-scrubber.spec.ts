@@ -1,6 +1,7 @@
 // A long run at both sizes: the card's header keeps its Stop in view while the person scrolls
 // through the open timeline, its progress text wraps rather than being cut to a word or two, and
 // the scrubber's labels thin out so that none run into another when 15 nodes sit close together.
+// In the narrow chat column beside the stage, the header's arrow keeps to the line of its status.
 import type { Locator } from "@playwright/test";
 import { gate } from "../support/gate.ts";
 import { act } from "../support/scripted-model.ts";
