@@ -1,7 +1,9 @@
 // A long run at both sizes: the card's header keeps its Stop in view while the person scrolls
 // through the open timeline, its progress text wraps rather than being cut to a word or two, and
 // the scrubber's labels thin out so that none run into another when 15 nodes sit close together.
+// In the narrow chat column beside the stage, the header's arrow keeps to the line of its status.
 import type { Locator } from "@playwright/test";
+import { gate } from "../support/gate.ts";
 import { act } from "../support/scripted-model.ts";
 import { expect, test } from "./fixtures.ts";
 import { SIZES, snapshot } from "./ui-sizes.ts";
@@ -71,3 +73,20 @@ async function labelsOverlap(root: Locator): Promise<string[]> {
   for (let i = 1; i < sorted.length; i++) if (sorted[i]!.left < sorted[i - 1]!.right + 2) touching.push(`${sorted[i - 1]!.text}|${sorted[i]!.text}`);
   return touching;
 }
+
+test("in the chat's column beside the stage, the header's arrow stays on the line of its status while the task works", async ({ chat, model, pages, page }) => {
+  const held = gate();
+  model.script(act("move", { x: 600, y: 500 }, "Looking at the form"), { ...act("done", { answer: "Done." }, "Finished"), until: held.held });
+  await chat.open();
+  await chat.send("read the form", pages.url("form.html"));
+  const card = chat.card();
+  await expect(card.latestProgress).toHaveText("Looking at the form");
+  await expect(card.root.getByTestId("run-activity")).toContainText(/\d\ss/);
+  const header = card.root.getByTestId("run-header");
+  const status = (await header.getByText("Working", { exact: true }).boundingBox())!;
+  const arrow = (await card.progressToggle.locator("svg").last().boundingBox())!;
+  await snapshot(page, "header-beside-stage-desktop");
+  expect(Math.abs(arrow.y + arrow.height / 2 - (status.y + status.height / 2))).toBeLessThan(4);
+  held.open();
+  await expect(card.root).toHaveAttribute("data-status", "completed");
+});

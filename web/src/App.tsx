@@ -40,7 +40,7 @@ export function App() {
             onClick={() => setDrawerOpen(true)}
             aria-label={t.openMenu}
             aria-expanded={drawerOpen}
-            className={`flex size-9 items-center justify-center rounded-lg text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden ${staged ? "lg:flex" : ""}`}
+            className={`flex size-9 max-sm:size-11 items-center justify-center rounded-lg text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden ${staged ? "lg:flex" : ""}`}
           >
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
               <path d="M3 5h14M3 10h14M3 15h14" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />

@@ -113,7 +113,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
         <button
           type="button"
           onClick={backToBottom}
-          className="absolute bottom-3 left-1/2 z-20 flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-indigo-600 py-1.5 pr-4 pl-3 text-sm font-medium text-white shadow-lg hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+          className="absolute bottom-3 left-1/2 z-20 flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-indigo-600 py-1.5 pr-4 pl-3 text-sm font-medium text-white shadow-lg max-sm:min-h-11 hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
         >
           <DownArrow />
           {t.newActivity}
@@ -124,7 +124,7 @@ export function ChatContainer({ children }: { children: ReactNode }) {
           type="button"
           aria-label={t.scrollToBottom}
           onClick={backToBottom}
-          className="absolute right-4 bottom-3 z-20 flex size-9 items-center justify-center rounded-full border border-zinc-200 bg-white text-zinc-700 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500"
+          className="absolute right-4 bottom-3 z-20 flex size-9 max-sm:size-11 items-center justify-center rounded-full border border-zinc-200 bg-white text-zinc-700 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500"
         >
           <DownArrow />
         </button>

@@ -39,7 +39,7 @@ export function ExtensionStatus({ extensions, chosen, onChoose, serverUrl, token
   return (
     <label className="flex items-center gap-2 border-t border-zinc-100 px-4 py-2 text-sm text-zinc-700">
       {t.extensionWhich}
-      <select value={chosen ?? extensions[0]!.clientId} onChange={(event) => onChoose(event.target.value)} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-1">
+      <select value={chosen ?? extensions[0]!.clientId} onChange={(event) => onChoose(event.target.value)} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-1 max-sm:min-h-11">
         {extensions.map((e) => (
           <option key={e.clientId} value={e.clientId}>
             {e.name} · {e.clientId.slice(0, 8)}

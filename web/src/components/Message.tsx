@@ -90,7 +90,7 @@ function QuietStop({ label, onStop }: { label: string; onStop: () => Promise<voi
       type="button"
       onClick={stop}
       disabled={stopping}
-      className="rounded-md px-2 py-1 text-xs font-medium text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60"
+      className="rounded-md px-2 py-1 text-xs font-medium text-zinc-500 max-sm:min-h-11 max-sm:min-w-11 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60"
     >
       {label}
     </button>

@@ -33,20 +33,24 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
         onClick={onToggle}
         aria-expanded={expanded}
         aria-controls={timelineId}
-        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left @md:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        className="flex min-w-0 flex-1 flex-wrap items-start gap-x-2 gap-y-0.5 rounded-md text-left max-sm:min-h-11 @md:flex-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
       >
-        <span className="flex h-5 shrink-0 items-center">
-          <StatusDot status={status} />
+        {/* The status and what it works on wrap inside their own box, so the arrow after it stays at
+            the end of the status's line in a narrow card. */}
+        <span className="flex min-w-0 flex-1 basis-0 flex-wrap items-start gap-x-2 gap-y-0.5 @md:flex-none @md:basis-auto @md:flex-nowrap">
+          <span className="flex h-5 shrink-0 items-center">
+            <StatusDot status={status} />
+          </span>
+          <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
+          {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
         </span>
-        <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
-        {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
         {/* In a narrow card (a phone, the chat's column beside the stage) it takes a line of its own
             under the status, the whole width of the header. */}
         <span data-testid="latest-progress" className="order-last line-clamp-3 min-w-0 basis-full text-sm/5 break-words text-zinc-600 @md:order-none @md:line-clamp-2 @md:flex-1 @md:basis-0">
           {status === "queued" ? t.queuedDetail : (latest ?? doing ?? t.starting)}
         </span>
         <span className="sr-only">{expanded ? t.hideProgress : t.showProgress}</span>
-        <span className="ml-auto flex h-5 shrink-0 items-center @md:ml-0">
+        <span className="flex h-5 shrink-0 items-center">
           <Chevron open={expanded} />
         </span>
       </button>

@@ -105,7 +105,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
                 type="button"
                 onClick={() => onRemoveAttachment(index)}
                 aria-label={t.removeAttachment(file.name)}
-                className="-ml-1 rounded-md px-1.5 text-zinc-500 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500"
+                className="-ml-1 rounded-md px-1.5 text-zinc-500 max-sm:min-h-11 max-sm:min-w-11 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500"
               >
                 ×
               </button>
@@ -131,7 +131,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
           disabled={!fresh}
           aria-label={t.attach}
           title={fresh ? t.attach : t.noFilesWhileRunning}
-          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:text-zinc-300 disabled:hover:bg-transparent"
+          className="flex size-9 max-sm:size-11 shrink-0 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:text-zinc-300 disabled:hover:bg-transparent"
         >
           <PaperclipIcon className="size-5" />
         </button>
@@ -151,7 +151,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
             onChange={(event) => setChosen(event.target.value as ComputerKind)}
             aria-label={t.computer}
             title={t.computer}
-            className="h-9 shrink-0 rounded-lg border border-zinc-200 bg-zinc-50 px-2 text-sm text-zinc-700 outline-none focus:border-indigo-400 focus:bg-white"
+            className="h-9 max-sm:h-11 shrink-0 rounded-lg border border-zinc-200 bg-zinc-50 px-2 text-sm text-zinc-700 outline-none focus:border-indigo-400 focus:bg-white"
           >
             {COMPUTERS.map((kind) => (
               <option key={kind} value={kind}>
@@ -168,7 +168,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
             onChange={(event) => setStartUrl(event.target.value)}
             aria-label={t.startUrl}
             placeholder={t.startUrl}
-            className="h-9 min-w-0 flex-1 rounded-lg border border-zinc-200 bg-zinc-50 px-3 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white"
+            className="h-9 max-sm:h-11 min-w-0 flex-1 rounded-lg border border-zinc-200 bg-zinc-50 px-3 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white"
           />
         ) : (
           <span className="flex-1" />
@@ -177,7 +177,7 @@ export function PromptInput({ attachments, onAddFiles, onRemoveAttachment, onSen
           type="submit"
           disabled={!canSend}
           aria-label={t.send}
-          className="flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-indigo-600 px-3 text-sm font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:bg-zinc-300"
+          className="flex h-9 max-sm:h-11 max-sm:min-w-11 shrink-0 items-center justify-center gap-1.5 rounded-lg bg-indigo-600 px-3 text-sm font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:bg-zinc-300"
         >
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
             <path d="M3 10l14-6-6 14-2-6-6-2z" fill="currentColor" />

@@ -131,7 +131,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
 
   const screenActions =
     task.status === "running" ? (
-      <button type="button" onClick={takeOver} disabled={pending !== null} className={`${SMALL_SECONDARY} ${TOUCH}`}>
+      <button type="button" onClick={takeOver} disabled={pending !== null} className={SMALL_SECONDARY}>
         {pending === "takeover" ? t.takingOver : t.takeOver}
       </button>
     ) : null;
@@ -293,7 +293,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
                 }}
                 aria-expanded={replaying}
                 aria-controls={replayId}
-                className="flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5"
+                className={`flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
               >
                 {replaying ? t.hideSteps : t.showSteps(steps.length)}
                 <Chevron open={replaying} />
@@ -330,7 +330,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
               </button>
             ) : (
               ending === null && (
-                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} ${TOUCH} py-1 text-sm`}>
+                <button type="button" onClick={stop} disabled={pending !== null} aria-label={t.stopTask} className={`flex items-center gap-1.5 ${SMALL_SECONDARY} py-1 text-sm`}>
                   <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-red-600" />
                   {t.stop}
                 </button>

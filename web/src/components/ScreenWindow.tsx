@@ -179,7 +179,7 @@ function ShotSwitch({ shot, onShot }: { shot: Shot; onShot: (shot: Shot) => void
       type="button"
       aria-pressed={shot === value}
       onClick={() => onShot(value)}
-      className={`px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 ${shot === value ? "bg-zinc-700 text-white" : "bg-white text-zinc-700 hover:bg-zinc-100"}`}
+      className={`px-2 py-0.5 max-sm:min-h-11 max-sm:min-w-11 focus-visible:outline-2 focus-visible:outline-indigo-500 ${shot === value ? "bg-zinc-700 text-white" : "bg-white text-zinc-700 hover:bg-zinc-100"}`}
     >
       {label}
     </button>
@@ -193,7 +193,7 @@ function ShotSwitch({ shot, onShot }: { shot: Shot; onShot: (shot: Shot) => void
 }
 
 function ZoomButtons({ percent, onZoom, onReset }: { percent: number; onZoom: (factor: number) => void; onReset: () => void }) {
-  const button = "flex h-7 min-w-7 items-center justify-center px-1.5 text-xs font-medium text-zinc-100 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-sky-400 sm:h-8 sm:min-w-8 sm:px-2 sm:text-sm";
+  const button = "flex h-7 min-w-7 max-sm:h-11 max-sm:min-w-11 items-center justify-center px-1.5 text-xs font-medium text-zinc-100 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-sky-400 sm:h-8 sm:min-w-8 sm:px-2 sm:text-sm";
   return (
     <div role="group" aria-label={t.zoom} className="absolute right-1.5 bottom-1.5 flex overflow-hidden rounded-md bg-zinc-900/75 shadow sm:right-2 sm:bottom-2">
       <button type="button" onClick={() => onZoom(1 / 1.5)} aria-label={t.zoomOut} className={button}>

@@ -35,7 +35,7 @@ export function Sidebar({ sessions, currentId, onOpen, onRename, onDelete }: Sid
           ref={newChat}
           type="button"
           onClick={() => onOpen(null)}
-          className={`flex w-full items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 ${focusRing}`}
+          className={`flex w-full items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 ${focusRing}`}
         >
           <span aria-hidden="true" className="text-lg leading-none">+</span>
           {t.newChat}
@@ -116,7 +116,7 @@ function SessionRow({ session, current, now, onOpen, onRename, onDelete }: Sessi
           aria-current={current ? "page" : undefined}
           aria-describedby={metaId}
           title={session.title}
-          className={`block truncate text-sm group-focus-within:pr-14 group-hover:pr-14 after:absolute [@media(hover:none)]:pr-14 after:inset-0 after:rounded-lg ${current ? "font-medium text-zinc-900" : "text-zinc-700"} ${focusRing}`}
+          className={`block truncate text-sm group-focus-within:pr-14 group-hover:pr-14 after:absolute [@media(hover:none)]:pr-14 max-sm:pr-20 after:inset-0 after:rounded-lg ${current ? "font-medium text-zinc-900" : "text-zinc-700"} ${focusRing}`}
         >
           {session.title}
         </a>
@@ -201,7 +201,7 @@ function RenameField({ title, onSave, onCancel }: { title: string; onSave: (titl
       onChange={(event) => setValue(event.target.value)}
       onKeyDown={onKeyDown}
       onBlur={() => settle(() => void onSave(value))}
-      className="relative z-10 w-full rounded border border-indigo-400 bg-white px-1.5 py-0.5 text-sm text-zinc-900 outline-none focus:ring-2 focus:ring-indigo-300"
+      className="relative z-10 w-full rounded border border-indigo-400 max-sm:min-h-11 bg-white px-1.5 py-0.5 text-sm text-zinc-900 outline-none focus:ring-2 focus:ring-indigo-300"
     />
   );
 }
@@ -223,10 +223,10 @@ function ConfirmDelete({ onConfirm, onCancel }: { onConfirm: () => Promise<void>
     >
       <p>{t.confirmDelete}</p>
       <div className="mt-2 flex gap-2">
-        <button type="button" onClick={() => void onConfirm()} className={`rounded bg-red-600 px-2 py-1 font-medium text-white hover:bg-red-700 ${focusRing}`}>
+        <button type="button" onClick={() => void onConfirm()} className={`rounded bg-red-600 px-2 py-1 max-sm:min-h-11 max-sm:min-w-11 font-medium text-white hover:bg-red-700 ${focusRing}`}>
           {t.delete}
         </button>
-        <button ref={cancel} type="button" onClick={onCancel} className={`rounded border border-zinc-300 bg-white px-2 py-1 text-zinc-800 hover:bg-zinc-50 ${focusRing}`}>
+        <button ref={cancel} type="button" onClick={onCancel} className={`rounded border border-zinc-300 bg-white px-2 py-1 max-sm:min-h-11 max-sm:min-w-11 text-zinc-800 hover:bg-zinc-50 ${focusRing}`}>
           {t.cancel}
         </button>
       </div>
@@ -242,7 +242,7 @@ function IconButton({ label, icon, onClick, ref }: { label: string; icon: string
       aria-label={label}
       title={label}
       onClick={onClick}
-      className={`flex size-7 items-center justify-center rounded-md text-zinc-500 hover:bg-zinc-300/70 hover:text-zinc-900 ${focusRing}`}
+      className={`flex size-7 max-sm:size-11 items-center justify-center rounded-md text-zinc-500 hover:bg-zinc-300/70 hover:text-zinc-900 ${focusRing}`}
     >
       <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
         <path d={icon} />
