@@ -1,7 +1,8 @@
 // The message's attachments as files a task can upload: each is written, the first time an upload
 // names it, into the task's own folder under the data dir (uploads/{task}/{n}/{name}, so that the
-// page receives the name the person sent), and the folder goes when the task's run ends. Only an
-// attachment's name ever comes from the model, never a path.
+// page receives the name the person sent), and the folder goes when the task's run ends (or, after
+// a crash, when the server starts again). Only an attachment's name ever comes from the model,
+// never a path.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { UploadFile } from "../computers/computer.ts";
@@ -20,6 +21,14 @@ export class UploadFiles {
 
   static forTask(dataDir: string, taskId: string, attachments: readonly Attachment[]): UploadFiles {
     return new UploadFiles(attachments, path.join(dataDir, "uploads", taskId));
+  }
+
+  /**
+   * Removes what a process that died left of its tasks' upload files. Called by the server as it
+   * starts, holding the data dir: no task of another process can be writing there.
+   */
+  static async removeLeftovers(dataDir: string): Promise<void> {
+    await rm(path.join(dataDir, "uploads"), { recursive: true, force: true });
   }
 
   /** The file of the attachment called `name` (exactly, else ignoring letter case); ACTION_FAILED for a name the message did not attach. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
+import { UploadFiles } from "../agent/upload-files.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
 import { desktopFence, openDesktop } from "../computers/desktop/desktop-host.ts";
 import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
@@ -86,6 +87,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
     const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
+    await UploadFiles.removeLeftovers(config.dataDir).catch((error: unknown) => log.warn({ err: error }, "could not remove the upload files of a previous process"));
   }
   // The tool agent's page view counts tokens. The tables hold the event loop while they load (up to
   // two seconds on a busy machine): when tasks use the tool agent on a browser unless they say

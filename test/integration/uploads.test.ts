@@ -4,9 +4,12 @@
 // did not attach is refused, and the model is told which it has; an upload to an origin the
 // person did not name waits for them.
 import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "../support/app.ts";
 import { runDeciding as run } from "../support/decide.ts";
 import { openStream } from "../support/sse.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
@@ -155,5 +158,20 @@ describe("uploads under the approval policy", () => {
     });
     expect(stored.steps[1]!.text).toContain("The person did not allow this");
     expect(pages.uploads.length).toBe(before);
+  });
+});
+
+describe("upload files a killed server left", () => {
+  it("are removed when the server starts again on its data dir", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-test-"));
+    const left = path.join(dataDir, "uploads", "task_killed", "1");
+    await mkdir(left, { recursive: true });
+    await writeFile(path.join(left, "photo.png"), "the bytes of an upload under way when the server died");
+    const restarted = await startApp({ modelBaseUrl: model.baseUrl, dataDir });
+    try {
+      expect(existsSync(path.join(dataDir, "uploads"))).toBe(false);
+    } finally {
+      await restarted.close();
+    }
   });
 });
