@@ -1,6 +1,5 @@
 // The one table of model providers: each one's name, its wire protocol, where it answers by
-// default, the settings that carry its key, address and model, whether it needs a key, and what
-// each of its models gets — a tool version or answer format, a coordinate grid, an image size.
+// default, the settings that carry its key, address and model, and what each of its models gets — a tool version or answer format, a coordinate grid, an image size.
 // Configuration, readiness, the adapters and the README's model table all read it; adding a
 // family is a row here and its adapter folder (the compiler then asks models/index.ts for its
 // constructor). Data only: the grids' arithmetic is perception/grids.ts.
@@ -40,17 +39,12 @@ export interface ModelFacts {
 }
 
 export interface ProviderFacts {
-  title: string;
   wire: Wire;
   /** The model and endpoint when the settings name none. */
   model: string;
   baseUrl: string;
   /** The environment variables of its own key, endpoint and model (MODEL_* override them for the chosen provider). */
   settings: { key: string; baseUrl: string; model: string };
-  /** Cloud endpoints need a key; a self-hosted server (vLLM, Ollama, LM Studio) is asked without one. */
-  hosting: "cloud" | "self-hosted";
-  /** How to point it at a model server of one's own, as the README says it. */
-  local: string | null;
   /** The chat model on the same account, for the chat assistant, when this protocol chats (null: it does not). */
   chat: string | null;
   /** First match wins; the last row covers every other name. */
@@ -59,17 +53,13 @@ export interface ProviderFacts {
 
 const ANY = /./;
 const SETTINGS: ImageLimit = { fit: "settings" };
-const VLLM = "any OpenAI-compatible server: MODEL_BASE_URL=http://127.0.0.1:8000/v1 (vLLM), http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:1234/v1 (LM Studio)";
 
 export const PROVIDER_TABLE = {
   qwen: {
-    title: "Qwen-VL and other OpenAI-compatible vision models",
     wire: "chat-completions",
     model: "qwen2.5-vl-72b-instruct",
     baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1",
     settings: { key: "DASHSCOPE_API_KEY", baseUrl: "DASHSCOPE_BASE_URL", model: "QWEN_MODEL" },
-    hosting: "cloud",
-    local: VLLM,
     chat: "qwen-plus",
     models: [
       // Qwen3-VL answers in its computer_use calls on a 0–1000 grid (Qwen3-VL cookbooks, DashScope's GUI prompt).
@@ -82,13 +72,10 @@ export const PROVIDER_TABLE = {
     ],
   },
   anthropic: {
-    title: "Anthropic Claude",
     wire: "anthropic-messages",
     model: "claude-sonnet-5",
     baseUrl: "https://api.anthropic.com",
     settings: { key: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" },
-    hosting: "cloud",
-    local: null,
     chat: "claude-sonnet-5",
     // Anthropic's computer use tool page (the 2025 versions and their models), the SDKs'
     // computer_toolset_20260801 types (one nameless tools entry with per-member configs, no beta
@@ -104,13 +91,10 @@ export const PROVIDER_TABLE = {
     ],
   },
   openai: {
-    title: "OpenAI computer use",
     wire: "openai-responses",
     model: "gpt-5.4",
     baseUrl: "https://api.openai.com/v1",
     settings: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
-    hosting: "cloud",
-    local: null,
     chat: "gpt-4.1",
     // The Responses API's GA `computer` tool batches actions; the preview model takes `computer_use_preview` with a display size.
     models: [
@@ -119,13 +103,10 @@ export const PROVIDER_TABLE = {
     ],
   },
   gemini: {
-    title: "Google Gemini computer use",
     wire: "gemini",
     model: "gemini-3.5-flash",
     baseUrl: "https://generativelanguage.googleapis.com/v1beta",
     settings: { key: "GEMINI_API_KEY", baseUrl: "GEMINI_BASE_URL", model: "GEMINI_MODEL" },
-    hosting: "cloud",
-    local: null,
     chat: "gemini-3.5-flash",
     // Google's computer use page: Gemini 3.5 Flash has its own function names and a desktop
     // environment; Gemini 3 Flash and the 2.5 computer-use model the click_at set, browser only.
@@ -136,37 +117,28 @@ export const PROVIDER_TABLE = {
     ],
   },
   uitars: {
-    title: "UI-TARS (self-hosted)",
     wire: "chat-completions",
     model: "ui-tars-1.5-7b",
     baseUrl: "http://127.0.0.1:8001/v1",
     settings: { key: "UITARS_API_KEY", baseUrl: "UITARS_BASE_URL", model: "UITARS_MODEL" },
-    hosting: "self-hosted",
-    local: VLLM,
     chat: null,
     // The grid follows UITARS_VERSION: 1.5 names pixels of its smart-resized image, 1.0 and Doubao 0–1000.
     models: [{ names: ANY, examples: ["ui-tars-1.5-7b", "doubao-1.5-ui-tars"], grid: "smart_resize", image: SETTINGS }],
   },
   opencua: {
-    title: "OpenCUA (self-hosted)",
     wire: "chat-completions",
     model: "OpenCUA-7B",
     baseUrl: "http://127.0.0.1:8001/v1",
     settings: { key: "OPENCUA_API_KEY", baseUrl: "OPENCUA_BASE_URL", model: "OPENCUA_MODEL" },
-    hosting: "self-hosted",
-    local: VLLM,
     chat: null,
     // MODEL_COORDINATES says how its pyautogui calls name points; `auto` reads 0–1 as relative, larger as pixels.
     models: [{ names: ANY, examples: ["OpenCUA-7B", "OpenCUA-32B"], grid: "relative", image: SETTINGS }],
   },
   som: {
-    title: "Set-of-Mark over any vision model",
     wire: "chat-completions",
     model: "qwen2.5-vl-72b-instruct",
     baseUrl: "https://dashscope.aliyuncs.com/compatible-mode/v1",
     settings: { key: "SOM_API_KEY", baseUrl: "SOM_BASE_URL", model: "SOM_MODEL" },
-    hosting: "cloud",
-    local: VLLM,
     chat: null,
     // The model names numbered marks, not points.
     models: [{ names: ANY, examples: ["any OpenAI-compatible vision model"], grid: "pixels", image: SETTINGS }],
@@ -177,10 +149,6 @@ export type ModelProvider = keyof typeof PROVIDER_TABLE;
 
 /** The providers' names, in the table's order (MODEL_PROVIDER, MODEL_FALLBACK and a task's `model.provider` accept these). */
 export const MODEL_PROVIDERS = Object.keys(PROVIDER_TABLE) as [ModelProvider, ...ModelProvider[]];
-
-export function providerFacts(provider: ModelProvider): ProviderFacts {
-  return PROVIDER_TABLE[provider];
-}
 
 /** What the provider's model of this name gets: the first row that covers the name. */
 export function modelFacts(provider: ModelProvider, name: string): ModelFacts {
