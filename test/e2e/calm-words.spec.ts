@@ -20,7 +20,11 @@ test("the person's takeover is theirs, not a failure, and the sidebar does not c
   await chat.send("read the form", pages.url("form.html"));
   const card = chat.card();
   await expect(card.scrubber).toHaveAttribute("aria-valuemax", "1");
+  // The model's next answer comes only once the server has handed the screen over, so the
+  // action it names is one the person's takeover stops, not one already under way.
+  const handedOver = page.waitForResponse((response) => response.url().endsWith("/api/chat/takeover") && response.ok());
   await card.root.getByRole("button", { name: "Take over" }).click();
+  await handedOver;
   asked.open();
   await expect(card.root).toHaveAttribute("data-status", "takeover");
   await expect(card.latestProgress).toHaveText("Looking again — not done: you had the screen");
