@@ -1,12 +1,40 @@
-// The layering of STYLE.md, checked on every import: protocol ← core ← perception ← computers ←
-// models ← hands ← tools ← agent ← store ← server ← cli; `playwright-core` only inside computers/browser; the web
-// UI and the Chrome extension import nothing of the server but src/protocol.
+// The layering of STYLE.md, checked on every import, side-effect and dynamic ones included: each
+// folder of src/ has an allow list (Playwright's DEPS.list files are the model) naming the folders,
+// or single files, and the packages it may import; perception, computers and models are peers and
+// import none of each other but the perception types computers draw with. `playwright-core` only
+// inside computers/browser, the X11 client only inside computers/desktop; tools and drivers act on
+// a screen only through the hands, whatever name they hold a computer by; the web UI and the
+// Chrome extension import nothing of the server but src/protocol.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const LAYERS = ["protocol", "core", "perception", "computers", "models", "hands", "tools", "agent", "store", "server", "cli"];
+const SRC = path.join(ROOT, "src");
+
+/** What each folder may import: folders (`core`) or single files (`agent/ports.ts`) of src/, and packages (`node:` is Node's own). */
+const DEPS: Record<string, { src: string[]; packages: string[] }> = {
+  protocol: { src: [], packages: ["zod"] },
+  core: { src: ["protocol"], packages: ["node:", "zod"] },
+  perception: { src: ["protocol", "core"], packages: ["node:", "zod", "sharp", "js-tiktoken", "onnxruntime-node"] },
+  computers: {
+    src: ["protocol", "core", "perception"],
+    packages: ["node:", "pino", "playwright-core", "x11", "sharp", "ws", "@mozilla/readability", "@nut-tree-fork/nut-js"],
+  },
+  models: { src: ["protocol", "core", "perception"], packages: ["node:", "pino", "zod", "unpdf", "@ui-tars/action-parser"] },
+  hands: { src: ["protocol", "core", "perception", "computers"], packages: [] },
+  tools: { src: ["protocol", "core", "perception", "computers", "hands", "models/chat"], packages: ["zod"] },
+  agent: { src: ["protocol", "core", "perception", "computers", "models", "hands", "tools"], packages: ["node:", "pino", "zod"] },
+  store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely"] },
+  server: {
+    src: ["protocol", "core", "agent", "store", "computers/extension"],
+    packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws"],
+  },
+  cli: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "server"], packages: ["node:", "pino", "commander"] },
+};
+
+/** A computer's actions; only the hands call them. */
+const COMPUTER_ACTIONS = ["click", "doubleClick", "drag", "type", "keypress", "holdKeys", "scroll", "move", "navigate"];
 
 function files(dir: string): string[] {
   let entries: string[];
@@ -23,57 +51,85 @@ function files(dir: string): string[] {
   });
 }
 
-function imports(file: string): string[] {
-  const source = readFileSync(file, "utf8");
-  return [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map(
-    (m) => (m[1] ?? m[2])!,
-  );
+/** A source without its comments, so that an import named in a comment is not read as one. */
+function uncommented(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 }
 
-function layerOf(file: string): string | undefined {
-  return path.relative(path.join(ROOT, "src"), file).split(path.sep)[0];
+const code = (file: string) => uncommented(readFileSync(file, "utf8"));
+
+/** Every module a source loads: `import … from`, `export … from`, `import "…"` for its side effects, `import("…")`. */
+function importsIn(source: string): string[] {
+  const pattern = /(?:^|[;\n])\s*(?:import|export)\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+  return [...uncommented(source).matchAll(pattern)].map((m) => (m[1] ?? m[2])!);
 }
+
+const imports = (file: string) => importsIn(readFileSync(file, "utf8"));
+
+/** `src/agent/ports.ts` → `agent/ports.ts`. */
+function inSrc(file: string): string {
+  return path.relative(SRC, file).split(path.sep).join("/");
+}
+
+function packageOf(spec: string): string {
+  if (spec.startsWith("node:")) return "node:";
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+const covers = (allowed: string, target: string) => target === allowed || target.startsWith(`${allowed}/`);
 
 describe("layering", () => {
-  const sources = files(path.join(ROOT, "src")).filter((f) => !f.endsWith(".test.ts"));
+  const sources = files(SRC).filter((f) => !f.endsWith(".test.ts"));
 
   it("has source files to check", () => expect(sources.length).toBeGreaterThan(20));
 
-  it("every src/ import points down the layers, never up", () => {
+  it("gives every folder of src/ an allow list", () => {
+    const folders = readdirSync(SRC).filter((name) => statSync(path.join(SRC, name)).isDirectory());
+    expect(folders.filter((folder) => !DEPS[folder])).toEqual([]);
+  });
+
+  it("reads side-effect and dynamic imports as imports", () => {
+    const sample = ['import "./a.ts";', 'export * from "./b.ts";', 'const c = await import("./c.ts");', 'import type { D } from "./d.ts";', '// import "./e.ts";'].join("\n");
+    expect(importsIn(sample)).toEqual(["./a.ts", "./b.ts", "./c.ts", "./d.ts"]);
+  });
+
+  it("every src/ import is on its folder's allow list", () => {
     const violations: string[] = [];
     for (const file of sources) {
-      const from = LAYERS.indexOf(layerOf(file)!);
-      for (const spec of imports(file).filter((s) => s.startsWith("."))) {
-        const target = layerOf(path.resolve(path.dirname(file), spec));
-        const to = LAYERS.indexOf(target!);
-        if (to > from) violations.push(`${path.relative(ROOT, file)} imports ${spec} (${target} is above ${layerOf(file)})`);
+      const folder = inSrc(file).split("/")[0]!;
+      const allowed = DEPS[folder];
+      if (!allowed) continue;
+      for (const spec of imports(file)) {
+        if (spec.startsWith(".")) {
+          const target = inSrc(path.resolve(path.dirname(file), spec));
+          if (target.startsWith(`${folder}/`)) continue;
+          if (!allowed.src.some((entry) => covers(entry, target))) violations.push(`${inSrc(file)} imports ${target}, which ${folder}/ may not`);
+        } else if (!allowed.packages.includes(packageOf(spec))) {
+          violations.push(`${inSrc(file)} imports the package ${spec}, which ${folder}/ may not`);
+        }
       }
     }
     expect(violations).toEqual([]);
   });
 
-  it("hands take the model's look as a callback: they import no model", () => {
-    const offenders = sources.filter((f) => layerOf(f) === "hands" && imports(f).some((s) => path.resolve(path.dirname(f), s).includes(`${path.sep}src${path.sep}models${path.sep}`)));
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
-  });
-
-  it("tools and drivers act on a computer only through the hands", () => {
-    const offenders = sources.filter(
-      (f) => ["tools", "agent"].includes(layerOf(f)!) && /\bcomputer\.(click|doubleClick|drag|type|keypress|scroll|move|navigate)\(/.test(readFileSync(f, "utf8")),
-    );
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  it("tools and drivers act on a computer only through the hands, whatever they call it", () => {
+    const names = COMPUTER_ACTIONS.join("|");
+    const called = new RegExp(`(?:\\.|\\?\\.)(?:${names})\\s*\\(|\\[\\s*["'\`](?:${names})["'\`]\\s*\\]|\\{[^}=]*\\b(?:${names})\\b[^}=]*\\}\\s*=\\s*\\w`);
+    const offenders = sources.filter((f) => /^(tools|agent)\//.test(inSrc(f)) && called.test(code(f)));
+    expect(offenders.map(inSrc)).toEqual([]);
   });
 
   it("only computers/browser imports playwright-core", () => {
-    const offenders = sources.filter(
-      (f) => !f.includes(`${path.sep}computers${path.sep}browser${path.sep}`) && imports(f).some((s) => s.startsWith("playwright")),
-    );
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+    const offenders = sources.filter((f) => !inSrc(f).startsWith("computers/browser/") && imports(f).some((s) => s.startsWith("playwright")));
+    expect(offenders.map(inSrc)).toEqual([]);
   });
 
-  it("only computers/desktop imports the X11 client", () => {
-    const offenders = sources.filter((f) => !f.includes(`${path.sep}computers${path.sep}desktop${path.sep}`) && imports(f).includes("x11"));
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  it("only computers/desktop imports the X11 client and the native desktop's input", () => {
+    const offenders = sources.filter(
+      (f) => !inSrc(f).startsWith("computers/desktop/") && imports(f).some((s) => s === "x11" || s.startsWith("@nut-tree-fork/")),
+    );
+    expect(offenders.map(inSrc)).toEqual([]);
   });
 
   for (const client of ["web", "extension"]) {

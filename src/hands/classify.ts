@@ -4,7 +4,7 @@
 // the task has not been on yet is a new one.
 import type { Computer, ElementQuery, NetworkGate, Risk } from "../computers/computer.ts";
 import { originOf, PRESS_WORDS, pressRisks } from "../core/approval-policy.ts";
-import { normalizeChord } from "../computers/keys.ts";
+import { normalizeChord } from "../protocol/keys.ts";
 import { inDomains } from "../core/network-policy.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ScreenAction } from "../perception/resolve.ts";

@@ -9,7 +9,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { FrameOptions, StepFrame } from "../agent/ports.ts";
-import type { Screenshot } from "../computers/computer.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { decodeDataUrl } from "../core/data-url.ts";
 import { AppError } from "../core/errors.ts";

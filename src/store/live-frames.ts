@@ -3,7 +3,7 @@
 // the next version of its task, which its URL carries, so a browser never shows a cached older one.
 // A version is the time the frame was shown (in milliseconds, one more when two come within one),
 // so a task's frames after a restart are newer than those a browser kept from before it.
-import type { Screenshot } from "../computers/computer.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
 
 /** The id every live frame of a task has: the image behind it is replaced, its version changes. */
 export function liveFrameId(taskId: string): string {

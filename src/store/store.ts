@@ -3,7 +3,7 @@
 // ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { ChatRecorder, FrameOptions, ReceivedFile, RunRecorder, StepFrame } from "../agent/ports.ts";
-import type { Screenshot } from "../computers/computer.ts";
+import type { Screenshot } from "../perception/screenshot.ts";
 import { DEFAULT_TITLE, summariseTitle } from "../core/chat-title.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";

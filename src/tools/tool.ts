@@ -6,7 +6,7 @@
 // tools/index.ts builds and wraps the set.
 import type { z } from "zod";
 import type { BrowserPage, Computer, ElementTarget, RefAction } from "../computers/computer.ts";
-import { normalizeChord } from "../computers/keys.ts";
+import { normalizeChord } from "../protocol/keys.ts";
 import { AppError } from "../core/errors.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Deed, DeedTarget, Performed, PerformOptions } from "../hands/hands.ts";

@@ -11,7 +11,7 @@ import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, ElementTarget, HitTest, IncomingFile, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
-import { normalizeChord } from "../keys.ts";
+import { normalizeChord } from "../../protocol/keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
 import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts";

@@ -5,7 +5,7 @@
 // instead: typing.ts.)
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
-import { normalizeChord } from "../keys.ts";
+import { normalizeChord } from "../../protocol/keys.ts";
 import type { X11Session } from "./x11-session.ts";
 
 /** Keysyms of the W3C key names that are not characters (X11's keysymdef.h). */

@@ -5,7 +5,7 @@
 // are on the 0–999 grid over the image sent (perception/grids.ts `norm999`); one function may
 // become a sequence (type_text_at is a click, an optional clearing, the typing and an optional
 // Enter), carried out one step each. What does not fit is refused with a reason the model reads.
-import { normalizeChord } from "../../computers/keys.ts";
+import { normalizeChord } from "../../protocol/keys.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import { gridOf } from "../../perception/grids.ts";
 import { actionSchema, MAX_WAIT_MS, type Action } from "../../protocol/index.ts";

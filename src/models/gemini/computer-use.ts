@@ -12,7 +12,7 @@ import type { Screenshot } from "../../perception/screenshot.ts";
 import type { Point } from "../../perception/coordinates.ts";
 import { describeAction, modelFacts, type Action, type Usage } from "../../protocol/index.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
-import { normalizeChord } from "../../computers/keys.ts";
+import { normalizeChord } from "../../protocol/keys.ts";
 import { BROWSER_ONLY, translate, type ActionSet } from "./actions.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import {

@@ -1,7 +1,7 @@
 // The pure half of the Windows and macOS desktop: what nut-js would be asked to do. nut-js itself
 // is not loaded (no Windows or macOS screen here); the Key enum is stood in for by its names.
 import { describe, expect, it } from "vitest";
-import { normalizeKey } from "../../keys.ts";
+import { normalizeKey } from "../../../protocol/keys.ts";
 import { NativeSpaces, nutChord, nutKeyOf, typingRuns, wheelAmount, type KeyEnum } from "./nut-input.ts";
 
 /** Every Key member as its own name, so a mapping reads as the key it names. */

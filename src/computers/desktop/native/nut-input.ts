@@ -4,7 +4,7 @@
 // own unit. The enum comes in as a value, so this file never loads the native module.
 import type { Key } from "@nut-tree-fork/nut-js";
 import { convert, type Point, type Size, type Spaces } from "../../../perception/coordinates.ts";
-import { normalizeChord } from "../../keys.ts";
+import { normalizeChord } from "../../../protocol/keys.ts";
 import { checkOnScreen, wheelNotches } from "../desktop-input.ts";
 
 export type KeyEnum = typeof Key;
