@@ -3,8 +3,8 @@
 // or single files, and the packages it may import; perception, computers and models are peers and
 // import none of each other but the perception types computers draw with. `playwright-core` only
 // inside computers/browser, the X11 client only inside computers/desktop; tools and drivers act on
-// a screen only through the hands, whatever name they hold a computer by; the web UI and the
-// Chrome extension import nothing of the server but src/protocol.
+// a screen only through the hands, whatever name they hold a computer by; the web UI imports
+// nothing of the server but src/protocol, the Chrome extension also the in-page code of src/injected.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,10 +15,11 @@ const SRC = path.join(ROOT, "src");
 /** What each folder may import: folders (`core`) or single files (`agent/ports.ts`) of src/, and packages (`node:` is Node's own). */
 const DEPS: Record<string, { src: string[]; packages: string[] }> = {
   protocol: { src: [], packages: ["zod"] },
+  injected: { src: [], packages: [] },
   core: { src: ["protocol"], packages: ["node:", "zod"] },
   perception: { src: ["protocol", "core"], packages: ["node:", "zod", "sharp", "js-tiktoken", "onnxruntime-node"] },
   computers: {
-    src: ["protocol", "core", "perception"],
+    src: ["protocol", "core", "perception", "injected"],
     packages: ["node:", "pino", "playwright-core", "x11", "sharp", "ws", "@mozilla/readability", "@nut-tree-fork/nut-js"],
   },
   models: { src: ["protocol", "core", "perception"], packages: ["node:", "pino", "zod", "unpdf", "@ui-tars/action-parser"] },
@@ -132,13 +133,14 @@ describe("layering", () => {
     expect(offenders.map(inSrc)).toEqual([]);
   });
 
-  for (const client of ["web", "extension"]) {
-    it(`${client}/ imports nothing from the server but src/protocol`, () => {
+  // The extension runs the server's page scanner in the page: one source, built into both.
+  for (const [client, shared] of [["web", ["protocol"]], ["extension", ["protocol", "injected"]]] as const) {
+    it(`${client}/ imports nothing from the server but ${shared.map((folder) => `src/${folder}`).join(" and ")}`, () => {
       const offenders: string[] = [];
       for (const file of files(path.join(ROOT, client))) {
         for (const spec of imports(file).filter((s) => s.startsWith("."))) {
-          const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
-          if (!target.startsWith(client) && !target.startsWith(path.join("src", "protocol"))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
+          const target = path.relative(ROOT, path.resolve(path.dirname(file), spec)).split(path.sep).join("/");
+          if (!target.startsWith(`${client}/`) && !shared.some((folder) => target.startsWith(`src/${folder}/`))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
         }
       }
       expect(offenders).toEqual([]);

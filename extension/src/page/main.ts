@@ -1,13 +1,18 @@
 // The page bundle (page.js): injected into a task's tab on first use, in the extension's isolated
 // world, where it leaves its functions for the worker to call through chrome.scripting.
 import { readerText } from "./reader.ts";
-import { scan, type Scope } from "./scan.ts";
+import { scanDom, type Found, type Scope } from "../../../src/injected/page-scan.ts";
 import { PAGE_GLOBAL } from "../shared/messages.ts";
 import { domClick, domInput, find, focusForTyping, locate, type TargetArgs } from "./target.ts";
 
+/** The server's own scanner; §4.2's lists carry no XPath where it has none (inside a shadow root). */
+function scan(mode: "index" | "scan", args: { scope: Scope; attr: string }) {
+  return scanDom({ mode, ...args }).found.map(({ xpath, ...rest }): Omit<Found, "xpath"> & { xpath?: string } => (xpath === null ? rest : { ...rest, xpath }));
+}
+
 const api = {
-  domIndex: (args: { scope: Scope; attr: string }) => scan({ mode: "index", ...args }),
-  xpathScan: (args: { scope: Scope; attr: string }) => scan({ mode: "scan", ...args }),
+  domIndex: (args: { scope: Scope; attr: string }) => scan("index", args),
+  xpathScan: (args: { scope: Scope; attr: string }) => scan("scan", args),
   locate,
   domClick,
   focusForTyping,

@@ -1,7 +1,6 @@
 // Runs in the page: finds the element an action names (a click id from browser_dom_index, or an
 // XPath), brings it into view and tells where its centre is; and the DOM fallbacks of §4.6 (a
 // DOM click, setting an input's value) for when CDP cannot be used.
-import { covered } from "./scan.ts";
 
 export interface TargetArgs {
   clickId?: number;
@@ -131,4 +130,18 @@ export function domInput(args: TargetArgs & { text: string; submit: boolean }): 
     if (proceed && form) form.requestSubmit();
   }
   return { tag: el.localName };
+}
+
+/**
+ * Something else is on top of the element's centre (not a child of it, not its container): what a
+ * click there lands on instead, seen or not. The lists leave out only what a person cannot see
+ * (src/injected/page-scan.ts).
+ */
+function covered(el: Element, r: DOMRect): Element | undefined {
+  const cx = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+  const cy = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const hit = root.elementFromPoint(cx, cy);
+  // A host on top may be its own shadow root's layer over the element slotted into it.
+  return hit && hit !== el && !el.contains(hit) && !(hit.contains(el) && !hit.shadowRoot) ? hit : undefined;
 }
