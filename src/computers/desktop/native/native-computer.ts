@@ -1,6 +1,6 @@
 // The real desktop of the machine the server runs on, on Windows and macOS, through nut-js
-// (libnut): its own screen, never a virtual one. Written and type-checked, but untested on Windows
-// and macOS (no such machine here). Points are pixels of the capture; a Retina or scaled screen
+// (libnut): its own screen, never a virtual one. Never run on Windows or macOS (no such machine
+// here); test/integration/native-desktop.test.ts runs it on libnut's X11 backend. Points are pixels of the capture; a Retina or scaled screen
 // captures more pixels than its input space has points, so every point is mapped between the two
 // through perception/coordinates.
 import type { Button } from "@nut-tree-fork/nut-js";
