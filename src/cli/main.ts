@@ -37,10 +37,12 @@ function isLoopback(host: string): boolean {
 
 async function serve(options: CommonOptions & { host?: string; port?: string }): Promise<void> {
   const cfg = config({ ...(options.host ? { host: options.host } : {}), ...(options.port ? { port: Number(options.port) } : {}) }, options);
-  // Off loopback, anyone on the network could drive the agent: a token is required, made up if none is given.
-  const authToken = cfg.authToken ?? (isLoopback(cfg.host) ? undefined : randomBytes(24).toString("base64url"));
+  // Off loopback, or behind a proxy that names it, anyone who reaches it could drive the agent: a
+  // token is required, made up if none is given.
+  const open = isLoopback(cfg.host) && cfg.allowedHosts.length === 0;
+  const authToken = cfg.authToken ?? (open ? undefined : randomBytes(24).toString("base64url"));
   const system = await startSystem(cfg, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
   if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
@@ -48,7 +50,10 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   void system.modelStatus().then((status) => {
     if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set it in the app (Model settings, no restart needed), or set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);
   });
-  if (authToken) process.stdout.write(`Sign in by opening ${server.url}/login?token=${authToken}\n`);
+  if (authToken) {
+    process.stdout.write(`Sign in by opening ${server.url}/login?token=${authToken}\n`);
+    for (const name of cfg.allowedHosts) process.stdout.write(`  or, through your proxy, https://${name}/login?token=${authToken}\n`);
+  }
   let closing = false;
   const shutdown = async () => {
     // A second Ctrl-C means now, even if a browser hangs while closing.

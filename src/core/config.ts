@@ -60,7 +60,18 @@ export const SENSITIVE_DOMAINS = ["paypal.com", "stripe.com", "accounts.google.c
 export const configSchema = z.object({
   host: z.string().default("127.0.0.1"),
   port: int.min(0).max(65535).default(8000),
-  /** A token every request must carry (a cookie set by /login, or a bearer header); required off loopback. */
+  /**
+   * Host names besides localhost and IP addresses the server answers to: a reverse proxy's domain
+   * (`agent.example.com`). Any other Host is refused (DNS rebinding); with names here, every request
+   * needs the sign-in token, as off loopback.
+   */
+  allowedHosts: z
+    .preprocess(
+      (v) => (typeof v === "string" ? v.split(",").map((p) => p.trim().toLowerCase()).filter(Boolean) : v),
+      z.array(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "ALLOWED_HOSTS lists host names only, without a scheme, port or path: agent.example.com,agent.internal")),
+    )
+    .default([]),
+  /** A token every request must carry (a cookie set by /login, or a bearer header); required off loopback and with ALLOWED_HOSTS. */
   authToken: z.string().min(16, "AUTH_TOKEN must have at least 16 characters").optional(),
   dataDir: z.string().default("./data"),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
@@ -262,6 +273,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): Config {
   const fromEnv = {
     host: env.HOST,
+    allowedHosts: env.ALLOWED_HOSTS,
     authToken: env.AUTH_TOKEN,
     port: env.PORT,
     dataDir: env.DATA_DIR,

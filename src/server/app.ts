@@ -31,6 +31,8 @@ export interface AppDeps {
   webDir?: string;
   /** When set, every request must carry it (see auth.ts). */
   authToken?: string | undefined;
+  /** Host names besides localhost and IP addresses that requests may name (ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
   /** Every state-changing request carries it; the UI's page holds it. */
   installToken: string;
   /** API requests a second per client address (rate-limit.ts); 0: no limit. */
@@ -65,28 +67,31 @@ const limitBody: MiddlewareHandler = async (c, next) => {
 
 /**
  * The API answers only the UI it serves: a browser request from another origin (a web page the
- * person happens to visit) is refused, and so is a Host that is not an address of this machine
- * (DNS rebinding).
+ * person happens to visit) is refused, and so is a Host that is neither an address of this machine
+ * nor a name the settings allow (DNS rebinding).
  */
-const sameOrigin: MiddlewareHandler = async (c, next) => {
-  const host = c.req.header("host") ?? "";
-  const hostname = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  if (hostname !== "localhost" && !isIP(hostname)) {
-    return c.json({ error: { code: "FORBIDDEN", message: `Use this server by IP address or as localhost, not as ${hostname}.` } }, 403);
-  }
-  const origin = c.req.header("origin");
-  if (origin && origin !== `http://${host}` && origin !== `https://${host}`) {
-    return c.json({ error: { code: "FORBIDDEN", message: `Requests from ${origin} are not allowed.` } }, 403);
-  }
-  await next();
-};
+function sameOrigin(allowedHosts: readonly string[]): MiddlewareHandler {
+  return async (c, next) => {
+    const host = c.req.header("host") ?? "";
+    const hostname = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+    if (hostname !== "localhost" && !isIP(hostname) && !allowedHosts.includes(hostname)) {
+      const message = `Use this server by IP address or as localhost, not as ${hostname}; behind a reverse proxy, name it in ALLOWED_HOSTS.`;
+      return c.json({ error: { code: "FORBIDDEN", message } }, 403);
+    }
+    const origin = c.req.header("origin");
+    if (origin && origin !== `http://${host}` && origin !== `https://${host}`) {
+      return c.json({ error: { code: "FORBIDDEN", message: `Requests from ${origin} are not allowed.` } }, 403);
+    }
+    await next();
+  };
+}
 
 /** Whether the request's client went away before it was answered (its connection closed). */
 function clientLeft(c: Context): boolean {
   return c.req.raw.signal.aborted;
 }
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
+export function createApp({ store, runtime, chat, log, webDir, authToken, allowedHosts = [], installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -124,7 +129,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   // below would refuse; its routes check both, and the sign-in (a bearer header), themselves.
   app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken, authToken));
   if (authToken) app.use("*", signIn(authToken));
-  app.use("/api/*", sameOrigin, limitBody, changesNeedToken(installToken));
+  app.use("/api/*", sameOrigin(allowedHosts), limitBody, changesNeedToken(installToken));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
   app.route("/api", settingsRoutes(modelSettings));

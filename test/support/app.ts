@@ -46,7 +46,7 @@ export async function startApp(options: { modelBaseUrl: string; dataDir?: string
     },
   );
   const system = await startSystem(config, { recover: true });
-  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, ratePerSecond: config.limits.ratePerSecond, defaultComputer: config.computer }, config.host, options.port ?? 0);
+  const server = await listen({ ...system, webDir: WEB_DIR, authToken: config.authToken, allowedHosts: config.allowedHosts, ratePerSecond: config.limits.ratePerSecond, defaultComputer: config.computer }, config.host, options.port ?? 0);
   system.serving(server.port);
   return {
     url: server.url,
