@@ -74,6 +74,8 @@ export const configSchema = z.object({
   /** A token every request must carry (a cookie set by /login, or a bearer header); required off loopback and with ALLOWED_HOSTS. */
   authToken: z.string().min(16, "AUTH_TOKEN must have at least 16 characters").optional(),
   dataDir: z.string().default("./data"),
+  /** A Postgres server to keep the chats in instead of the SQLite file under the data dir (frames and files stay there). */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "DATABASE_URL must be a postgres:// address: postgres://user:password@host:5432/database").optional(),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
   locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -277,6 +279,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     authToken: env.AUTH_TOKEN,
     port: env.PORT,
     dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
     locale: env.LOCALE,
     model: {

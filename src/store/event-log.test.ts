@@ -1,15 +1,14 @@
 // The session event log: events stored by an older version still replay (fields added since then
 // take their defaults), a subscriber that comes before a session's first event misses nothing, and
 // a session's viewers are counted.
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Store } from "./store.ts";
+import { DATABASES, useStores } from "../../test/support/stores.ts";
 
-describe("EventLog", () => {
+describe.each(DATABASES)("EventLog on %s", (database) => {
+  const stores = useStores(database);
+
   it("delivers, in order, every event of a session that had none when the subscriber came", async () => {
-    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    const store = await stores.open();
     try {
       const seen: [number, string][] = [];
       const stop = await store.events.subscribe("s-new", 0, (event) => seen.push([event.id, event.type]));
@@ -26,7 +25,7 @@ describe("EventLog", () => {
   });
 
   it("tells whether a session has a viewer: from the first that comes until the last leaves; other subscribers are none", async () => {
-    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    const store = await stores.open();
     try {
       const told: boolean[] = [];
       const stopWatching = store.events.watchViewers("s-viewed", (watched) => told.push(watched));
@@ -46,7 +45,7 @@ describe("EventLog", () => {
   });
 
   it("replays events written before a field existed, and skips one it cannot read", async () => {
-    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-")));
+    const store = await stores.open();
     try {
       const at = "2026-01-01T00:00:00.000Z";
       const oldTask = {

@@ -6,10 +6,11 @@
 // keeps its deltas: they are all there is of what it had written. It also counts each session's
 // viewers, the subscribers that show the session to a person: a task streams its live view only
 // while there is one. A step's reasoning is kept in its step's row only, and read back from there.
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
+import { jsonText } from "./flavor.ts";
 import type { Database } from "./schema.ts";
 
 export type EventListener = (event: SessionEvent) => void;
@@ -137,7 +138,7 @@ export class EventLog {
         // replay shows the current screen and activity instead of every one since the task began.
         await superseded.where("task_id", "=", event.task_id).where("type", "=", event.type).execute();
       } else if (event.type === "chat.completed") {
-        await superseded.where("type", "=", "chat.delta").where(sql<string>`json_extract(data, '$.message_id')`, "=", event.message_id).execute();
+        await superseded.where("type", "=", "chat.delta").where(jsonText(trx, "data", "message_id"), "=", event.message_id).execute();
       }
       await trx.insertInto("events").values(row).execute();
     });

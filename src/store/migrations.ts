@@ -1,5 +1,6 @@
 // Schema migrations, applied in order at start. Append new ones; never edit an applied one.
 import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { sqlFlavor } from "./flavor.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": {
@@ -109,9 +110,10 @@ const migrations: Record<string, Migration> = {
   },
   // Chat events belong to no task: SQLite cannot drop NOT NULL in place, so the table is rebuilt.
   "0006_events_without_task": {
-    // In one transaction, so a process killed halfway leaves the old table as it was.
+    // In one transaction, so a process killed halfway leaves the old table as it was (on Postgres
+    // the migrator runs each migration in one already).
     async up(db: Kysely<unknown>) {
-      await db.transaction().execute(async (trx) => {
+      const rebuild = async (trx: Kysely<unknown>) => {
         await trx.schema
           .createTable("events_new")
           .addColumn("session_id", "text", (c) => c.notNull())
@@ -126,7 +128,8 @@ const migrations: Record<string, Migration> = {
         await trx.schema.dropTable("events").execute();
         await trx.schema.alterTable("events_new").renameTo("events").execute();
         await trx.schema.createIndex("events_by_task_type").on("events").columns(["session_id", "task_id", "type"]).execute();
-      });
+      };
+      await (db.isTransaction ? rebuild(db) : db.transaction().execute(rebuild));
     },
   },
   "0007_tool_agent": {
@@ -174,6 +177,14 @@ const migrations: Record<string, Migration> = {
         .addColumn("created_at", "text", (c) => c.notNull())
         .execute();
       await db.schema.createIndex("files_by_task").on("files").columns(["task_id", "created_at"]).execute();
+    },
+  },
+  // Rows read in the order they were written (store/database.ts writtenOrder): SQLite numbers them
+  // itself (rowid); Postgres numbers them in a column of their own.
+  "0013_written_order": {
+    async up(db: Kysely<unknown>) {
+      if (sqlFlavor(db) === "sqlite") return;
+      for (const table of ["messages", "tasks", "files"]) await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ord BIGSERIAL`.execute(db);
     },
   },
 };

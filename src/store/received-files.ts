@@ -1,10 +1,11 @@
 // Files the tasks received (downloads), in the files table, and where each is kept:
 // sessions/{session}/tasks/{task}/files/{id}/{name}. A refused one has a row and no file.
 import path from "node:path";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { ReceivedFile } from "../agent/ports.ts";
 import { nowIso } from "../core/ids.ts";
 import type { Task, TaskFile } from "../protocol/index.ts";
+import { writtenOrder } from "./flavor.ts";
 import type { Database } from "./schema.ts";
 
 export class ReceivedFiles {
@@ -33,7 +34,7 @@ export class ReceivedFiles {
       .select(["id", "name", "mime_type", "size", "step"])
       .where("task_id", "=", taskId)
       .where("path", "is not", null)
-      .orderBy(sql`rowid`)
+      .orderBy(writtenOrder(this.db))
       .execute();
   }
 

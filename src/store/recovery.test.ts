@@ -1,13 +1,10 @@
 // What a new process makes of the tasks a dead one left active: a running or queued task failed
 // as interrupted, one that waits for the person kept as it is, and one the person had answered
 // that still waited for its place asked again, its question kept.
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Approval, ChatMessage, Task } from "../protocol/index.ts";
 import { task as taskRecord } from "../../web/src/testing/fixtures.ts";
-import { Store } from "./store.ts";
+import { DATABASES, useStores } from "../../test/support/stores.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
 const approval: Approval = { id: "appr_1", checks: [{ id: "c1", code: "high_risk", message: "deletes the account" }], action: null, tool: null, intent: "delete it", url: null, frame: null, at: null, box: null, from_page: false, frame_origin: null };
@@ -21,9 +18,11 @@ function message(of: Task): ChatMessage {
   return { id: `msg-${of.id}`, session_id: of.session_id, task_id: of.id, role: "user", kind: "user_text", text: of.text, attachments: [], created_at: AT };
 }
 
-describe("recoverInterrupted", () => {
+describe.each(DATABASES)("recoverInterrupted on %s", (database) => {
+  const stores = useStores(database);
+
   it("fails running and never-started queued tasks, keeps those waiting for the person, and asks again those answered while they waited for a place", async () => {
-    const store = await Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-recovery-")));
+    const store = await stores.open();
     try {
       const left = [
         task("running", { status: "running" }),

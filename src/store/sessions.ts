@@ -2,6 +2,7 @@
 // the person's renames, and deleting a chat with everything recorded for it.
 import { sql, type Kysely } from "kysely";
 import { sessionStatus, type Session, type TaskStatus } from "../protocol/index.ts";
+import { greatest, jsonText, writtenOrder } from "./flavor.ts";
 import type { Database } from "./schema.ts";
 
 const ACTIVE: TaskStatus[] = ["queued", "running", "awaiting_user", "takeover"];
@@ -17,13 +18,16 @@ interface SessionRow {
 
 /** Sessions with their latest task's status, the most recently active first. */
 export async function listSessions(db: Kysely<Database>, id?: string): Promise<Session[]> {
-  // ISO times compare as text, so SQLite's scalar MAX picks the latest of the three.
+  // ISO times compare as text, so the greatest of the three is the latest.
   const { rows } = await sql<SessionRow>`
     SELECT s.id, s.title, s.created_at, s.updated_at,
-      (SELECT t.status FROM tasks AS t WHERE t.session_id = s.id ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1) AS task_status,
-      MAX(s.updated_at,
-        COALESCE((SELECT MAX(m.created_at) FROM messages AS m WHERE m.session_id = s.id), ''),
-        COALESCE((SELECT MAX(t.updated_at) FROM tasks AS t WHERE t.session_id = s.id), '')) AS last_activity_at
+      (SELECT t.status FROM tasks AS t WHERE t.session_id = s.id ORDER BY t.created_at DESC, ${writtenOrder(db, "t")} DESC LIMIT 1) AS task_status,
+      ${greatest(
+        db,
+        sql`s.updated_at`,
+        sql`COALESCE((SELECT MAX(m.created_at) FROM messages AS m WHERE m.session_id = s.id), '')`,
+        sql`COALESCE((SELECT MAX(t.updated_at) FROM tasks AS t WHERE t.session_id = s.id), '')`,
+      )} AS last_activity_at
     FROM sessions AS s
     ${id === undefined ? sql`` : sql`WHERE s.id = ${id}`}
     ORDER BY last_activity_at DESC, s.created_at DESC`.execute(db);
@@ -49,7 +53,7 @@ export async function deleteRefusal(db: Kysely<Database>, id: string): Promise<s
     WHERE started.session_id = ${id} AND started.type = 'chat.started' AND NOT EXISTS (
       SELECT 1 FROM events AS ended
       WHERE ended.session_id = started.session_id AND ended.type IN ('chat.completed', 'chat.failed')
-        AND json_extract(ended.data, '$.message_id') = json_extract(started.data, '$.message_id'))`.execute(db);
+        AND ${jsonText(db, "ended.data", "message_id")} = ${jsonText(db, "started.data", "message_id")})`.execute(db);
   return Number(rows[0]?.n ?? 0) > 0 ? "The assistant is still answering; stop the answer first, then delete the chat." : null;
 }
 

@@ -1,4 +1,4 @@
-// The store: sessions, messages, tasks, steps, events and frame records in one SQLite file, plus
+// The store: sessions, messages, tasks, steps, events and frame records in SQLite or Postgres, plus
 // frame images and attachments as files. It implements the agent's ports (RunRecorder,
 // ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
@@ -27,6 +27,7 @@ import {
   type TaskStatus,
 } from "../protocol/index.ts";
 import { openDatabase } from "./database.ts";
+import { jsonText, writtenOrder } from "./flavor.ts";
 import { EventLog } from "./event-log.ts";
 import { DataFiles } from "./files.ts";
 import { ReceivedFiles } from "./received-files.ts";
@@ -52,8 +53,9 @@ export class Store implements RunRecorder, ChatRecorder {
     this.received = new ReceivedFiles(db, dataDir);
   }
 
-  static async open(dataDir: string, redact: Redactor = (value) => value): Promise<Store> {
-    return new Store(await openDatabase(dataDir), dataDir, redact);
+  /** The store under `dataDir`, its rows in SQLite there or, given `databaseUrl`, in that Postgres database. */
+  static async open(dataDir: string, redact: Redactor = (value) => value, databaseUrl: string | null = null): Promise<Store> {
+    return new Store(await openDatabase(dataDir, databaseUrl), dataDir, redact);
   }
 
   async close(): Promise<void> {
@@ -101,7 +103,7 @@ export class Store implements RunRecorder, ChatRecorder {
       WHERE type = 'chat.started' AND NOT EXISTS (
         SELECT 1 FROM events AS ended
         WHERE ended.session_id = started.session_id AND ended.type IN ('chat.completed', 'chat.failed')
-          AND json_extract(ended.data, '$.message_id') = json_extract(started.data, '$.message_id'))`.execute(this.db);
+          AND ${jsonText(this.db, "ended.data", "message_id")} = ${jsonText(this.db, "started.data", "message_id")})`.execute(this.db);
     for (const row of rows) {
       const { message_id, reply_to } = JSON.parse(row.data) as { message_id: string; reply_to: string };
       const error = { code: "INTERRUPTED", message: "interrupted: the server stopped while the assistant was answering" };
@@ -220,7 +222,7 @@ export class Store implements RunRecorder, ChatRecorder {
       .selectAll()
       .where("task_id", "=", task.id)
       .where("role", "=", "user")
-      .orderBy(sql`rowid`)
+      .orderBy(writtenOrder(this.db))
       .executeTakeFirst();
     return asking ? this.files.readAttachments(toMessage(asking)) : [];
   }
@@ -279,7 +281,7 @@ export class Store implements RunRecorder, ChatRecorder {
       .selectFrom("messages")
       .selectAll()
       .where("session_id", "=", sessionId)
-      .orderBy(sql`rowid`)
+      .orderBy(writtenOrder(this.db))
       .execute();
     return rows.map(toMessage);
   }
