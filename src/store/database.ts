@@ -10,19 +10,32 @@ import { AppError } from "../core/errors.ts";
 import { migrationProvider } from "./migrations.ts";
 import type { Database } from "./schema.ts";
 
-export async function openDatabase(dataDir: string, databaseUrl: string | null = null): Promise<Kysely<Database>> {
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  /** Postgres only: what every process on the database says on a channel (LISTEN/NOTIFY). */
+  notices: Notices | null;
+}
+
+export interface Notices {
+  /** Calls `heard` with each payload said on `channel`, and with null when some may have been missed (the connection was lost and is back). */
+  listen(channel: string, heard: (payload: string | null) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(dataDir: string, databaseUrl: string | null = null): Promise<OpenDatabase> {
   mkdirSync(dataDir, { recursive: true });
   // The data dir is its owner's alone: it holds the install token, the chats and their screens, and
   // a fenced desktop's programs (another user on the same machine) must not read them.
   chmodSync(dataDir, 0o700);
-  const db = databaseUrl ? await postgres(databaseUrl) : sqlite(path.join(dataDir, "easyagentcu.sqlite"));
+  const { db, notices } = databaseUrl ? await postgres(databaseUrl) : { db: sqlite(path.join(dataDir, "easyagentcu.sqlite")), notices: null };
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
+    await notices?.close();
     await db.destroy();
     throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   }
-  return db;
+  return { db, notices };
 }
 
 function sqlite(file: string): Kysely<Database> {
@@ -34,7 +47,7 @@ function sqlite(file: string): Kysely<Database> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }
 
-async function postgres(url: string): Promise<Kysely<Database>> {
+async function postgres(url: string): Promise<OpenDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens another; unheard, its error would end the process.
@@ -46,5 +59,54 @@ async function postgres(url: string): Promise<Kysely<Database>> {
     const where = new URL(url);
     throw new AppError("STORAGE_FAILED", `Could not reach the Postgres server of DATABASE_URL (${where.host}${where.pathname}): ${error instanceof Error ? error.message : String(error)}.`);
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), notices: new PostgresNotices(url) };
+}
+
+/** Time between tries to listen again after the connection was lost. */
+const RELISTEN_MS = 1_000;
+
+/** One connection of its own that listens; lost, it connects again and says some may have been missed. */
+class PostgresNotices implements Notices {
+  private client: pg.Client | null = null;
+  private readonly channels = new Map<string, (payload: string | null) => void>();
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, heard: (payload: string | null) => void): Promise<void> {
+    this.channels.set(channel, heard);
+    const client = this.client ?? (await this.connect());
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on("notification", (notice) => this.channels.get(notice.channel)?.(notice.payload ?? ""));
+    client.on("error", () => this.lost(client));
+    client.on("end", () => this.lost(client));
+    await client.connect();
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    const retry = () => {
+      if (this.closed) return;
+      this.connect()
+        .then(async (fresh) => {
+          for (const channel of this.channels.keys()) await fresh.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+          for (const heard of this.channels.values()) heard(null);
+        })
+        .catch(() => setTimeout(retry, RELISTEN_MS).unref());
+    };
+    retry();
+  }
 }

@@ -1,8 +1,13 @@
 // The session event log: events stored by an older version still replay (fields added since then
 // take their defaults), a subscriber that comes before a session's first event misses nothing, and
 // a session's viewers are counted.
-import { describe, expect, it } from "vitest";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres, type Postgres } from "../../test/support/postgres.ts";
 import { DATABASES, useStores } from "../../test/support/stores.ts";
+import { Store } from "./store.ts";
 
 describe.each(DATABASES)("EventLog on %s", (database) => {
   const stores = useStores(database);
@@ -65,6 +70,47 @@ describe.each(DATABASES)("EventLog on %s", (database) => {
       expect(events[0]).toMatchObject({ task: { approval: null } });
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("EventLog shared by processes on one Postgres database", () => {
+  let server: Postgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("gives every event of a session its own id and hands each subscriber, in either process, every one once and in order", async () => {
+    const url = await server.database();
+    const [first, second] = await Promise.all([0, 1].map(async () => Store.open(await mkdtemp(path.join(tmpdir(), "easyagentcu-events-pg-")), undefined, url)));
+    try {
+      const heard: Record<string, number[]> = { first: [], second: [] };
+      const stops = [
+        await first!.events.subscribe("s-shared", 0, (event) => heard.first!.push(event.id)),
+        await second!.events.subscribe("s-shared", 0, (event) => heard.second!.push(event.id)),
+      ];
+      // Both processes write at once, as an API process and a worker would.
+      const written = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? first! : second!).events.append("s-shared", { type: "task.resumed", task_id: `task_${i}` })),
+      );
+      const ids = written.map((event) => event.id).sort((a, b) => a - b);
+      expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      await expect.poll(() => heard.second!.length).toBe(40);
+      await expect.poll(() => heard.first!.length).toBe(40);
+      expect(heard.first).toEqual(ids);
+      expect(heard.second).toEqual(ids);
+      for (const stop of stops) stop();
+
+      // A client that reconnects to the other process with the last id it saw gets the rest.
+      const rest: number[] = [];
+      const stop = await first!.events.subscribe("s-shared", 25, (event) => rest.push(event.id));
+      stop();
+      expect(rest).toEqual(ids.slice(25));
+    } finally {
+      await Promise.all([first?.close(), second?.close()]);
     }
   });
 });

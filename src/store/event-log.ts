@@ -1,24 +1,32 @@
 // The session event log: gives each event the next id of its session, persists it, and only then
-// delivers it to live subscribers, one session's events strictly in order. A subscriber that
+// delivers it to live subscribers, one session's events strictly in order — on Postgres, across
+// every process that writes them (ids come from the database; each process reads new ones back in
+// order when the database says there are some). A subscriber that
 // reconnects with the last id it saw gets exactly what it missed, then the live stream — except
 // what a later event has replaced: of live frames only each task's latest is kept, and a reply's
 // text deltas go once its completion (which holds the whole text) is written. A failed reply
 // keeps its deltas: they are all there is of what it had written. It also counts each session's
 // viewers, the subscribers that show the session to a person: a task streams its live view only
 // while there is one. A step's reasoning is kept in its step's row only, and read back from there.
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
 import { jsonText } from "./flavor.ts";
+import type { Notices } from "./database.ts";
 import type { Database } from "./schema.ts";
 
 export type EventListener = (event: SessionEvent) => void;
 export type ViewerListener = (watched: boolean) => void;
 
+/** The channel a Postgres store says on which session has a new event (its payload: the session's id). */
+const EVENTS_CHANNEL = "easyagentcu_events";
+
 export class EventLog {
-  private readonly nextSeq = new Map<string, number>();
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Postgres: each watched session's last event handed to its listeners, and the reads that hand them on, one at a time. */
+  private readonly cursors = new Map<string, number>();
+  private readonly drains = new Map<string, Promise<void>>();
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly viewers = new Map<string, number>();
   private readonly viewerListeners = new Map<string, Set<ViewerListener>>();
@@ -27,7 +35,21 @@ export class EventLog {
     private readonly db: Kysely<Database>,
     /** Every event passes it before it is stored or sent: no secret's value, key or URL credentials in either. */
     private readonly redact: Redactor,
+    /**
+     * Postgres: other processes write events too, so every event, this process's own among them, reaches
+     * the listeners by being read back in id order once the database says it is there. SQLite (null): one
+     * process writes, and hands each event on as it is written.
+     */
+    private readonly notices: Notices | null = null,
   ) {}
+
+  /** Starts hearing of the events other processes write (Postgres). */
+  async start(): Promise<void> {
+    await this.notices?.listen(EVENTS_CHANNEL, (sessionId) => {
+      if (sessionId !== null) void this.drain(sessionId);
+      else for (const watched of this.listeners.keys()) void this.drain(watched);
+    });
+  }
 
   append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     const previous = this.chains.get(sessionId) ?? Promise.resolve();
@@ -59,11 +81,15 @@ export class EventLog {
       if (left) return;
       left = true;
       set.delete(live);
-      if (set.size === 0) this.listeners.delete(sessionId);
+      if (set.size === 0) {
+        this.listeners.delete(sessionId);
+        this.cursors.delete(sessionId);
+      }
       if (viewer) this.countViewer(sessionId, -1);
     };
     // Counted at once: the live frame a task sends for it then comes right after the replay.
     if (viewer) this.countViewer(sessionId, 1);
+    if (this.notices && !this.cursors.has(sessionId)) this.cursors.set(sessionId, await this.lastId(sessionId));
     // Events are persisted before they are fanned out, so whatever the buffer did not catch is
     // already in the table.
     let missed: SessionEvent[];
@@ -128,10 +154,16 @@ export class EventLog {
   }
 
   private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
-    const seq = await this.allocate(sessionId);
     const at = nowIso();
-    const row = { session_id: sessionId, seq, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(kept(event)), created_at: at };
-    await this.db.transaction().execute(async (trx) => {
+    const seq = await this.db.transaction().execute(async (trx) => {
+      // Taking the session's next id locks its counter until this event is written: in every process,
+      // one session's events are written one at a time, in the order of their ids.
+      const { last } = await trx
+        .insertInto("event_seqs")
+        .values({ session_id: sessionId, last: 1 })
+        .onConflict((oc) => oc.column("session_id").doUpdateSet({ last: sql<number>`event_seqs.last + 1` }))
+        .returning("last")
+        .executeTakeFirstOrThrow();
       const superseded = trx.deleteFrom("events").where("session_id", "=", sessionId);
       if (event.type === "screen.live" || event.type === "task.activity") {
         // A live frame supersedes the one before, and so does what the agent is doing now, so a
@@ -140,25 +172,45 @@ export class EventLog {
       } else if (event.type === "chat.completed") {
         await superseded.where("type", "=", "chat.delta").where(jsonText(trx, "data", "message_id"), "=", event.message_id).execute();
       }
-      await trx.insertInto("events").values(row).execute();
+      await trx.insertInto("events").values({ session_id: sessionId, seq: last, task_id: eventTaskId(event), type: event.type, data: JSON.stringify(kept(event)), created_at: at }).execute();
+      if (this.notices) await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${sessionId})`.execute(trx);
+      return last;
     });
     const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
-    for (const listener of this.listeners.get(sessionId) ?? []) listener(delivered);
+    // Either way it is with this process's listeners when append resolves.
+    if (this.notices) await this.drain(sessionId);
+    else for (const listener of this.listeners.get(sessionId) ?? []) listener(delivered);
     return delivered;
   }
 
-  private async allocate(sessionId: string): Promise<number> {
-    let next = this.nextSeq.get(sessionId);
-    if (next === undefined) {
-      const row = await this.db
-        .selectFrom("events")
-        .select((eb) => eb.fn.max("seq").as("max"))
-        .where("session_id", "=", sessionId)
-        .executeTakeFirst();
-      next = Number(row?.max ?? 0) + 1;
+  /** The session's last event id, 0 before its first. */
+  private async lastId(sessionId: string): Promise<number> {
+    const row = await this.db.selectFrom("event_seqs").select("last").where("session_id", "=", sessionId).executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  /** Hands the session's listeners, in id order, the events written since the last it handed them (Postgres). */
+  private drain(sessionId: string): Promise<void> {
+    if (!this.listeners.has(sessionId)) {
+      this.cursors.delete(sessionId);
+      return Promise.resolve();
     }
-    this.nextSeq.set(sessionId, next + 1);
-    return next;
+    const previous = this.drains.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const after = this.cursors.get(sessionId);
+      if (after === undefined) return;
+      for (const event of await this.since(sessionId, after)) {
+        this.cursors.set(sessionId, event.id);
+        for (const listener of this.listeners.get(sessionId) ?? []) listener(event);
+      }
+    });
+    // A failed read is tried again at the next event or notice; the ones it missed come then.
+    const settled = next.catch(() => undefined);
+    this.drains.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.drains.get(sessionId) === settled) this.drains.delete(sessionId);
+    });
+    return settled;
   }
 }
 

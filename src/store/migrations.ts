@@ -187,6 +187,18 @@ const migrations: Record<string, Migration> = {
       for (const table of ["messages", "tasks", "files"]) await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ord BIGSERIAL`.execute(db);
     },
   },
+  // Event ids are taken from the database, not from one process's memory, so that several
+  // processes writing one session's events give each its own id, in the order they are written.
+  "0014_event_seqs": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("event_seqs")
+        .addColumn("session_id", "text", (c) => c.primaryKey())
+        .addColumn("last", "integer", (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO event_seqs (session_id, last) SELECT session_id, MAX(seq) FROM events GROUP BY session_id`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-// The SQLite tables as Kysely sees them. JSON columns hold text validated at the edge.
+// The tables as Kysely sees them, in SQLite and Postgres alike. JSON columns hold text validated at the edge.
 import type { Generated } from "kysely";
 
 export interface SessionsTable {
@@ -112,12 +112,19 @@ export interface FilesTable {
   created_at: string;
 }
 
+/** The last event id each session gave: taking the next one locks its row until the event is written. */
+export interface EventSeqsTable {
+  session_id: string;
+  last: number;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
   tasks: TasksTable;
   steps: StepsTable;
   events: EventsTable;
+  event_seqs: EventSeqsTable;
   frames: FramesTable;
   files: FilesTable;
 }

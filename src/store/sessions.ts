@@ -67,6 +67,7 @@ export async function deleteSessionRows(db: Kysely<Database>, id: string): Promi
     await trx.deleteFrom("tasks").where("session_id", "=", id).execute();
     await trx.deleteFrom("messages").where("session_id", "=", id).execute();
     await trx.deleteFrom("events").where("session_id", "=", id).execute();
+    await trx.deleteFrom("event_seqs").where("session_id", "=", id).execute();
     await trx.deleteFrom("sessions").where("id", "=", id).execute();
   });
 }

@@ -26,7 +26,7 @@ import {
   type Task,
   type TaskStatus,
 } from "../protocol/index.ts";
-import { openDatabase } from "./database.ts";
+import { openDatabase, type Notices, type OpenDatabase } from "./database.ts";
 import { jsonText, writtenOrder } from "./flavor.ts";
 import { EventLog } from "./event-log.ts";
 import { DataFiles } from "./files.ts";
@@ -42,23 +42,36 @@ export class Store implements RunRecorder, ChatRecorder {
   /** The files tasks received (downloads). */
   readonly received: ReceivedFiles;
 
+  readonly db: Kysely<Database>;
+  private readonly notices: Notices | null;
+
   private constructor(
-    readonly db: Kysely<Database>,
+    { db, notices }: OpenDatabase,
     dataDir: string,
     /** What every task, step, message, artifact and event passes before it is written or sent (core/redact.ts). */
     private readonly redact: Redactor,
   ) {
-    this.events = new EventLog(db, redact);
+    this.db = db;
+    this.notices = notices;
+    this.events = new EventLog(db, redact, notices);
     this.files = new DataFiles(db, dataDir);
     this.received = new ReceivedFiles(db, dataDir);
   }
 
   /** The store under `dataDir`, its rows in SQLite there or, given `databaseUrl`, in that Postgres database. */
   static async open(dataDir: string, redact: Redactor = (value) => value, databaseUrl: string | null = null): Promise<Store> {
-    return new Store(await openDatabase(dataDir, databaseUrl), dataDir, redact);
+    const store = new Store(await openDatabase(dataDir, databaseUrl), dataDir, redact);
+    try {
+      await store.events.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
   }
 
   async close(): Promise<void> {
+    await this.notices?.close();
     await this.db.destroy();
   }
 
