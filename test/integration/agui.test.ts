@@ -109,6 +109,37 @@ describe("an AG-UI client", () => {
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: "You are signed in." });
   });
 
+  it("follows a message the assistant hands to a task: the task's wait for the person interrupts the run, and the resumed run ends with the assistant's answer", async () => {
+    const task = "Press the button on the form page for me";
+    model.chat(
+      { chat: { text: "I'll do that in the browser.", calls: [{ name: "computer_task", arguments: { task, start_url: pages.url("form.html"), max_steps: 5 } }] } },
+      { chat: { text: "Done: you signed in and I pressed the button." } },
+    );
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      act("needs_user", { answer: "Please sign in, then tell me." }, "Waiting for you"),
+      act("click", { x: 200, y: 130 }, "Pressing the button"),
+      act("done", { answer: "The button was pressed." }, "Finished"),
+    );
+    const agent = agentFor("s-agui-delegate");
+    // The person names the page: an address only the assistant chose would be asked about first.
+    agent.addMessage({ id: "d1", role: "user", content: `press the button on ${pages.url("form.html")} for me (s-agui-delegate)` });
+    const first = await run(agent);
+    expect(story(first).slice(0, 3)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_END"]);
+    expect(story(first).at(-1)).toBe("RUN_FINISHED interrupt");
+    const [interrupt] = agent.pendingInterrupts as [Interrupt];
+    expect(interrupt).toMatchObject({ reason: "awaiting_user", message: "Please sign in, then tell me." });
+    const taskId = String(interrupt.metadata?.task_id);
+
+    const second = await run(agent, { resume: [{ interruptId: interrupt.id, status: "resolved" }] });
+    await pages.waitForRecord("clicked");
+    const clickStep = (await storedSteps(taskId, 1)).slice(-4, -2);
+    expect(story(second)).toEqual(expect.arrayContaining(clickStep));
+    expect(story(second).slice(-3)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_END", "RUN_FINISHED success"]);
+    expect(agent.messages.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual(["I'll do that in the browser.", "Done: you signed in and I pressed the button."]);
+    expect(agent.state).toMatchObject({ task: { id: taskId, status: "completed" } });
+  });
+
   it("ends the run on an action that waits for approval, and a run that denies it lets the task go on without it", async () => {
     const task = "delete my account over AG-UI";
     model.route((r) => planningText(r).includes(`Task: ${task}`), act("click", { x: 180, y: 120 }, "Deleting the account"), act("done", { answer: "The account is kept, as you said." }, "Finished"));

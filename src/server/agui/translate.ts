@@ -43,7 +43,7 @@ export class AguiRun {
   /** The step open between STEP_STARTED and STEP_FINISHED, and the index of the last one made. */
   private openStep: string | null = null;
   private lastStep: number;
-  /** The assistant's reply being streamed, and how much of its text went out. */
+  /** The assistant's reply being streamed, and how much of its text went out: a reply opens as a message with its first words. */
   private reply: { id: string; sent: string } | null = null;
   private stopped = false;
   ended = false;
@@ -129,22 +129,20 @@ export class AguiRun {
         return this.scope.turn ? ended : [...ended, ...this.finish({ type: "cancelled" })];
       }
       case "chat.started":
+        // A reply that only hands the message to a task says nothing: it makes no message.
         this.reply = { id: event.message_id, sent: "" };
-        return [{ type: EventType.TEXT_MESSAGE_START, messageId: event.message_id, role: "assistant" }];
+        return [];
       case "chat.delta":
         return this.text(event.message_id, event.delta);
       case "chat.completed": {
         // A subscriber that fell behind gets the stored whole instead of the deltas: what was not sent goes now.
         const whole = event.message?.text ?? "";
         const rest = this.reply?.id === event.message_id && whole.startsWith(this.reply.sent) ? whole.slice(this.reply.sent.length) : "";
-        const out = [...this.text(event.message_id, rest), { type: EventType.TEXT_MESSAGE_END, messageId: event.message_id }];
-        this.reply = null;
+        const out = [...this.text(event.message_id, rest), ...this.endText(event.message_id)];
         return event.final ? [...out, ...this.finish(this.stopped ? { type: "cancelled" } : { type: "success" })] : out;
       }
       case "chat.failed": {
-        const open = this.reply?.id === event.message_id ? [{ type: EventType.TEXT_MESSAGE_END, messageId: event.message_id }] : [];
-        this.reply = null;
-        return [...open, this.error(event.error.code, event.error.message)];
+        return [...this.endText(event.message_id), this.error(event.error.code, event.error.message)];
       }
       default:
         return assertNever(event);
@@ -191,8 +189,16 @@ export class AguiRun {
 
   private text(messageId: string, delta: string): BaseEvent[] {
     if (!delta || this.reply?.id !== messageId) return [];
+    const start = this.reply.sent ? [] : [{ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" }];
     this.reply.sent += delta;
-    return [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta }];
+    return [...start, { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta }];
+  }
+
+  /** Ends the reply's message, if its words opened one. */
+  private endText(messageId: string): BaseEvent[] {
+    const opened = this.reply?.id === messageId && this.reply.sent !== "";
+    if (this.reply?.id === messageId) this.reply = null;
+    return opened ? [{ type: EventType.TEXT_MESSAGE_END, messageId }] : [];
   }
 
   /** Changes the followed task's state; a task it has no state of yet gets none. */
