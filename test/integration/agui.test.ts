@@ -160,6 +160,41 @@ describe("an AG-UI client", () => {
     expect(pages.records).not.toContain("deleted");
   });
 
+  it("ends the run with RUN_ERROR when its task fails, and as cancelled when the person stops it", async () => {
+    const failing = "read the form over AG-UI";
+    model.route((r) => planningText(r).includes(`Task: ${failing}`), { status: 400, body: JSON.stringify({ error: { message: "this model does not take images" } }) });
+    const agent = agentFor("s-agui-fails");
+    agent.addMessage({ id: "f1", role: "user", content: failing });
+    const failed = await run(agent, { forwardedProps: { mode: "task", agent_mode: "actions", start_url: pages.url("form.html") } });
+    expect(failed.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "MODEL_HTTP_ERROR" });
+    expect(String(failed.at(-1)?.message)).toContain("this model does not take images");
+
+    const stopping = "wait on the form over AG-UI";
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route((r) => planningText(r).includes(`Task: ${stopping}`), { ...act("done", { answer: "too late" }), until: held });
+    const stopped = agentFor("s-agui-stopped");
+    stopped.addMessage({ id: "p1", role: "user", content: stopping });
+    const events: BaseEvent[] = [];
+    let stop: Promise<{ status: number }> | null = null;
+    const running = stopped.runAgent(
+      { forwardedProps: { mode: "task", agent_mode: "actions", start_url: pages.url("form.html") } },
+      {
+        onEvent: ({ event }) => {
+          events.push(event);
+          // The person presses Stop in the app once the task is known.
+          const task = event.type === "STATE_SNAPSHOT" ? (event.snapshot as { task: { id: string } | null }).task : null;
+          if (task && !stop) stop = app.api("POST", "/api/chat/stop", { task_id: task.id });
+        },
+      },
+    );
+    await running;
+    release();
+    expect((await stop!).status).toBe(202);
+    expect(story(events).at(-1)).toBe("RUN_FINISHED cancelled");
+    expect(stopped.state).toMatchObject({ task: { status: "stopped" } });
+  });
+
   it("refuses a run without the install token, as every request that changes state, and says what a run input lacks", async () => {
     const stranger = new HttpAgent({ url: `${app.url}/api/agui`, threadId: "s-agui-token" });
     stranger.addMessage({ id: "x1", role: "user", content: "hello" });
