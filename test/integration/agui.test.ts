@@ -97,6 +97,8 @@ describe("an AG-UI client", () => {
     expect(story(first).slice(0, 5)).toEqual(["RUN_STARTED", "STEP_STARTED step 1", "TOOL_CALL_START ariaTree", "TOOL_CALL_RESULT", "STEP_FINISHED step 1"]);
     expect(story(first).at(-1)).toBe("RUN_FINISHED interrupt");
     expect(agent.state).toMatchObject({ task: { id: taskId, status: "awaiting_user", step: 1 } });
+    // The run watches the task, so its live view streams, as our own event.
+    expect(first.find((e) => e.type === "CUSTOM" && e.name === "screen.live")).toMatchObject({ value: { task_id: taskId, frame: { url: expect.stringContaining("/api/") } } });
     expect((await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json.task.status).toBe("awaiting_user");
 
     // The next run answers the interrupt; the task goes on from there to its end.
