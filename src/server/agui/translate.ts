@@ -91,9 +91,10 @@ export class AguiRun {
         ];
       }
       case "approval.resolved":
+        return [custom(event), ...this.patch({ status: "running" })];
       case "task.resumed":
       case "task.running":
-        return [...(event.type === "approval.resolved" ? [custom(event)] : []), ...this.patch({ status: "running" })];
+        return this.patch({ status: "running" });
       case "task.queued":
         return this.patch({ status: "queued" });
       case "task.takeover":
@@ -109,14 +110,14 @@ export class AguiRun {
         if (this.scope.turn) return ended;
         // A task of its own (task mode): its answer is the assistant's message, and the run's result.
         const messageId = `${event.task_id}-answer`;
-        const text = event.answer ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.answer }] : [];
-        return [
-          ...ended,
-          { type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" },
-          ...text,
-          { type: EventType.TEXT_MESSAGE_END, messageId },
-          ...this.finish({ type: "success" }, { task_id: event.task_id, answer: event.answer }),
-        ];
+        const words = event.answer
+          ? [
+              { type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" },
+              { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.answer },
+              { type: EventType.TEXT_MESSAGE_END, messageId },
+            ]
+          : [];
+        return [...ended, ...words, ...this.finish({ type: "success" }, { task_id: event.task_id, answer: event.answer })];
       }
       case "task.failed": {
         const ended = [...this.closeStep(), ...this.patch({ status: "failed", activity: null })];
