@@ -49,6 +49,21 @@ async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeE
   else if (!runtime.acknowledge(task.id, text)) throw notWaiting(task);
 }
 
+/**
+ * A message to a session whose task waits for the person since a restart answers that task, as
+ * /api/chat/send does; null when none waits so. A wait for a decision takes only the decision.
+ */
+export async function answerWaitingSinceRestart(store: Store, runtime: Runtime, sessionId: string, text: string): Promise<Task | null> {
+  if (runtime.activeTask(sessionId)) return null;
+  const waiting = (await store.listTasks(sessionId, "awaiting_user")).find((t) => !runtime.isActive(t.id));
+  if (!waiting) return null;
+  if (waiting.approval) {
+    throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: answer its interrupt (resume with approved true or false), or stop the task, first.`);
+  }
+  await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text });
+  return waiting;
+}
+
 function notWaiting(task: Task): AppError {
   return new AppError("TASK_NOT_AWAITING_USER", `Task ${task.id} is no longer waiting for you; start a new run instead.`);
 }

@@ -1,6 +1,7 @@
 // POST /api/agui: the agent over AG-UI. The run input's thread is our session and its last message
 // the person's question or task, sent as /api/chat/send sends it (`forwardedProps` carries that
-// body's options: mode, agent_mode, computer, start_url…); or, with `resume`, the answers to the
+// body's options: mode, agent_mode, computer, start_url…; a task waiting for the person since a
+// restart takes it as their answer); or, with `resume`, the answers to the
 // interrupts the run before ended with. The reply streams the run as AG-UI events over SSE
 // (server/agui/translate.ts) until it comes to rest. Closing the stream leaves the task running:
 // Stop is the API's (/api/chat/stop) or the UI's.
@@ -14,7 +15,7 @@ import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import { idSchema, sendBodySchema, type SessionEvent, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
-import { answerInterrupts } from "../agui/answers.ts";
+import { answerInterrupts, answerWaitingSinceRestart } from "../agui/answers.ts";
 import { AguiRun, type RunScope } from "../agui/translate.ts";
 import { parseBody, parseWith } from "../http-error.ts";
 
@@ -35,6 +36,8 @@ export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   const send = async (sessionId: string, input: RunAgentInput): Promise<RunScope> => {
     const options = parseWith(optionsSchema, input.forwardedProps ?? {}, "forwardedProps");
     const body = parseWith(sendBodySchema, { ...options, session_id: sessionId, text: lastUserText(input) }, "body");
+    const answered = await answerWaitingSinceRestart(store, runtime, sessionId, body.text);
+    if (answered) return scopeOf(sessionId, [answered.id]);
     const reply = await chat.send({
       sessionId,
       text: body.text,
