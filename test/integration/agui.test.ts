@@ -66,7 +66,7 @@ describe("an AG-UI client", () => {
     const pieces = events.filter((e) => e.type === "TEXT_MESSAGE_CONTENT").map((e) => String(e.delta));
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("")).toBe(answer);
-    expect(events[0]).toMatchObject({ type: "RUN_STARTED", threadId: "s-agui-question" });
+    expect(events[0]).toMatchObject({ type: "RUN_STARTED", threadId: "s-agui-question", protocolVersion: "1.0" });
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: answer });
     // The thread is the session: the question and its answer are in its chat.
     const { json } = await app.api<{ messages: { role: string; text: string }[] }>("GET", "/api/sessions/s-agui-question/messages");

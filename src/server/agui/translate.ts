@@ -5,7 +5,7 @@
 // AG-UI's interrupt outcome (the next run's `resume` answers it). Steps become STEP_STARTED /
 // STEP_FINISHED, the tool agent's calls TOOL_CALL_*, the assistant's words TEXT_MESSAGE_*, the
 // task's status the run's state; live frames, approvals and the rest go out as CUSTOM events.
-import { EventType, type BaseEvent, type Interrupt, type RunFinishedOutcome } from "@ag-ui/core";
+import { EventType, PROTOCOL_VERSION, type BaseEvent, type Interrupt, type RunFinishedOutcome } from "@ag-ui/core";
 import type { ProgressStep, SessionEvent, Task, TaskActivity, TaskStatus } from "../../protocol/index.ts";
 
 /** The run's state (AG-UI STATE_SNAPSHOT / STATE_DELTA): the task it follows, as it stands. */
@@ -62,7 +62,7 @@ export class AguiRun {
   /** The run's opening: RUN_STARTED, then the state it starts from. */
   start(): BaseEvent[] {
     return [
-      { type: EventType.RUN_STARTED, threadId: this.threadId, runId: this.runId },
+      { type: EventType.RUN_STARTED, threadId: this.threadId, runId: this.runId, protocolVersion: PROTOCOL_VERSION },
       { type: EventType.STATE_SNAPSHOT, snapshot: this.state },
     ];
   }
