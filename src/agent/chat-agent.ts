@@ -197,6 +197,11 @@ export class ChatAgent {
     }
   }
 
+  /** The person's message the session's assistant is answering now, if any. */
+  answering(sessionId: string): string | null {
+    return this.turns.get(sessionId)?.messageId ?? null;
+  }
+
   /** Stops the answer to a message of the person, and the task it is waiting for; false if there is none. */
   stop(messageId: string): boolean {
     const turn = [...this.turns.values()].find((t) => t.messageId === messageId);

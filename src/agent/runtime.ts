@@ -5,7 +5,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import type { LiveConfig } from "../core/live-config.ts";
-import { allowedEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
+import { allowedEndpoint, configuredEndpoint, redactUrl } from "../core/cdp-endpoints.ts";
 import type { PersonWords } from "../core/approval-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
@@ -48,7 +48,7 @@ export interface Submission {
   computer?: ComputerKind | undefined;
   /** The extension client to drive (computer "extension"); by default the registry's choice. */
   extensionClient?: string | undefined;
-  /** A running browser's page to drive: `url` (else CDP_URL) and its target (else the first page, or CDP_TARGET_ID for CDP_URL's). */
+  /** A running browser's page to drive: `url` (else CDP_URL, or the person's Chrome with ATTACH_CHROME) and its target (else the first page, or CDP_TARGET_ID for CDP_URL's). */
   cdp?: { url?: string | undefined; targetId?: string | undefined } | undefined;
   /** "Run again": the task replays this completed tool-agent task's recording. */
   replay?: { of: Task; steps: ProgressStep[] } | undefined;
@@ -220,7 +220,7 @@ export class Runtime {
   /** The browser a task attaches to: one the configuration allows, recorded without its secrets. */
   private cdpOf(submission: Submission): Task["cdp"] {
     const requested = submission.cdp?.url;
-    const url = requested === undefined ? this.config.browser.cdpUrl : allowedEndpoint(this.config, requested);
+    const url = requested === undefined ? configuredEndpoint(this.config) : allowedEndpoint(this.config, requested);
     if (requested !== undefined && !url) {
       throw new AppError("FORBIDDEN", `This server may not drive the browser at ${redactUrl(requested)}: add it to CDP_ALLOWED_URLS.`);
     }

@@ -19,10 +19,17 @@ interface CommonOptions {
   computer?: string;
   cdpUrl?: string;
   target?: string;
+  /** `--attach-chrome` alone: the default profile's Chrome; with a folder: that profile's. */
+  attachChrome?: string | boolean;
 }
 
 function config(overrides: DeepPartial<ConfigInput>, options: CommonOptions): Config {
-  const browser = { ...(options.cdpUrl ? { cdpUrl: options.cdpUrl } : {}), ...(options.target ? { cdpTargetId: options.target } : {}) };
+  const browser = {
+    ...(options.cdpUrl ? { cdpUrl: options.cdpUrl } : {}),
+    ...(options.target ? { cdpTargetId: options.target } : {}),
+    ...(options.attachChrome ? { attachChrome: true } : {}),
+    ...(typeof options.attachChrome === "string" ? { chromeProfileDir: options.attachChrome } : {}),
+  };
   return loadConfig(process.env, {
     ...overrides,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
@@ -45,7 +52,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
-  if (!SANDBOXED && !cfg.browser.cdpUrl) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
+  if (!SANDBOXED && !cfg.browser.cdpUrl && !cfg.browser.attachChrome) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   void system.modelStatus().then((status) => {
     if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set it in the app (Model settings, no restart needed), or set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);
@@ -180,7 +187,11 @@ const program = new Command()
   .option("--data-dir <dir>", "where the database and frames live (env DATA_DIR, default ./data)")
   .option("--computer <kind>", "browser (a Chromium it launches) or desktop (a virtual X desktop, or DESKTOP_DISPLAY); env COMPUTER")
   .option("--cdp-url <url>", "drive a running browser over CDP instead of launching one, e.g. http://127.0.0.1:9222 (env CDP_URL)")
-  .option("--target <id>", "with --cdp-url: the DevTools target id of the page to drive; its first page by default (env CDP_TARGET_ID)");
+  .option("--target <id>", "with --cdp-url or --attach-chrome: the DevTools target id of the page to drive; its first page by default (env CDP_TARGET_ID)")
+  .option(
+    "--attach-chrome [profile_dir]",
+    "drive the Chrome you are running, once you turn on its remote debugging at chrome://inspect/#remote-debugging; found by the DevToolsActivePort of its profile folder, Chrome's default one unless given (env ATTACH_CHROME, CHROME_PROFILE_DIR)",
+  );
 
 program
   .command("serve")

@@ -12,6 +12,7 @@ import { desktopFence, openDesktop } from "../computers/desktop/desktop-host.ts"
 import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
+import { attachRunningChrome, isRunningChrome } from "../computers/browser/running-chrome.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { LiveConfig } from "../core/live-config.ts";
@@ -136,8 +137,10 @@ export async function startSystem(config: Config, options: { recover: boolean },
         if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
         if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
         const url = allowedEndpoint(config, task.cdp.url);
-        if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL or CDP_ALLOWED_URLS any more.`);
-        return browsers.attach(url, task.cdp.target_id ?? undefined, { jpegQuality, navigationTimeoutMs, secrets });
+        if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL, ATTACH_CHROME or CDP_ALLOWED_URLS any more.`);
+        const target = task.cdp.target_id ?? undefined;
+        if (isRunningChrome(url)) return attachRunningChrome(browsers, url, target, { jpegQuality, navigationTimeoutMs, secrets });
+        return browsers.attach(url, target, { jpegQuality, navigationTimeoutMs, secrets });
       },
       forgetChat: (sessionId) => browsers.forget(sessionId),
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedEndpoint, redactUrl } from "./cdp-endpoints.ts";
+import { allowedEndpoint, defaultChromeProfile, redactUrl } from "./cdp-endpoints.ts";
 import { loadConfig } from "./config.ts";
 
 describe("CDP endpoints", () => {
@@ -13,5 +13,14 @@ describe("CDP endpoints", () => {
     expect(allowedEndpoint(config, "http://127.0.0.1:9222")).toBe("http://127.0.0.1:9222");
     expect(allowedEndpoint(config, "wss://browser.example.com/devtools/browser/abc")).toBe("wss://browser.example.com/devtools/browser/abc?token=s3cret");
     expect(allowedEndpoint(config, "http://10.0.0.5:9222")).toBeNull();
+  });
+
+  it("with ATTACH_CHROME, are the running Chrome of CHROME_PROFILE_DIR, else of Chrome's own profile folder", () => {
+    const config = loadConfig({ ATTACH_CHROME: "1", CHROME_PROFILE_DIR: "/home/ada/chrome-work" });
+    expect(allowedEndpoint(config, "file:///home/ada/chrome-work/DevToolsActivePort")).toBe("file:///home/ada/chrome-work/DevToolsActivePort");
+    expect(allowedEndpoint(loadConfig({ CHROME_PROFILE_DIR: "/home/ada/chrome-work" }), "file:///home/ada/chrome-work/DevToolsActivePort")).toBeNull();
+    expect(defaultChromeProfile("linux", { HOME: "/home/ada" })).toBe("/home/ada/.config/google-chrome");
+    expect(defaultChromeProfile("darwin", { HOME: "/Users/ada" })).toBe("/Users/ada/Library/Application Support/Google/Chrome");
+    expect(defaultChromeProfile("win32", { LOCALAPPDATA: "C:\\Users\\ada\\AppData\\Local" })).toBe("C:\\Users\\ada\\AppData\\Local\\Google\\Chrome\\User Data");
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { approvalPolicySchema } from "./approval-policy.ts";
+import { defaultChromeProfile } from "./cdp-endpoints.ts";
 import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
 import { AGENT_MODES, COMPUTERS, DIALECTS, GRIDS, MODEL_PROVIDERS, PROVIDER_TABLE, type ModelProvider } from "../protocol/index.ts";
 
@@ -212,6 +213,13 @@ export const configSchema = z.object({
     cdpUrl: z.string().url().optional(),
     /** Which page of it: a DevTools target id; the first page when absent. */
     cdpTargetId: z.string().optional(),
+    /**
+     * Drive the Chrome the person is already running, once they have turned on its remote debugging
+     * (chrome://inspect/#remote-debugging): it is found by its profile's DevToolsActivePort.
+     */
+    attachChrome: bool.default(false),
+    /** That Chrome's user data folder: CHROME_PROFILE_DIR, else where Chrome keeps it on this system (loadConfig fills it in). */
+    chromeProfileDir: z.string().min(1).optional(),
     /** Further CDP endpoints a request's `cdp_url` may name; no other is reached. */
     cdpAllowedUrls: z
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
@@ -340,6 +348,8 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpUrl: env.CDP_URL,
       cdpTargetId: env.CDP_TARGET_ID,
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
+      attachChrome: env.ATTACH_CHROME,
+      chromeProfileDir: env.CHROME_PROFILE_DIR ?? defaultChromeProfile(process.platform, env),
     },
     downloads: { maxBytes: env.DOWNLOAD_MAX_BYTES },
     computer: env.COMPUTER,
@@ -355,6 +365,9 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${issues}`);
+  }
+  if (parsed.data.browser.attachChrome && parsed.data.browser.cdpUrl) {
+    throw new Error("Invalid configuration: CDP_URL and ATTACH_CHROME (--attach-chrome) each name the browser to drive; set only one of them.");
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir), secrets: { ...parsed.data.secrets, ...secretsFromEnv(env) } };
 }

@@ -15,6 +15,7 @@ import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
 import { rateLimit } from "./rate-limit.ts";
+import { aguiRoutes } from "./routes/agui.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
 import { readRoutes } from "./routes/reads.ts";
@@ -135,6 +136,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, allowe
   app.route("/api", settingsRoutes(modelSettings));
   app.route("/api/chat", chatRoutes(store, runtime, chat));
   app.route("/api/chat", streamRoutes(store));
+  app.route("/api/agui", aguiRoutes(store, runtime, chat));
   app.route("/api", sessionRoutes(store, runtime));
   app.route("/api", readRoutes(store));
   app.route("/api/extension", extensionRoutes(extensions));

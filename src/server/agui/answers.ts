@@ -1,0 +1,69 @@
+// A run's `resume` entries: the person's answers to the interrupts that ended the run before (a
+// task waiting for them to act, or for their decision on an action), given to the task as the
+// UI's "I've done it", Allow and Deny are — also to a task that waits since a restart. An
+// abandoned (`cancelled`) interrupt stops its task: nothing is waited for any more.
+import type { ResumeEntry } from "@ag-ui/core";
+import { z } from "zod";
+import type { Runtime } from "../../agent/runtime.ts";
+import { AppError } from "../../core/errors.ts";
+import type { Task } from "../../protocol/index.ts";
+import type { Store } from "../../store/store.ts";
+import { parseWith } from "../http-error.ts";
+import { isAskOf } from "./translate.ts";
+
+const askAnswerSchema = z.union([z.string().trim().max(20_000), z.object({ text: z.string().trim().max(20_000).optional() })]).optional();
+const approvalAnswerSchema = z.object({ approved: z.boolean() });
+
+/** Answers each entry; resolves with the tasks it answered, for the run to follow. */
+export async function answerInterrupts(store: Store, runtime: Runtime, sessionId: string, entries: ResumeEntry[]): Promise<Task[]> {
+  const waiting = await store.listTasks(sessionId, "awaiting_user");
+  const answered: Task[] = [];
+  for (const entry of entries) {
+    const task = waiting.find((t) => (t.approval ? t.approval.id === entry.interruptId : isAskOf(entry.interruptId, t.id)));
+    if (!task) {
+      throw new AppError("TASK_NOT_AWAITING_USER", `No task of session ${sessionId} waits on interrupt ${entry.interruptId}: it was answered elsewhere, or its task has ended. Start a new run instead.`);
+    }
+    await answer(store, runtime, task, entry);
+    answered.push(task);
+  }
+  return answered;
+}
+
+async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeEntry): Promise<void> {
+  // Since a restart the task waits in the store only: a fresh run of it takes the answer.
+  const stored = !runtime.isActive(task.id);
+  if (entry.status === "cancelled") {
+    if (stored) await runtime.stopStored(task);
+    else runtime.stop(task.id);
+    return;
+  }
+  if (task.approval) {
+    const { approved } = parseWith(approvalAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
+    if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "approval", approvalId: task.approval.id, approved });
+    else if (!runtime.decide(task.id, task.approval.id, approved)) throw notWaiting(task);
+    return;
+  }
+  const payload = parseWith(askAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
+  const text = (typeof payload === "string" ? payload : payload?.text) || runtime.ackText;
+  if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "ack", text });
+  else if (!runtime.acknowledge(task.id, text)) throw notWaiting(task);
+}
+
+/**
+ * A message to a session whose task waits for the person since a restart answers that task, as
+ * /api/chat/send does; null when none waits so. A wait for a decision takes only the decision.
+ */
+export async function answerWaitingSinceRestart(store: Store, runtime: Runtime, sessionId: string, text: string): Promise<Task | null> {
+  if (runtime.activeTask(sessionId)) return null;
+  const waiting = (await store.listTasks(sessionId, "awaiting_user")).find((t) => !runtime.isActive(t.id));
+  if (!waiting) return null;
+  if (waiting.approval) {
+    throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: answer its interrupt (resume with approved true or false), or stop the task, first.`);
+  }
+  await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text });
+  return waiting;
+}
+
+function notWaiting(task: Task): AppError {
+  return new AppError("TASK_NOT_AWAITING_USER", `Task ${task.id} is no longer waiting for you; start a new run instead.`);
+}
