@@ -29,7 +29,7 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
   store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely", "pg"] },
   server: {
     src: ["protocol", "core", "agent", "store", "computers/extension"],
-    packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws"],
+    packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws", "@ag-ui/core", "@ag-ui/encoder"],
   },
   cli: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "server"], packages: ["node:", "pino", "commander"] },
 };
