@@ -1,10 +1,11 @@
 // What the drivers tell their model of the tools the page declares (WebMCP), read before each
 // step: the tool agent hears the list whenever it changes (a new page, a tool registered or
-// withdrawn), and is offered pageTool to call them from the first it hears of. A page that cannot be read this moment
+// withdrawn), and is offered pageTool to call them from the first it hears of; a planner reads
+// the list beside the page's address, as page content. A page that cannot be read this moment
 // (it is navigating) tells nothing new.
 import type { Computer, PageTool } from "../computers/computer.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { pageToolsNote } from "../tools/index.ts";
+import { pageToolLines, pageToolsNote } from "../tools/index.ts";
 
 /** The page's tools now, and its address; null where the computer has no page or it could not be read. */
 async function declared(computer: Computer): Promise<{ tools: PageTool[]; url: string } | null> {
@@ -38,4 +39,11 @@ export class PageToolNews {
     this.heard ||= now.tools.length > 0;
     return this.secrets.conceal(pageToolsNote(now.url, now.tools));
   }
+}
+
+/** The page's tools as a planner reads them, with the page: null when it declares none. */
+export async function plannerPageTools(computer: Computer, secrets: Secrets): Promise<string | null> {
+  const now = await declared(computer);
+  const lines = now ? pageToolLines(now.tools) : null;
+  return lines ? secrets.conceal(lines) : null;
 }
