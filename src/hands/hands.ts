@@ -394,7 +394,7 @@ export class Hands {
     const risks = [
       ...found,
       ...secrets.map((risk) => (frame ? { ...risk, origin: frame.origin } : risk)),
-      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
+      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on, deed.kind === "page" && (deed.risks ?? []).length > 0),
       // An address the assistant chose, opened later than the start (a task with no start page): asked as at the start.
       ...(action?.type === "navigate" ? unnamedRisks(action.args.url, this.options.proposed, this.options.trusted) : []),
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),

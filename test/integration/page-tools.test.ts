@@ -98,6 +98,30 @@ describe("the tool agent on a page that declares tools", () => {
   });
 });
 
+describe("the tool agent on a sensitive site that declares tools", () => {
+  it("asks before a tool that changes the page even where submitting is allowed; reading still goes without asking", async () => {
+    const open = await startApp({
+      modelBaseUrl: model.baseUrl,
+      config: { approvals: { ...DEFAULT_APPROVAL_POLICY, submit: "allow" }, network: { sensitiveDomains: ["127.0.0.1"] }, model: { timeoutMs: 60_000 } },
+    });
+    try {
+      const goal = "Put one E-5 gadget in my cart";
+      model.route(
+        agentFor(goal),
+        calls(["pageTool", { name: "getCart" }]),
+        calls(["pageTool", { name: "addToCart", arguments: { sku: "E-5", quantity: 1 } }]),
+        calls(["close", { reasoning: "One E-5 gadget is in the cart.", taskComplete: true }]),
+      );
+      const { end, approvals } = await run(open, "s-page-tools-sensitive", { text: goal, agent_mode: "dom", start_url: pages.url("shop-tools.html") }, [true]);
+      expect(end).toMatchObject({ type: "task.completed" });
+      expect(approvals.map(codes)).toEqual([["sensitive_site"]]);
+      await pages.waitForRecord("cart=E-5x1");
+    } finally {
+      await open.close();
+    }
+  });
+});
+
 describe("a planner on a page that declares tools", () => {
   it("reads the page's tools beside its address", async () => {
     const task = "Look around the gadget shop";
