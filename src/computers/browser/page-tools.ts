@@ -15,8 +15,8 @@ const RESULT_CHARS = 100_000;
 
 /**
  * Gives the page a model context where the browser has none (only then: a standard one is left
- * alone), under both the standard name and the older `navigator.modelContext`, and where it has
- * only the standard one, the older name points at it. Secure contexts only, as the standard's.
+ * alone), under both the standard name and the older `navigator.modelContext`; where it has only
+ * one of the two names, the other points at it. Secure contexts only, as the standard's.
  */
 const MODEL_CONTEXT = `(() => {
   if (!isSecureContext) return;
@@ -24,7 +24,8 @@ const MODEL_CONTEXT = `(() => {
   const older = "modelContext" in Navigator.prototype || "modelContext" in navigator;
   const put = (where, context) => Object.defineProperty(where, "modelContext", { value: context, configurable: true, enumerable: true });
   if (standard && !older) return put(navigator, document.modelContext);
-  if (standard || older) return;
+  if (older && !standard) return put(document, navigator.modelContext);
+  if (standard) return;
   const tools = new Map();
   const changed = () => context.dispatchEvent(new Event("toolchange"));
   const context = new EventTarget();
