@@ -49,12 +49,14 @@ export class PlannerDriver implements Driver {
       const shot = tookOver || stale || !hands.screen ? await hands.capture() : hands.screen;
       stale = false;
       const url = await currentUrl(run);
+      // Read while the image is encoded: a page's tools cost a round trip to it.
+      const listing = plannerPageTools(computer, run.secrets);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
       const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
       const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
       const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
-      const pageTools = await plannerPageTools(computer, run.secrets);
+      const pageTools = await listing;
       // What the person said while the step was being prepared goes into this step's request.
       run.followUps.take(steps.count + 1);
       const request = {
