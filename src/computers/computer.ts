@@ -65,6 +65,18 @@ export interface ReadabilityResult {
 }
 
 /**
+ * A tool the page declares for agents (WebMCP), as it describes itself: its words are the page's.
+ * `inputSchema`: the JSON Schema of its input, null when it gave none; `readOnly`: it says it
+ * changes nothing (`annotations.readOnlyHint`).
+ */
+export interface PageTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown> | null;
+  readOnly: boolean;
+}
+
+/**
  * What only a browser can do: read the page's structure and act on elements by reference (the
  * tool agent of seed 001 §12, the page actions of seed 004 §4.2). Points are screenshot pixels.
  */
@@ -113,6 +125,13 @@ export interface BrowserPage {
   frameOf(element: ElementQuery): Promise<ForeignFrame | null>;
   /** A download or another site (another origin), for an address about to be opened. */
   risksOfUrl(url: string): Promise<Risk[]>;
+  /** The tools the page declares now (computers/browser/page-tools.ts); none on most pages. */
+  pageTools(): Promise<PageTool[]>;
+  /**
+   * Runs one of the page's tools and gives back its answer as text (JSON, or the string it
+   * answered); NOT_FOUND for a name the page does not declare, ACTION_FAILED when the tool failed.
+   */
+  callPageTool(name: string, input: Record<string, unknown>): Promise<string>;
 }
 
 /** The network fence of a browser we launched, as the hands see it (computers/browser/fence.ts). */

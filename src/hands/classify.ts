@@ -174,9 +174,12 @@ export function withNewOrigins(risks: Risk[], visited: ReadonlySet<string>): Ris
 /** Action kinds that change something; on a sensitive site each of them waits for the person. */
 const ACTING = new Set<ScreenAction["type"]>(["click", "double_click", "triple_click", "right_click", "drag", "type", "keypress", "hold_key", "navigate", "upload"]);
 
-/** `sensitive_site` when the action acts on, or opens, a site of the sensitive-site list. */
-export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string | null, action: ScreenAction | null, target: DeedTarget | null): Risk[] {
-  if (action ? !ACTING.has(action.type) : !target) return [];
+/**
+ * `sensitive_site` when the action acts on, or opens, a site of the sensitive-site list; `declared`:
+ * a page deed that says itself what it risks (a page's own tool) acts on the page as well.
+ */
+export function sensitiveSiteRisks(domains: readonly string[], pageUrl: string | null, action: ScreenAction | null, target: DeedTarget | null, declared = false): Risk[] {
+  if (action ? !ACTING.has(action.type) : !target && !declared) return [];
   const urls = [pageUrl, action?.type === "navigate" ? action.args.url : null];
   const hosts = urls.flatMap((url) => {
     const host = url ? hostOf(url) : null;

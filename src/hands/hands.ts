@@ -46,9 +46,10 @@ export type Deed =
    * Anything else that changes the page (fill a field, go back): run, then settle, capture and
    * compare; `on`: the element it acts on and how, for the approval policy; `passive`: it only
    * scrolls or leaves the page, and touches nothing on it; `opens`: the address it opens (a new
-   * tab at it), judged as opening it in the tab would be.
+   * tab at it), judged as opening it in the tab would be; `risks`: what it risks by its own account,
+   * where no element or address says (a page's own tool, which may submit).
    */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean; opens?: string };
+  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean; opens?: string; risks?: Risk[] };
 
 export type Performed =
   | {
@@ -379,7 +380,7 @@ export class Hands {
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
     const url = await computer.currentUrl();
     this.visit(url);
-    const found = await raceAbort(risksOfDeed(computer, action, on, (kind) => config.approvals[kind] !== "allow"), signal);
+    const found = [...(await raceAbort(risksOfDeed(computer, action, on, (kind) => config.approvals[kind] !== "allow"), signal)), ...(deed.kind === "page" ? (deed.risks ?? []) : [])];
     const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
     // The page the agent is on may be blocked (a redirect took it there): it may only leave.
     await raceAbort(this.keepOffClosed(leads, "opened"), signal);
@@ -393,7 +394,7 @@ export class Hands {
     const risks = [
       ...found,
       ...secrets.map((risk) => (frame ? { ...risk, origin: frame.origin } : risk)),
-      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on),
+      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on, deed.kind === "page" && (deed.risks ?? []).length > 0),
       // An address the assistant chose, opened later than the start (a task with no start page): asked as at the start.
       ...(action?.type === "navigate" ? unnamedRisks(action.args.url, this.options.proposed, this.options.trusted) : []),
       ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),

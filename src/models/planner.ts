@@ -23,6 +23,11 @@ export interface PlannerInput {
   url: string | null;
   /** On a desktop: the focused window, which the model is told by title and application. */
   window?: { title: string; app: string } | null;
+  /**
+   * The tools the page declares for agents (WebMCP), one line each, as page content; no action
+   * calls them, so a planner learns from them what the page offers. Absent when it declares none.
+   */
+  pageTools?: string;
   /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
   elements?: UiElement[];
   /** What a model may ask about the screen between actions, without a step; points in the model image's pixels. */

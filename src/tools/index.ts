@@ -23,6 +23,7 @@ import { keyboardAction } from "./keyboard-action.ts";
 import { keys } from "./keys.ts";
 import { mouseAction } from "./mouse-action.ts";
 import { navback } from "./navback.ts";
+import { pageTool } from "./page-tool.ts";
 import { readArtifact } from "./read-artifact.ts";
 import { screenInfo } from "./screen-info.ts";
 import { screenshot } from "./screenshot.ts";
@@ -39,6 +40,7 @@ import { wait } from "./wait.ts";
 
 export type { AgentTool, RecordedTarget, ToolContext, ToolMode, ToolOutcome, ToolRisk } from "./tool.ts";
 export { webSearch } from "./search.ts";
+export { pageToolLines, pageToolsNote } from "./page-tool.ts";
 export { RefBook, TAB_ID } from "./browser-toolset/index.ts";
 
 const ALL: AgentTool[] = [
@@ -89,9 +91,15 @@ export function toolSet({ mode, computer, vision, search: withSearch }: ToolSetO
 
 export { browserMembers };
 
+/**
+ * Offered besides the set once the task's page declares tools of its own (agent/page-tool-news.ts):
+ * most pages declare none, and a tool that could only fail would cost every request its words.
+ */
+export const PAGE_TOOL = pageTool as AgentTool;
+
 /** Every tool, for a replay, which may need any of them: ours, then the browser toolset's members. */
 export function everyTool(): AgentTool[] {
-  return [...ALL, ...browserMembers({ vision: true, computer: "browser" })];
+  return [...ALL, PAGE_TOOL, ...browserMembers({ vision: true, computer: "browser" })];
 }
 
 /** The tool of this name in the set, if any. */

@@ -15,6 +15,7 @@ import type { Screenshot } from "../../perception/screenshot.ts";
 import { actionPoint, isFinal } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { describeFile, DOWNLOAD_WAIT_MS } from "../file-keeper.ts";
+import { plannerPageTools } from "../page-tool-news.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { TEXT_CHARS } from "../step-recorder.ts";
 import { couldNotHit, historyLine, stepText, type StepOutcome } from "../step-history.ts";
@@ -48,11 +49,14 @@ export class PlannerDriver implements Driver {
       const shot = tookOver || stale || !hands.screen ? await hands.capture() : hands.screen;
       stale = false;
       const url = await currentUrl(run);
+      // Read while the image is encoded: a page's tools cost a round trip to it.
+      const listing = plannerPageTools(computer, run.secrets);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
       const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
       const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
       const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
+      const pageTools = await listing;
       // What the person said while the step was being prepared goes into this step's request.
       run.followUps.take(steps.count + 1);
       const request = {
@@ -66,6 +70,7 @@ export class PlannerDriver implements Driver {
         // A page may echo a secret's value into an element's label or the window's title.
         window: computer.activeWindow ? run.secrets.concealAll(await computer.activeWindow()) : null,
         ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
+        ...(pageTools ? { pageTools } : {}),
         screen: {
           zoom: (region: ImageRegion) => clock.time("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
           cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),

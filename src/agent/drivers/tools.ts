@@ -18,9 +18,10 @@ import { followUpNote } from "../../models/planner.ts";
 import { preparePage, type PreparedPage } from "../../perception/page-prep.ts";
 import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { Attachment, ProgressStep, StepEffect, Usage } from "../../protocol/index.ts";
-import { toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
+import { PAGE_TOOL, toolSet, type AgentTool, type ToolMode, type ToolOutcome } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { describeFile, DOWNLOAD_WAIT_MS, type FileNews } from "../file-keeper.ts";
+import { PageToolNews } from "../page-tool-news.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { unseenEffect } from "../step-history.ts";
 import { compressContext } from "../tool-context.ts";
@@ -72,9 +73,12 @@ export class ToolDriver implements Driver {
     // while it ran before; the page it reads now is the one opened again.
     const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
     const files = attachedFiles(run);
+    // The tools the page declares, told with the page and again whenever they change.
+    const pageTools = web ? new PageToolNews(computer, run.secrets) : null;
+    const declared = [(await pageTools?.news()) ?? []].flat();
     const turns: ChatTurn[] = earlier
-      ? [{ role: "user", text: goal, ...files }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text].join("\n\n") }]
-      : [{ role: "user", text: [goal, first.text].join("\n\n"), ...files }];
+      ? [{ role: "user", text: goal, ...files }, ...recalledTurns(earlier.steps), { role: "user", text: [earlier.note, ...recalled, first.text, ...declared].join("\n\n") }]
+      : [{ role: "user", text: [goal, first.text, ...declared].join("\n\n"), ...files }];
     // Answers without a tool call are sent back with a nudge until the budget is spent.
     const repairs = new RepairBudget(config.model.repairRetries);
     for (;;) {
@@ -87,7 +91,10 @@ export class ToolDriver implements Driver {
       // A file that came after the call that started it was told in no tool result.
       const late = run.files.take();
       if (late.length > 0) turns.push({ role: "user", text: late.map(describeFile).join("\n") });
-      const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools }, { signal }));
+      const changed = await pageTools?.news();
+      if (changed) turns.push({ role: "user", text: changed });
+      const offered = pageTools?.heard ? [...tools, PAGE_TOOL] : tools;
+      const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: offered }, { signal }));
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
       if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });

@@ -25,6 +25,7 @@ import { Screencast } from "./screencast.ts";
 import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
+import { hearPageTools } from "./page-tools.ts";
 import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { ContextTabs } from "./tabs.ts";
@@ -171,7 +172,7 @@ export class BrowserComputer implements Computer {
     });
     try {
       // Only in our own contexts: a browser attached to is left as it was.
-      const [activity] = await Promise.all([PageActivity.install(context), steadyCaret(context)]);
+      const [activity] = await Promise.all([PageActivity.install(context), steadyCaret(context), hearPageTools(context)]);
       const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
       await computer.attach(computer.page);
       context.on("page", (page) => void computer.follow(page));
@@ -189,7 +190,8 @@ export class BrowserComputer implements Computer {
   static async attach(browser: Browser, page: Page, options: AttachOptions): Promise<BrowserComputer> {
     const context = page.context();
     const size = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio }));
-    const activity = await PageActivity.install(context);
+    // Pages of the person's own browser declare tools to their agent as well.
+    const [activity] = await Promise.all([PageActivity.install(context), hearPageTools(context)]);
     const computer = new BrowserComputer(browser, context, page, { ...options, ...size }, activity, options);
     await computer.attach(page);
     context.on("page", (opened) => void computer.follow(opened));

@@ -5,11 +5,12 @@
 import type { ElementHandle, Locator, Page } from "playwright-core";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { Secrets } from "../../core/secrets.ts";
-import type { BrowserPage, ElementQuery, ElementTarget, ForeignFrame, ReadabilityResult, RefAction, Risk } from "../computer.ts";
+import type { BrowserPage, ElementQuery, ElementTarget, ForeignFrame, PageTool, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { pageView, type PageView, type ViewRequest } from "../../perception/page-view/view.ts";
 import { elementAt } from "./dom-index.ts";
 import { boxInPage, deepElement, originOfHandle, risksOfHandle, type RiskHow } from "./element-risks.ts";
 import { locatorFromCode } from "./locator-code.ts";
+import { callPageTool, pageTools } from "./page-tools.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
 
 const ACTION_TIMEOUT_MS = 10_000;
@@ -234,6 +235,14 @@ export class WebPage implements BrowserPage {
     if (to && DOWNLOADS.test(to.pathname)) risks.push({ kind: "download", message: `downloads ${to.pathname.split("/").pop()}` });
     if (from && to && /^https?:$/.test(from.protocol) && /^https?:$/.test(to.protocol) && from.origin !== to.origin) risks.push({ kind: "leave_site", message: `leaves ${from.origin} for ${to.origin}`, origin: to.origin });
     return risks;
+  }
+
+  pageTools(): Promise<PageTool[]> {
+    return pageTools(this.page());
+  }
+
+  callPageTool(name: string, input: Record<string, unknown>): Promise<string> {
+    return callPageTool(this.page(), name, input);
   }
 
   async targetAt(x: number, y: number): Promise<ElementTarget | null> {
