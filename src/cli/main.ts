@@ -112,7 +112,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
     printed = printed.then(async () => void process.stdout.write(`${await line}\n`));
   };
   // Only what comes after the session's earlier tasks (a replay runs in the original's session).
-  const last = (await system.store.events.since(sessionId, 0)).at(-1)?.id ?? 0;
+  const last = await system.store.events.lastId(sessionId);
   const stop = await system.store.events.subscribe(sessionId, last, (event: SessionEvent) => {
     switch (event.type) {
       case "task.started":

@@ -183,8 +183,8 @@ export class EventLog {
     return delivered;
   }
 
-  /** The session's last event id, 0 before its first. */
-  private async lastId(sessionId: string): Promise<number> {
+  /** The session's last event id, 0 before its first: where a subscriber that wants only what comes next starts. */
+  async lastId(sessionId: string): Promise<number> {
     const row = await this.db.selectFrom("event_seqs").select("last").where("session_id", "=", sessionId).executeTakeFirst();
     return Number(row?.last ?? 0);
   }

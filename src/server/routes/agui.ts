@@ -13,11 +13,12 @@ import { stream } from "hono/streaming";
 import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
-import { idSchema, sendBodySchema, type SessionEvent, type Task } from "../../protocol/index.ts";
+import { idSchema, sendBodySchema, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { answerInterrupts, answerWaitingSinceRestart } from "../agui/answers.ts";
 import { AguiRun, type RunScope } from "../agui/translate.ts";
 import { parseBody, parseWith } from "../http-error.ts";
+import { SessionQueue } from "../session-queue.ts";
 
 const HEARTBEAT_MS = 15_000;
 /** The send body's options, as a run's `forwardedProps`; the thread and the message give the rest. */
@@ -63,18 +64,7 @@ export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     const input = await parseBody(c, RunAgentInputSchema);
     const sessionId = parseWith(idSchema, input.threadId, "threadId");
     // Subscribed before the message goes, so the run misses nothing of what it starts.
-    const queue: SessionEvent[] = [];
-    let wake: (() => void) | null = null;
-    const after = (await store.events.since(sessionId, 0)).at(-1)?.id ?? 0;
-    const unsubscribe = await store.events.subscribe(
-      sessionId,
-      after,
-      (event) => {
-        queue.push(event);
-        wake?.();
-      },
-      { viewer: true },
-    );
+    const events = await SessionQueue.open(store, sessionId, await store.events.lastId(sessionId));
     let run: AguiRun;
     try {
       const scope = input.resume?.length
@@ -82,7 +72,7 @@ export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         : await send(sessionId, input);
       run = new AguiRun(sessionId, input.runId, scope);
     } catch (error) {
-      unsubscribe();
+      events.close();
       throw error;
     }
     const encoder = new EventEncoder();
@@ -93,27 +83,19 @@ export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       const write = async (events: BaseEvent[]) => {
         for (const event of events) await out.write(encoder.encodeSSE(event));
       };
-      out.onAbort(() => wake?.());
+      out.onAbort(() => events.wake());
       try {
         await write(run.start());
         while (!out.aborted && !run.ended) {
-          for (let event = queue.shift(); event && !run.ended; event = queue.shift()) await write(run.take(event));
-          if (run.ended) break;
-          const woke = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(false), HEARTBEAT_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(true);
-            };
-          });
-          wake = null;
-          if (!woke && !out.aborted) await out.write(": ping\n\n");
+          const event = await events.next(HEARTBEAT_MS);
+          if (event) await write(run.take(event));
+          else if (!out.aborted) await out.write(": ping\n\n");
         }
       } catch (error) {
         // The stream is open: a failure can only be told as the run's error.
         if (!out.aborted) await write([{ type: EventType.RUN_ERROR, code: "INTERNAL", message: error instanceof AppError ? error.message : "The run's events could not be sent." }]);
       } finally {
-        unsubscribe();
+        events.close();
       }
     });
   });

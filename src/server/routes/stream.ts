@@ -6,9 +6,10 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { idSchema, type SessionEvent } from "../../protocol/index.ts";
+import { idSchema } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { parseWith } from "../http-error.ts";
+import { SessionQueue } from "../session-queue.ts";
 
 const HEARTBEAT_MS = 15_000;
 const lastIdSchema = z.coerce.number().int().min(0).default(0);
@@ -19,35 +20,16 @@ export function streamRoutes(store: Store) {
     const lastId = parseWith(lastIdSchema, c.req.header("last-event-id") || c.req.query("last_event_id") || undefined, "Last-Event-ID");
     c.header("x-accel-buffering", "no");
     return streamSSE(c, async (stream) => {
-      const queue: SessionEvent[] = [];
-      let wake: (() => void) | null = null;
-      const unsubscribe = await store.events.subscribe(
-        sessionId,
-        lastId,
-        (event) => {
-          queue.push(event);
-          wake?.();
-        },
-        { viewer: true },
-      );
-      stream.onAbort(() => wake?.());
+      const events = await SessionQueue.open(store, sessionId, lastId);
+      stream.onAbort(() => events.wake());
       try {
         while (!stream.aborted) {
-          for (let event = queue.shift(); event; event = queue.shift()) {
-            await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) });
-          }
-          const woke = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(false), HEARTBEAT_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(true);
-            };
-          });
-          wake = null;
-          if (!woke && !stream.aborted) await stream.write(": ping\n\n");
+          const event = await events.next(HEARTBEAT_MS);
+          if (event) await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) });
+          else if (!stream.aborted) await stream.write(": ping\n\n");
         }
       } finally {
-        unsubscribe();
+        events.close();
       }
     });
   });
