@@ -60,6 +60,8 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   ready?: () => Promise<void>;
   /** How many times the extension showed its tab as a new page in place of the old one: the newest is driven. */
   replacements?: () => number;
+  /** The downloads of the attached browser, where something other than this computer can keep them (the extension's `chrome.downloads`). */
+  receiveFiles?: (listener: (file: IncomingFile) => void) => () => void;
 }
 
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
@@ -430,7 +432,7 @@ export class BrowserComputer implements Computer {
   }
 
   receiveFiles(listener: (file: IncomingFile) => void): () => void {
-    return this.downloads?.receive(listener) ?? (() => undefined);
+    return this.downloads?.receive(listener) ?? this.attached?.receiveFiles?.(listener) ?? (() => undefined);
   }
 
   async watchStructure(): Promise<() => Promise<StructuralEffect>> {
