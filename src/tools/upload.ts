@@ -17,7 +17,7 @@ export const upload = defineTool({
     ref: z.string().optional().describe("the file input's ref in the latest ARIA tree; leave it out to fill the file chooser that is open"),
   }),
   modes: ["dom", "hybrid"],
-  computers: ["browser", "desktop"],
+  computers: ["browser", "desktop", "extension"],
   label: ({ name }) => labelled("upload", name),
   async run({ name, ref }, ctx) {
     if (!ref) return put(ctx, name, null);

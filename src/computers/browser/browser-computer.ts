@@ -144,12 +144,20 @@ export class BrowserComputer implements Computer {
     private readonly attached: AttachOptions | null = null,
   ) {
     this.kind = attached?.kind ?? "browser";
-    if (attached?.handOver) this.handOver = attached.handOver;
+    const handOver = attached?.handOver;
+    if (handOver) {
+      // The task's tab in the person's Chrome holds its file choosers only while the agent has it:
+      // the person who takes over chooses their files in Chrome's own dialog.
+      this.handOver = async (to) => {
+        if (this.kind === "extension") this.effects.holdChoosers(to === "agent");
+        await handOver(to);
+      };
+    }
     this.secrets = (options.secrets ?? new Secrets({})).fresh();
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
-    this.effects = new PageEffects(context, attached === null);
+    this.effects = new PageEffects(context, attached === null || attached.kind === "extension");
     this.downloads = attached ? null : new PageDownloads(context);
     this.tabs = attached
       ? undefined
@@ -339,6 +347,8 @@ export class BrowserComputer implements Computer {
   }
 
   async upload(file: UploadFile, at: Point | null): Promise<void> {
+    // A browser connected over CDP may run on another machine: Playwright then reads the file here
+    // and sets its bytes on the input through the page (a DataTransfer's File, `input` and `change`).
     await this.input(() => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
   }
 
