@@ -18,6 +18,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { giveBackDownloads } from "./attached-downloads.ts";
 import { PageDownloads } from "./page-downloads.ts";
 import { PageEffects } from "./page-effects.ts";
 import { uploadFile } from "./file-upload.ts";
@@ -62,6 +63,8 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   replacements?: () => number;
   /** The downloads of the attached browser, where something other than this computer can keep them (the extension's `chrome.downloads`). */
   receiveFiles?: (listener: (file: IncomingFile) => void) => () => void;
+  /** A browser attached to over CDP that runs on another machine: why its downloads are not kept (attached-downloads.ts). */
+  downloadsElsewhere?: string;
 }
 
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
@@ -129,8 +132,9 @@ export class BrowserComputer implements Computer {
   /** What actions set off that the screen need not show (a download, a tab, a dialog, a request). */
   private readonly effects: PageEffects;
   /**
-   * Downloads, kept only in a context of our own: in a browser attached to, taking them over would
-   * take the person's own downloads from their Downloads folder.
+   * Downloads: of a context of our own, or of a browser attached to over CDP, which Playwright has
+   * save them on this machine while the task drives it (attached-downloads.ts). Null in the
+   * extension's tab, whose downloads the extension sends.
    */
   private readonly downloads: PageDownloads | null;
 
@@ -158,7 +162,7 @@ export class BrowserComputer implements Computer {
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
     this.effects = new PageEffects(context, attached === null || attached.kind === "extension");
-    this.downloads = attached ? null : new PageDownloads(context);
+    this.downloads = attached?.kind === "extension" ? null : new PageDownloads(context, attached?.downloadsElsewhere ?? null);
     this.tabs = attached
       ? undefined
       : new ContextTabs(context, {
@@ -512,6 +516,7 @@ export class BrowserComputer implements Computer {
       await this.live.close(this.attached !== null);
       if (this.attached) {
         await this.cdp.detach().catch(() => undefined);
+        if (this.kind === "browser") await giveBackDownloads(this.browser, false).catch(() => undefined);
         await this.browser.close().catch(() => undefined);
         await this.attached.onClose?.();
       } else {
