@@ -1,7 +1,8 @@
 // A file the agent downloads in the person's own Chrome (seed 004) is theirs as much as one from
 // our own browser: the extension sees it begin in chrome.downloads, sends its bytes, and the task
-// keeps it byte for byte, announces it and serves it back. One larger than DOWNLOAD_MAX_BYTES is
-// never sent nor kept (cancelled there while it is still coming), and the model is told why.
+// keeps it byte for byte, announces it and serves it back — a file the page made in memory too.
+// One larger than DOWNLOAD_MAX_BYTES is never sent nor kept (cancelled there while it is still
+// coming), and the model is told why.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +39,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function run(task: string, x: number, y: number) {
+async function run(task: string, x: number, y: number, page = "downloads.html") {
   model.route(
     (r) => planningText(r).includes(`Task: ${task}`),
     act("click", { x, y }, "Downloading the file"),
@@ -46,7 +47,7 @@ async function run(task: string, x: number, y: number) {
   );
   const session = `s-${task.replace(/\W+/g, "-")}`;
   const events = await openStream(app.url, session, 0);
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: session, text: task, start_url: pages.url("downloads.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", computer: "extension", session_id: session, text: task, start_url: pages.url(page) });
   await events.completes(json.task_id, 60_000);
   events.close();
   const fileEvents = events.events.flatMap((e) => (e.type === "task.file" ? [e as AgentEventOf<"task.file">] : []));
@@ -67,6 +68,15 @@ describe("a file the agent downloads in the person's Chrome", () => {
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(original)).toBe(true);
     expect(planningText(requests[1]!)).toContain("invoice-march.pdf (636 B, application/pdf)");
+  });
+
+  it("made by the page itself (a blob: address) is read from the page and kept byte for byte", async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `Note ${i + 1}: the tide turned at ${6 + (i % 12)} o'clock.`);
+    const made = Buffer.from(lines.join("\n") + "\n");
+    const { stored } = await run("export my notes in my browser", 200, 120, "blob-download.html");
+    expect(stored.files).toEqual([{ id: expect.any(String), name: "notes.txt", mime_type: "text/plain", size: made.length, step: 1 }]);
+    const response = await fetch(`${app.url}/api/files/${stored.files[0]!.id}`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(made)).toBe(true);
   });
 
   it("larger than DOWNLOAD_MAX_BYTES is not kept, and the model is told why", async () => {
