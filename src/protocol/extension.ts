@@ -2,8 +2,10 @@
 // client, JSON messages of the shapes below. The extension reports its windows, tabs and groups
 // (`full_state_sync`, `tab_event`), runs the action catalog of §4.2 (`browser_action`, acked, then
 // answered with `browser_action_result`), and relays the CDP of its task tabs (`cdp_command`,
-// `cdp_result`, `cdp_event`) through `chrome.debugger`. Action names are snake_case, fields
-// camelCase, as the seed writes them. The extension's code imports this file too.
+// `cdp_result`, `cdp_event`) through `chrome.debugger`, and hands the server the bytes of the
+// downloads its task tabs start (`download_began`, then on `download_fetch` `download_data` and
+// `download_end`). Action names are snake_case, fields camelCase, as the seed writes them. The
+// extension's code imports this file too.
 import { z } from "zod";
 
 /** Where the extension connects: `ws://host:port` + this path, `?token=` the install token. */
@@ -15,6 +17,8 @@ export const ARTIFACT_MAX_BYTES = 8 * 1024 * 1024;
 /** Readability text this long or longer goes as an artifact (§4.2 B); longer than the second fails. */
 export const READABILITY_INLINE_BYTES = 256 * 1024;
 export const READABILITY_MAX_BYTES = 2 * 1024 * 1024;
+/** A download's bytes go to the server in `download_data` messages of at most this many bytes (before base64). */
+export const DOWNLOAD_CHUNK_BYTES = 512 * 1024;
 /** The attribute `browser_dom_index` writes its click ids into, unless told another. */
 export const CLICK_ID_ATTR = "data-easyagentcu_click_id";
 
@@ -156,6 +160,19 @@ export const extensionMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("takeover"), taskId: z.string() }),
   /** Resume or Stop pressed in the page's overlay. */
   z.object({ type: z.literal("overlay_command"), taskId: z.string(), command: z.enum(["resume", "stop"]) }),
+  /** A download the task's tab started (`chrome.downloads`' id), named as the page suggested; its size when the site said it. */
+  z.object({ type: z.literal("download_began"), taskId: z.string(), downloadId: z.number().int(), name: z.string().max(1000), totalBytes: z.number().int().nonnegative().nullable() }),
+  /** The next part of a fetched download's bytes, base64, in order. */
+  z.object({ type: z.literal("download_data"), taskId: z.string(), downloadId: z.number().int(), chunk: z.string() }),
+  /** A fetched download ends: all its bytes were sent, it grew past the cap (cancelled), or it failed. */
+  z.object({
+    type: z.literal("download_end"),
+    taskId: z.string(),
+    downloadId: z.number().int(),
+    outcome: z.enum(["kept", "too_large", "failed"]),
+    size: z.number().int().nonnegative(),
+    reason: z.string().max(500).optional(),
+  }),
 ]);
 export type ExtensionMessage = z.infer<typeof extensionMessageSchema>;
 
@@ -193,5 +210,10 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("cdp_command"), id: z.number().int(), taskId: z.string(), sessionId: z.string().optional(), method: z.string(), params: z.unknown().optional() }),
   z.object({ type: z.literal("task_state"), taskId: z.string(), tabId: tabId, state: z.enum(OVERLAY_STATES) }),
+  /**
+   * Send the download's bytes once it is complete (`download_data`, then `download_end`); one that
+   * is or grows larger than `maxBytes` is cancelled and ends `too_large`.
+   */
+  z.object({ type: z.literal("download_fetch"), taskId: z.string(), downloadId: z.number().int(), maxBytes: z.number().int().positive() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;

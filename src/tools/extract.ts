@@ -1,6 +1,7 @@
 // extract: structured data from the page for an instruction, shaped by a JSON Schema (seed 001
 // §12.2). The schema is data, read with zod's JSON Schema reader — never code to evaluate — and
-// may not hold regular expressions, which would run on the server.
+// may not hold regular expressions, which would run on the server. Data too long for the model's
+// context to keep whole is saved as an artifact, read back with readArtifact and the artifacts route.
 import { z } from "zod";
 import { keptWithin } from "../core/cut-text.ts";
 import { askJson } from "./ask-model.ts";
@@ -9,6 +10,13 @@ import { BOTH, defineTool, failed, labelled, pageOf } from "./tool.ts";
 /** The reader text the model gets, in characters, cut at a line; the page's outline gets a budget of tokens. */
 const TEXT_LIMIT = 40_000;
 const VIEW_TOKENS = 6_000;
+/**
+ * Extracted data longer than this, as JSON, is saved as an artifact: the tool agent's context keeps
+ * 10,000 characters of any result (agent/tool-context.ts), and the data would be cut there unseen.
+ */
+const RESULT_INLINE_CHARS = 8_000;
+/** How much of saved data the result shows, so the model sees its shape. */
+const PREVIEW_CHARS = 1_000;
 
 const SYSTEM = [
   "You extract data from a web page for a browser agent, from the page's text and an outline of its elements.",
@@ -57,7 +65,14 @@ export const extract = defineTool({
       },
     );
     if (!answer.ok) return failed("SCHEMA_VALIDATION_FAILED", `The extracted data does not follow the schema: ${answer.error}`);
-    return { ok: true, data: { success: true, result: answer.value } };
+    if (JSON.stringify(answer.value).length <= RESULT_INLINE_CHARS) return { ok: true, data: { success: true, result: answer.value } };
+    const saved = JSON.stringify(answer.value, null, 2);
+    const artifactId = await ctx.saveArtifact(saved);
+    return {
+      ok: true,
+      data: { success: true, artifactId, totalChars: saved.length },
+      text: `The extracted data is ${saved.length} characters of JSON, too long to show whole: it is saved as artifact ${artifactId}. Read it in parts, or search it, with readArtifact. It begins:\n${saved.slice(0, PREVIEW_CHARS)}`,
+    };
   },
 });
 

@@ -17,20 +17,23 @@ export const upload = defineTool({
     ref: z.string().optional().describe("the file input's ref in the latest ARIA tree; leave it out to fill the file chooser that is open"),
   }),
   modes: ["dom", "hybrid"],
-  computers: ["browser", "desktop"],
+  computers: ["browser", "desktop", "extension"],
   label: ({ name }) => labelled("upload", name),
   async run({ name, ref }, ctx) {
-    if (!ref) return put(ctx, name, null);
+    if (!ref) return uploadInto(ctx, name, null);
     const { target } = await pageOf(ctx).locate(ref);
-    return put(ctx, name, target);
+    return uploadInto(ctx, name, target);
   },
   async replay({ name }, [found], ctx) {
-    return put(ctx, name, found?.target ?? null);
+    return uploadInto(ctx, name, found?.target ?? null);
   },
 });
 
-/** Uploads into the element's file input at its centre, or into the chooser open when there is no element. */
-async function put(ctx: ToolContext, name: string, target: ElementTarget | null): Promise<ToolOutcome> {
+/**
+ * Uploads an attachment into the element's file input at its centre, or into the chooser open when
+ * there is no element, through the hands. Claude's browser toolset's `file_upload` comes here too.
+ */
+export async function uploadInto(ctx: ToolContext, name: string, target: ElementTarget | null): Promise<ToolOutcome> {
   const at: Point | undefined = target ? centerOf(target) : undefined;
   if (target && !at) return failed("INVALID_TARGET", `The file input has no box on the page to put "${name}" into.`);
   const intent = `upload "${name}"`;

@@ -74,7 +74,7 @@ describe("the tool agent speaking Anthropic's browser toolset", () => {
     const [first, second, third] = requests;
     expect(first!.path).toBe("/v1/messages");
     expect(first!.headers["anthropic-beta"]).toBeUndefined();
-    expect(body(first!).tools).toEqual([{ type: "browser_toolset_20260801", configs: Object.fromEntries(WITHHELD.map((m) => [m, { enabled: false }])) }]);
+    expect(body(first!).tools).toEqual([{ type: "browser_toolset_20260801", configs: { ...Object.fromEntries(WITHHELD.map((m) => [m, { enabled: false }])), file_upload: { enabled: true } } }]);
     expect(body(first!).tool_choice).toBeUndefined();
     expect(textOf({ type: "tool_result", content: body(first!).messages[0]!.content })).toContain("Goal: Type Ada");
 

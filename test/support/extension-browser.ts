@@ -1,7 +1,7 @@
 // The EasyAgentCU extension loaded unpacked into real headless Chromium, as a person's Chrome with
 // it installed: built first when its sources are newer than extension/dist.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Worker } from "playwright-core";
@@ -28,12 +28,17 @@ export function buildExtensionIfStale(): void {
   execFileSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "extension/vite.config.ts"], { cwd: ROOT, stdio: "pipe", timeout: 120_000 });
 }
 
-/** A fresh profile with the extension (and any other unpacked extensions) loaded. */
-export async function launchWithExtension(others: string[] = []): Promise<BrowserContext> {
+/**
+ * A fresh profile with the extension (and any other unpacked extensions) loaded. `unseen`: folders
+ * the browser cannot read, as a person's Chrome on another machine cannot read the server's disk —
+ * it runs in a mount namespace of its own where each is an empty tmpfs (root only).
+ */
+export async function launchWithExtension(others: string[] = [], unseen: string[] = []): Promise<BrowserContext> {
   buildExtensionIfStale();
   const all = [EXTENSION_DIST, ...others].join(",");
+  const executable = findChromium(process.env.CHROME_PATH);
   return chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), "easyagentcu-extension-")), {
-    executablePath: findChromium(process.env.CHROME_PATH),
+    executablePath: unseen.length > 0 ? elsewhere(executable, unseen) : executable,
     headless: true,
     args: [`--disable-extensions-except=${all}`, `--load-extension=${all}`, "--no-sandbox", ...CHROMIUM_ARGS],
   });
@@ -48,4 +53,14 @@ export async function workerNamed(context: BrowserContext, name: string): Promis
     }
     await context.waitForEvent("serviceworker", { timeout: 500 }).catch(() => undefined);
   }
+}
+
+/** A script that starts Chromium where `unseen` are empty: unshare's own mount namespace, a tmpfs over each. */
+function elsewhere(executable: string, unseen: string[]): string {
+  const script = path.join(mkdtempSync(path.join(tmpdir(), "easyagentcu-elsewhere-")), "chromium");
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const mounts = unseen.map((dir) => `mount -t tmpfs none ${quote(dir)}`).join(" && ");
+  writeFileSync(script, `#!/bin/sh\nexec unshare -m sh -c ${quote(`${mounts} && exec "$0" "$@"`)} ${quote(executable)} "$@"\n`);
+  chmodSync(script, 0o755);
+  return script;
 }

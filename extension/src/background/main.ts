@@ -1,5 +1,5 @@
 // The service worker (background.js): wires the connection to the server, the snapshot of tabs,
-// the actions, the CDP relay and the overlays together. Listeners are added synchronously at the
+// the actions, the CDP relay, the task tabs' downloads and the overlays together. Listeners are added synchronously at the
 // top, as MV3 requires for events to wake a sleeping worker; the alarm wakes it to reconnect.
 import "./zod-setup.ts";
 import type { ServerMessage } from "../../../src/protocol/extension.ts";
@@ -7,6 +7,7 @@ import { RECONNECT_KEYS } from "../shared/settings.ts";
 import { runAction } from "./actions/index.ts";
 import { relayCommand, relayEvents } from "./cdp-relay.ts";
 import { createConnection } from "./connection.ts";
+import { fetchDownload, watchDownloads } from "./downloads.ts";
 import { listenToOverlays, setOverlayState } from "./overlay.ts";
 import { readSnapshot, watchTabs } from "./snapshot.ts";
 import { tasks } from "./tasks.ts";
@@ -28,6 +29,8 @@ function onMessage(message: ServerMessage): void {
       return void relayCommand(message, connection.send);
     case "task_state":
       return void setOverlayState(message.taskId, message.tabId, message.state);
+    case "download_fetch":
+      return void fetchDownload(message, connection.send);
     default:
       // A newer server's message this version does not know: nothing to do.
       return;
@@ -36,6 +39,7 @@ function onMessage(message: ServerMessage): void {
 
 watchTabs(connection.send);
 relayEvents(connection.send);
+watchDownloads(connection.send);
 listenToOverlays(connection.sendSoon);
 chrome.tabs.onReplaced.addListener((added, removed) => void tasks.replaceTab(removed, added));
 chrome.storage.onChanged.addListener((changes, area) => {

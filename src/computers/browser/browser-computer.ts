@@ -18,6 +18,7 @@ import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts"
 import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
 import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
+import { giveBackDownloads } from "./attached-downloads.ts";
 import { PageDownloads } from "./page-downloads.ts";
 import { PageEffects } from "./page-effects.ts";
 import { uploadFile } from "./file-upload.ts";
@@ -61,6 +62,10 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   ready?: () => Promise<void>;
   /** How many times the extension showed its tab as a new page in place of the old one: the newest is driven. */
   replacements?: () => number;
+  /** The downloads of the attached browser, where something other than this computer can keep them (the extension's `chrome.downloads`). */
+  receiveFiles?: (listener: (file: IncomingFile) => void) => () => void;
+  /** A browser attached to over CDP that runs on another machine: why its downloads are not kept (attached-downloads.ts). */
+  downloadsElsewhere?: string;
 }
 
 type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
@@ -128,8 +133,9 @@ export class BrowserComputer implements Computer {
   /** What actions set off that the screen need not show (a download, a tab, a dialog, a request). */
   private readonly effects: PageEffects;
   /**
-   * Downloads, kept only in a context of our own: in a browser attached to, taking them over would
-   * take the person's own downloads from their Downloads folder.
+   * Downloads: of a context of our own, or of a browser attached to over CDP, which Playwright has
+   * save them on this machine while the task drives it (attached-downloads.ts). Null in the
+   * extension's tab, whose downloads the extension sends.
    */
   private readonly downloads: PageDownloads | null;
 
@@ -143,13 +149,21 @@ export class BrowserComputer implements Computer {
     private readonly attached: AttachOptions | null = null,
   ) {
     this.kind = attached?.kind ?? "browser";
-    if (attached?.handOver) this.handOver = attached.handOver;
+    const handOver = attached?.handOver;
+    if (handOver) {
+      // The task's tab in the person's Chrome holds its file choosers only while the agent has it:
+      // the person who takes over chooses their files in Chrome's own dialog.
+      this.handOver = async (to) => {
+        if (this.kind === "extension") this.effects.holdChoosers(to === "agent");
+        await handOver(to);
+      };
+    }
     this.secrets = (options.secrets ?? new Secrets({})).fresh();
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
-    this.effects = new PageEffects(context, attached === null);
-    this.downloads = attached ? null : new PageDownloads(context);
+    this.effects = new PageEffects(context, attached === null || attached.kind === "extension");
+    this.downloads = attached?.kind === "extension" ? null : new PageDownloads(context, attached?.downloadsElsewhere ?? null);
     this.tabs = attached
       ? undefined
       : new ContextTabs(context, {
@@ -339,6 +353,8 @@ export class BrowserComputer implements Computer {
   }
 
   async upload(file: UploadFile, at: Point | null): Promise<void> {
+    // A browser connected over CDP may run on another machine: Playwright then reads the file here
+    // and sets its bytes on the input through the page (a DataTransfer's File, `input` and `change`).
     await this.input(() => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
   }
 
@@ -432,7 +448,7 @@ export class BrowserComputer implements Computer {
   }
 
   receiveFiles(listener: (file: IncomingFile) => void): () => void {
-    return this.downloads?.receive(listener) ?? (() => undefined);
+    return this.downloads?.receive(listener) ?? this.attached?.receiveFiles?.(listener) ?? (() => undefined);
   }
 
   async watchStructure(): Promise<() => Promise<StructuralEffect>> {
@@ -502,6 +518,7 @@ export class BrowserComputer implements Computer {
       await this.live.close(this.attached !== null);
       if (this.attached) {
         await this.cdp.detach().catch(() => undefined);
+        if (this.kind === "browser") await giveBackDownloads(this.browser, false).catch(() => undefined);
         await this.browser.close().catch(() => undefined);
         await this.attached.onClose?.();
       } else {

@@ -9,6 +9,7 @@ import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import type { NetworkPolicy } from "../../core/network-policy.ts";
+import { elsewhereReason, giveBackDownloads, onThisMachine } from "./attached-downloads.ts";
 import { BrowserComputer, crashed, type BrowserComputerOptions } from "./browser-computer.ts";
 import type { NetworkGate } from "../computer.ts";
 import { Fence, judgeUrl } from "./fence.ts";
@@ -157,7 +158,9 @@ export class BrowserHost {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
       if (!page) throw new AppError("INVALID_TARGET", `The browser at ${redactUrl(cdpUrl)} has no open page to drive.`);
-      return await BrowserComputer.attach(browser, page, { ...options, gate: this.unfencedGate });
+      if (onThisMachine(cdpUrl)) return await BrowserComputer.attach(browser, page, { ...options, gate: this.unfencedGate });
+      await giveBackDownloads(browser, true);
+      return await BrowserComputer.attach(browser, page, { ...options, gate: this.unfencedGate, downloadsElsewhere: elsewhereReason(cdpUrl) });
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw error;

@@ -1,5 +1,5 @@
-// Keeps the downloads of a browser context of our own: each one is offered to the task as it
-// begins (computer.ts IncomingFile), saved where the task keeps it once complete, and cancelled as
+// Keeps the downloads of a browser context of our own, or of a browser attached to over CDP
+// (attached-downloads.ts): each one is offered to the task as it begins (computer.ts IncomingFile), saved where the task keeps it once complete, and cancelled as
 // soon as it grows past the task's cap. Playwright gives the file; how far it has come is heard at
 // the protocol (`Page.downloadProgress`), on a session of this room's own for each page.
 import { rm, stat } from "node:fs/promises";
@@ -23,7 +23,11 @@ interface Progress {
 export class PageDownloads {
   private readonly listeners = new Set<(file: IncomingFile) => void>();
   private readonly progress = new Map<string, Progress>();
-  constructor(private readonly context: BrowserContext) {
+  constructor(
+    private readonly context: BrowserContext,
+    /** Why this browser's downloads cannot be kept (it runs on another machine): each is offered as failing so. */
+    private readonly elsewhere: string | null = null,
+  ) {
     context.on("page", (page) => void this.watch(page));
     for (const page of context.pages()) void this.watch(page);
   }
@@ -53,7 +57,11 @@ export class PageDownloads {
   }
 
   private offer(download: Download): void {
-    const file: IncomingFile = { name: download.suggestedFilename(), saveAs: (target, maxBytes) => this.save(download, target, maxBytes) };
+    const { elsewhere } = this;
+    const file: IncomingFile = {
+      name: download.suggestedFilename(),
+      saveAs: async (target, maxBytes) => (elsewhere ? { type: "failed", reason: elsewhere } : this.save(download, target, maxBytes)),
+    };
     for (const listener of this.listeners) listener(file);
   }
 

@@ -26,11 +26,19 @@ export class PageEffects {
   /** The file chooser each page opened last that no upload has filled yet. */
   private readonly choosers = new WeakMap<Page, FileChooser>();
 
+  /** Whether file choosers are heard (and so held) now. */
+  private holding: boolean;
+
   /**
    * `chooser`: hear file choosers too. Playwright takes a page's file chooser over once anyone
-   * listens for it, so only a browser of our own is asked: a person's Chrome keeps its own.
+   * listens for it, so only a browser the agent drives is asked: a person's Chrome attached to
+   * keeps its own, and the extension's tab lets go of them while the person has it (`holdChoosers`).
    */
-  constructor(context: BrowserContext, private readonly chooser: boolean) {
+  constructor(
+    private readonly context: BrowserContext,
+    chooser: boolean,
+  ) {
+    this.holding = chooser;
     context.on("page", (page) => {
       this.hear("new_tab");
       this.watch(page);
@@ -63,13 +71,23 @@ export class PageEffects {
     page.on("framenavigated", (frame) => {
       if (frame === page.mainFrame()) this.hear("navigation");
     });
-    if (this.chooser) {
-      page.on("filechooser", (chooser) => {
-        this.choosers.set(page, chooser);
-        this.hear("dialog");
-      });
+    if (this.holding) page.on("filechooser", this.chooserOpened);
+  }
+
+  /** Holds the file choosers the pages open from now on (an upload fills them), or leaves them to the browser's own dialog. */
+  holdChoosers(on: boolean): void {
+    if (on === this.holding) return;
+    this.holding = on;
+    for (const page of this.context.pages()) {
+      if (on) page.on("filechooser", this.chooserOpened);
+      else page.off("filechooser", this.chooserOpened);
     }
   }
+
+  private readonly chooserOpened = (chooser: FileChooser): void => {
+    this.choosers.set(chooser.page(), chooser);
+    this.hear("dialog");
+  };
 
   /** The file chooser `page` has open, taken so that one upload fills it; null when none is. */
   takeChooser(page: Page): FileChooser | null {

@@ -1,10 +1,12 @@
 // One connected extension (seed 004 §1 ExtensionRegistry's client): its WebSocket, who it is, its
 // windows and tabs, and the two exchanges it serves — the action catalog (sent here, acked and
-// answered there; the scheduler decides when) and the CDP relay of its task tabs. Messages that are
+// answered there; the scheduler decides when), the CDP relay of its task tabs, and their downloads'
+// news and bytes, handed up. Messages that are
 // not of the contract are dropped with a log line, never acted on.
 import type { WebSocket } from "ws";
 import type { Logger } from "pino";
 import { extensionMessageSchema, type ExtensionMessage, type ServerMessage } from "../../protocol/index.ts";
+import type { DownloadMessage } from "./downloads.ts";
 import { SnapshotStore } from "./snapshot.ts";
 
 export interface ClientInfo {
@@ -15,11 +17,12 @@ export interface ClientInfo {
   connectedAt: string;
 }
 
-/** What a connection reports upwards: the person's takeover and overlay buttons, and its snapshot. */
+/** What a connection reports upwards: the person's takeover and overlay buttons, its snapshot, and its task tabs' downloads. */
 export interface ConnectionEvents {
   takeover(taskId: string, from: ExtensionConnection): void;
   overlay(taskId: string, command: "resume" | "stop", from: ExtensionConnection): void;
   snapshot(connection: ExtensionConnection): void;
+  download(message: DownloadMessage, from: ExtensionConnection): void;
 }
 
 /** A CDP command the extension does not answer in this time fails, rather than holding its caller. */
@@ -154,6 +157,10 @@ export class ExtensionConnection {
         return this.events.takeover(message.taskId, this);
       case "overlay_command":
         return this.events.overlay(message.taskId, message.command, this);
+      case "download_began":
+      case "download_data":
+      case "download_end":
+        return this.events.download(message, this);
     }
   }
 }

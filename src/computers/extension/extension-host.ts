@@ -5,7 +5,7 @@
 // `chrome.debugger` (Input.dispatchMouseEvent, Input.dispatchKeyEvent) without bringing the tab to
 // the front. A tab the person closes is confirmed closed (TASK_TAB_CLOSED) and opened again where
 // it was; an extension that reconnects (its worker restarted) takes the task up again; the overlay
-// in the tab shows who has the screen.
+// in the tab shows who has the screen; the downloads the tab starts come to the task (downloads.ts).
 import type { Logger } from "pino";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { OverlayState, SnapshotTab } from "../../protocol/index.ts";
@@ -14,6 +14,7 @@ import type { NetworkGate, ScreenHolder } from "../computer.ts";
 import { ArtifactService } from "./artifacts.ts";
 import { CdpRelay } from "./cdp-relay.ts";
 import type { ConnectionEvents, ExtensionConnection } from "./connection.ts";
+import { ExtensionDownloads } from "./downloads.ts";
 import { ExtensionRegistry } from "./registry.ts";
 import { ActionScheduler, RETRY_AFTER_MS, type SchedulerTimeouts } from "./scheduler.ts";
 
@@ -46,6 +47,8 @@ interface TaskTab {
   stopWatching: () => void;
   /** What the tab's overlay was last told: shown again on a tab given back (the extension came back, the tab reopened). */
   overlay: OverlayState;
+  /** The downloads the tab starts, whose bytes the extension sends. */
+  downloads: ExtensionDownloads;
 }
 
 export class ExtensionHost {
@@ -70,6 +73,9 @@ export class ExtensionHost {
         if (ours(taskId, from)) signals.overlay(taskId, command);
       },
       snapshot: (connection) => this.followTabs(connection),
+      download: (message, from) => {
+        if (ours(message.taskId, from)) this.tabs.get(message.taskId)?.downloads.hear(message);
+      },
     };
     this.registry = new ExtensionRegistry(events, log);
     this.scheduler = new ActionScheduler(timeouts, log, (clientId) => this.registry.get(clientId));
@@ -97,7 +103,16 @@ export class ExtensionHost {
     try {
       const tab = await this.startTab(connection, taskId, "about:blank");
       const relay = await CdpRelay.start(connection, taskId, (reason) => this.restore(taskId, (tab) => this.detached(taskId, tab, reason)));
-      const mine: TaskTab = { connection, tab: connection.snapshot.tab(tab.id) ?? tab, relay, closing: false, ready: Promise.resolve(), stopWatching: () => undefined, overlay: "ongoing" };
+      const mine: TaskTab = {
+        connection,
+        tab: connection.snapshot.tab(tab.id) ?? tab,
+        relay,
+        closing: false,
+        ready: Promise.resolve(),
+        stopWatching: () => undefined,
+        overlay: "ongoing",
+        downloads: new ExtensionDownloads(taskId, () => mine.connection),
+      };
       known = mine;
       this.tabs.set(taskId, known);
       this.watch(taskId, known);
@@ -112,6 +127,7 @@ export class ExtensionHost {
         lost: () => relay.lost,
         ready: () => mine.ready,
         replacements: () => relay.replacements,
+        receiveFiles: (listener) => mine.downloads.receive(listener),
       });
       this.overlay(taskId, "ongoing");
       return computer;

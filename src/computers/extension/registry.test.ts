@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { ExtensionRegistry } from "./registry.ts";
 
-const events = { takeover: () => undefined, overlay: () => undefined, snapshot: () => undefined };
+const events = { takeover: () => undefined, overlay: () => undefined, snapshot: () => undefined, download: () => undefined };
 const opened: { close(): void }[] = [];
 afterEach(() => opened.splice(0).forEach((o) => o.close()));
 

@@ -112,11 +112,15 @@ export const getPageText = defineTool({
     const page = await pageOf(ctx).readability(ctx.saveArtifact);
     const pageUrl = await ctx.computer.currentUrl();
     const title = page.title ?? "";
-    if (page.text === undefined) {
-      return failed("ACTION_FAILED", `The page's text is too long to return (${page.contentLengthBytes} bytes). Use find, or read_page with a ref, to read part of it.`);
-    }
-    const text = page.text.length > PAGE_TEXT_MAX ? `${page.text.slice(0, PAGE_TEXT_MAX)}… [cut: use find, or read_page with a ref, for the rest]` : page.text;
-    return { ok: true, data: { pageUrl, title, bytes: page.contentLengthBytes }, text: [title, text.trim() || "(The page has no readable text.)"].filter(Boolean).join("\n\n") };
+    const whole = page.text ?? (page.artifactId ? await ctx.readArtifact(page.artifactId) : null);
+    if (whole === null) return failed("ACTION_FAILED", `The page's text could not be read back (${page.contentLengthBytes} bytes). Use find, or read_page with a ref, to read part of it.`);
+    const data = { pageUrl, title, bytes: page.contentLengthBytes };
+    if (whole.length <= PAGE_TEXT_MAX) return { ok: true, data, text: [title, whole.trim() || "(The page has no readable text.)"].filter(Boolean).join("\n\n") };
+    // The whole text is kept for the person (the artifacts route): a reader text over 256 KB is saved already.
+    const artifactId = page.artifactId ?? (await ctx.saveArtifact(whole));
+    // Said first: the context keeps the start of a long result, and cuts its end.
+    const note = `[The page's text is ${whole.length} characters, saved whole as artifact ${artifactId}; its start follows. Use find, or read_page with a ref, for the rest.]`;
+    return { ok: true, data: { ...data, artifactId }, text: [note, title, `${whole.slice(0, PAGE_TEXT_MAX)}…`].filter(Boolean).join("\n\n") };
   },
 });
 

@@ -13,7 +13,7 @@ const schema = (name: string) => toolSpec(member(name)).parameters as { properti
 describe("the browser toolset's member inputs", () => {
   it("serves the reference's member names, screenshot only to a model that takes images, the tab members only in our own browser", () => {
     expect(members.map((m) => m.name).sort()).toEqual(
-      ["close_tab", "find", "form_input", "get_page_text", "hover", "key", "left_click", "list_tabs", "navigate", "new_tab", "read_page", "screenshot", "scroll", "scroll_to", "switch_tab", "type", "wait"].sort(),
+      ["close_tab", "file_upload", "find", "form_input", "get_page_text", "hover", "key", "left_click", "list_tabs", "navigate", "new_tab", "read_page", "screenshot", "scroll", "scroll_to", "switch_tab", "type", "wait"].sort(),
     );
     expect(browserMembers({ vision: false, computer: "browser" }).map((m) => m.name)).not.toContain("screenshot");
     expect(browserMembers({ vision: true, computer: "extension" }).map((m) => m.name).filter((name) => name.endsWith("_tab"))).toEqual([]);
@@ -30,6 +30,8 @@ describe("the browser toolset's member inputs", () => {
     expect(schema("navigate").required).toEqual(["url"]);
     expect(schema("wait").required).toEqual(["duration"]);
     expect(schema("key").required).toEqual(["text"]);
+    expect(Object.keys(schema("file_upload").properties).sort()).toEqual(["document_ids", "paths", "tab_id", "target"]);
+    expect(schema("file_upload").required).toEqual(["target"]);
   });
 
   it("takes reference-shaped inputs and refuses a target of the wrong kind", () => {
@@ -45,6 +47,8 @@ describe("the browser toolset's member inputs", () => {
     expect(ok("scroll", { scroll_direction: "down", target: { type: "ref", ref: "ref_1" } })).toBe(false);
     expect(ok("read_page", { filter: "interactive", depth: 4, ref: "ref_3" })).toBe(true);
     expect(ok("wait", { duration: 31 })).toBe(false);
+    expect(ok("file_upload", { target: { type: "ref", ref: "ref_4" }, paths: ["cv.pdf"] })).toBe(true);
+    expect(ok("file_upload", { target: { type: "coordinate", x: 1, y: 2 }, paths: ["cv.pdf"] })).toBe(false);
   });
 
   it("sets a form element by its role and value, and reads key sequences as chords", () => {
