@@ -44,6 +44,19 @@ export async function untilSettled(store: Store, task: Pick<Task, "id" | "sessio
   }
 }
 
+/**
+ * Watches for the task to go on after the person's answer: `goneOn` resolves once it has resumed,
+ * waits for them again or ended — so a status asked for next is the task's after the answer.
+ */
+export async function watchGoingOn(store: Store, task: Pick<Task, "id" | "session_id">): Promise<{ goneOn: Promise<void>; stop(): void }> {
+  let going: () => void = () => undefined;
+  const goneOn = new Promise<void>((resolve) => (going = resolve));
+  const stop = await watchTask(store, task, (event) => {
+    if (event.type === "task.resumed" || ENDS.has(event.type) || WAITS.has(event.type)) going();
+  });
+  return { goneOn, stop };
+}
+
 function settledStatus(task: Task): boolean {
   return task.status === "completed" || task.status === "failed" || task.status === "stopped" || task.status === "awaiting_user";
 }

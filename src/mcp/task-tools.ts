@@ -9,7 +9,7 @@ import { newId } from "../core/ids.ts";
 import { AGENT_MODES, COMPUTERS } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import type { ClientComputers } from "./computers.ts";
-import { taskResult, untilSettled, type Progress } from "./follow.ts";
+import { taskResult, untilSettled, watchGoingOn, type Progress } from "./follow.ts";
 import { answering, json } from "./results.ts";
 
 export interface TaskToolsDeps {
@@ -105,16 +105,25 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
         text: z.string().trim().min(1).max(2_000).optional().describe("The person's words, when they did what the task asked."),
       },
     },
-    ({ task_id, approval_id, approved, text }) =>
+    ({ task_id, approval_id, approved, text }, extra) =>
       answering(async () => {
-        if (!runtime.isActive(task_id)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
-        if (approval_id !== undefined) {
-          if (approved === undefined) throw new AppError("INVALID_BODY", "approved: say true or false for the approval.");
-          if (!runtime.decide(task_id, approval_id, approved)) throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
-          return (await computers.decided(task_id, approval_id)) ?? json({ task_id, approval_id, approved });
+        const task = await store.getTask(task_id);
+        if (!task || !runtime.isActive(task_id)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
+        if (approval_id !== undefined && approved === undefined) throw new AppError("INVALID_BODY", "approved: say true or false for the approval.");
+        const { goneOn, stop } = await watchGoingOn(store, task);
+        try {
+          if (approval_id !== undefined) {
+            if (!runtime.decide(task_id, approval_id, approved!)) throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
+            const call = await computers.decided(task_id, approval_id);
+            if (call) return call;
+          } else if (!runtime.acknowledge(task_id, text)) {
+            throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is not waiting for the person; call task_status to see what it does.`);
+          }
+          await Promise.race([goneOn, new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }))]);
+          return json({ task_id, answered: true, next: "Call task_status with wait true to follow the task to its end." });
+        } finally {
+          stop();
         }
-        if (!runtime.acknowledge(task_id, text)) throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is not waiting for the person; call task_status to see what it does.`);
-        return json({ task_id, resumed: true });
       }),
   );
 }

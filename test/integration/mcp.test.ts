@@ -118,6 +118,33 @@ describe("run_task", () => {
   });
 });
 
+describe("a task that waits for the person", () => {
+  it("answers run_task with what it waits for, goes on after answer_person, and task_status follows it to its end", async () => {
+    model.route(
+      (r) => planningText(r).includes("Task: log in through mcp"),
+      act("needs_user", { answer: "Please log in, then tell me." }, "Waiting for the login"),
+      act("click", { x: 200, y: 130 }, "Pressing the button"),
+      act("done", { answer: "Logged in." }, "Done"),
+    );
+    const client = await httpClient(app.url, { [INSTALL_TOKEN_HEADER]: app.system.installToken });
+    const { reply } = await runTask(client, { text: "log in through mcp", start_url: pages.url("form.html"), agent_mode: "actions" });
+    expect(reply).toMatchObject({ status: "awaiting_user", waits_for: { kind: "action", question: "Please log in, then tell me." } });
+    expect(pages.records).not.toContain("clicked");
+    expect(body(await call(client, "answer_person", { task_id: reply.task_id, text: "I have logged in" }))).toMatchObject({ answered: true });
+    const progress: (string | undefined)[] = [];
+    const followed = (await client.callTool({ name: "task_status", arguments: { task_id: reply.task_id, wait: true } }, undefined, {
+      timeout: 120_000,
+      onprogress: ({ message }) => void progress.push(message),
+    })) as CallToolResult;
+    expect(body(followed)).toMatchObject({ status: "completed", answer: "Logged in." });
+    expect(progress).toEqual(["Pressing the button", "Done"]);
+    await pages.waitForRecord("clicked");
+    // The person's words went to the task, as their reply in the chat would.
+    const { json: messages } = await app.api<{ messages: { role: string; text: string }[] }>("GET", `/api/sessions/${reply.session_id}/messages`);
+    expect(messages.messages.map((m) => m.text)).toContain("I have logged in");
+  });
+});
+
 describe("the computer tools", () => {
   it("drive a browser step by step by ref and by point, each call a recorded step of a task the app shows", async () => {
     const client = await httpClient(app.url, { [INSTALL_TOKEN_HEADER]: app.system.installToken });
