@@ -54,10 +54,10 @@ export function registerComputerTools(server: McpServer, computers: ClientComput
     const member = members.find((tool) => tool.name === memberName) as AgentTool<z.ZodObject> | undefined;
     if (!member) throw new Error(`the browser toolset has no ${memberName}`);
     const input = member.input.omit({ tab_id: true }).extend({ computer_id: computerId });
-    server.registerTool(name, { description: member.description, inputSchema: input }, (args) =>
+    server.registerTool(name, { description: member.description, inputSchema: input }, (args, extra) =>
       answering(() => {
         const { computer_id, ...rest } = args as { computer_id: string } & Record<string, unknown>;
-        return computers.call(computer_id, member, rest);
+        return computers.call(computer_id, member, rest, { relatedRequestId: extra.requestId, signal: extra.signal });
       }),
     );
   }

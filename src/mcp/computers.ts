@@ -1,8 +1,9 @@
 // The computers one MCP session has open: each is a task (in a chat of its own, so the app shows it
 // live, step by step) driven by the client's calls (agent/drivers/client.ts). They close when the
 // client closes them, or when its MCP session ends. A call the approval policy asks about is not
-// run silently: the client is answered that it needs approval, and the call stays pending until
-// answer_person (or the person in the app) decides.
+// run silently: the person is asked at the client when it can show a form; else the client is
+// answered that it needs approval, and the call stays pending until answer_person (or the person
+// in the app) decides.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ClientDriver, type CallResult } from "../agent/drivers/client.ts";
 import type { Runtime } from "../agent/runtime.ts";
@@ -12,6 +13,7 @@ import type { Approval, Task } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import type { AgentTool } from "../tools/index.ts";
 import { approvalAsked, watchTask } from "./follow.ts";
+import { answer, type AskOptions, type AskPerson } from "./person.ts";
 import { json, type Content } from "./results.ts";
 
 interface OpenComputer {
@@ -38,6 +40,7 @@ export class ClientComputers {
   constructor(
     private readonly store: Store,
     private readonly runtime: Runtime,
+    private readonly ask: AskPerson,
   ) {}
 
   /** Opens a browser for the client and resolves once it takes calls, with its task. */
@@ -65,21 +68,21 @@ export class ClientComputers {
   }
 
   /** Runs one call on an open computer, or says that it waits for approval. */
-  async call(computerId: string, tool: AgentTool, input: unknown): Promise<CallToolResult> {
+  async call(computerId: string, tool: AgentTool, input: unknown, asking: AskOptions): Promise<CallToolResult> {
     const computer = this.find(computerId);
     if (computer.pending) {
       throw new AppError("TASK_NOT_RUNNING", `Computer ${computerId} waits for a decision on its last call: answer it with answer_person first.`);
     }
-    return this.settle(computer, computer.driver.call(tool, input));
+    return this.settle(computer, computer.driver.call(tool, input), asking);
   }
 
   /** After a decision on a computer's call: the call's result, or that it waits for another one. */
-  async decided(computerId: string, approvalId: string): Promise<CallToolResult | null> {
+  async decided(computerId: string, approvalId: string, asking: AskOptions): Promise<CallToolResult | null> {
     const computer = this.open.get(computerId);
     if (!computer?.pending) return null;
     const { pending } = computer;
     computer.pending = null;
-    return this.settle(computer, pending, approvalId);
+    return this.settle(computer, pending, asking, approvalId);
   }
 
   /** Ends the computer's task, completed, once the calls already sent have run. */
@@ -102,8 +105,11 @@ export class ClientComputers {
     return computer;
   }
 
-  /** The call's result, unless the approval policy asks first: then that, and the call stays pending. */
-  private async settle(computer: OpenComputer, call: Promise<CallResult>, answered: string | null = null): Promise<CallToolResult> {
+  /**
+   * The call's result. When the approval policy asks first, the person is asked at the client if it
+   * can (person.ts); else, or without their answer, the client is told, and the call stays pending.
+   */
+  private async settle(computer: OpenComputer, call: Promise<CallResult>, asking: AskOptions, answered: string | null = null): Promise<CallToolResult> {
     let asked: (approval: Approval) => void = () => undefined;
     const approval = new Promise<Approval>((resolve) => (asked = resolve));
     const stop = await watchTask(this.store, computer.task, (event) => {
@@ -115,17 +121,19 @@ export class ClientComputers {
       if (waiting && waiting.id !== answered) asked(waiting);
       const first = await Promise.race([call.then((result) => ({ result }), (error: unknown) => ({ error })), approval.then((waits) => ({ waits }))]);
       if ("waits" in first) {
+        const waits = approvalAsked(first.waits);
+        const reply = await this.ask(waits, asking);
+        if (reply && answer(this.runtime, computer.task.id, waits, reply)) return this.settle(computer, call, asking, waits.approval_id);
         computer.pending = call;
         // The person may decide in the app instead: the computer then takes calls again.
         call.catch(() => undefined).finally(() => {
           if (computer.pending === call) computer.pending = null;
         });
-        const waits_for = approvalAsked(first.waits);
         return json({
           computer_id: computer.task.id,
           status: "needs_approval",
-          waits_for,
-          next: `Nothing was done yet. Ask the person, then call answer_person with task_id ${computer.task.id}, approval_id ${waits_for.approval_id} and approved true or false; the person may also decide in the app.`,
+          waits_for: waits,
+          next: `Nothing was done yet. Ask the person, then call answer_person with task_id ${computer.task.id}, approval_id ${waits.approval_id} and approved true or false; the person may also decide in the app.`,
         });
       }
       if ("error" in first) throw first.error instanceof AppError ? first.error : ended(await computer.done);

@@ -85,10 +85,16 @@ export async function taskResult(store: Store, taskId: string): Promise<TaskResu
     status: task.status,
     answer: task.status === "completed" ? task.answer : null,
     error: task.error,
-    waits_for: task.status !== "awaiting_user" ? null : task.approval ? approvalAsked(task.approval) : { kind: "action", question: task.answer ?? "" },
+    waits_for: waitsFor(task),
     steps: steps.map((step) => ({ index: step.index, text: step.text, url: step.url })),
     files: files.map((file, i) => ({ id: file.id, name: file.name, mime_type: file.mime_type, size: file.size, path: paths[i] ?? null })),
   };
+}
+
+/** What the task waits for the person to do, if it waits. */
+export function waitsFor(task: Task): TaskResult["waits_for"] {
+  if (task.status !== "awaiting_user") return null;
+  return task.approval ? approvalAsked(task.approval) : { kind: "action", question: task.answer ?? "" };
 }
 
 export function approvalAsked(approval: Approval): Extract<TaskResult["waits_for"], { kind: "approval" }> {

@@ -5,6 +5,7 @@ import type { Runtime } from "../agent/runtime.ts";
 import type { Store } from "../store/store.ts";
 import { ClientComputers } from "./computers.ts";
 import { registerComputerTools } from "./computer-tools.ts";
+import { askAtClient } from "./person.ts";
 import { registerTaskTools } from "./task-tools.ts";
 
 export interface McpDeps {
@@ -16,8 +17,9 @@ export const MCP_SERVER_NAME = "easyagentcu";
 
 export function createMcpServer({ store, runtime }: McpDeps): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
-  const computers = new ClientComputers(store, runtime);
-  registerTaskTools(server, { store, runtime, computers });
+  const ask = askAtClient(server.server);
+  const computers = new ClientComputers(store, runtime, ask);
+  registerTaskTools(server, { store, runtime, computers, ask });
   registerComputerTools(server, computers);
   const closed = server.server.onclose;
   server.server.onclose = () => {

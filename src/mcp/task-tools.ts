@@ -1,27 +1,31 @@
 // Whole tasks for an MCP client: run_task (a task in a chat of its own, so the app shows it; it
 // answers when the task ends or waits for the person, sending a progress notification per step),
-// task_status, stop_task and answer_person (the "I've done it" or the decision a waiting task needs).
+// task_status, stop_task and answer_person (the "I've done it" or the decision a waiting task needs,
+// asked of the person at the client first when it can show a form: person.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Runtime } from "../agent/runtime.ts";
 import { AppError } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import { AGENT_MODES, COMPUTERS } from "../protocol/index.ts";
+import { AGENT_MODES, COMPUTERS, type Task } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import type { ClientComputers } from "./computers.ts";
-import { taskResult, untilSettled, watchGoingOn, type Progress } from "./follow.ts";
+import { taskResult, untilSettled, waitsFor, watchGoingOn, type Progress } from "./follow.ts";
+import { answer, type AskPerson } from "./person.ts";
 import { answering, json } from "./results.ts";
 
 export interface TaskToolsDeps {
   store: Store;
   runtime: Runtime;
   computers: ClientComputers;
+  ask: AskPerson;
 }
 
 const taskId = z.string().min(1).max(100).describe("The task's id, as run_task or open_computer answered it.");
 
 interface Extra {
   signal: AbortSignal;
+  requestId: string | number;
   _meta?: { progressToken?: string | number | undefined } | undefined;
   sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }): Promise<void>;
 }
@@ -33,11 +37,35 @@ function progressOf(extra: Extra, total: number | undefined): Progress | null {
   return (progress, message) => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, ...(total ? { total } : {}), message } });
 }
 
-export function registerTaskTools(server: McpServer, { store, runtime, computers }: TaskToolsDeps): void {
+export function registerTaskTools(server: McpServer, { store, runtime, computers, ask }: TaskToolsDeps): void {
   const result = async (id: string) => {
     const found = await taskResult(store, id);
     if (!found) throw new AppError("NOT_FOUND", `There is no task ${id}.`);
     return json(found);
+  };
+
+  /**
+   * Follows the task until it ends, or waits for the person and they cannot be asked at the client
+   * (askAtClient) or gave no answer there; a decision made in the app meanwhile is followed too.
+   */
+  const follow = async (task: Task, extra: Extra, progress: Progress | null): Promise<void> => {
+    for (;;) {
+      await untilSettled(store, task, progress, extra.signal);
+      const now = await store.getTask(task.id);
+      const waits = now && waitsFor(now);
+      if (!waits || extra.signal.aborted || !runtime.isActive(task.id)) return;
+      const { goneOn, stop } = await watchGoingOn(store, task);
+      const wentOn = new AbortController();
+      void goneOn.then(() => wentOn.abort());
+      try {
+        const reply = await ask(waits, { relatedRequestId: extra.requestId, signal: AbortSignal.any([extra.signal, wentOn.signal]) });
+        const answered = reply !== null && answer(runtime, task.id, waits, reply);
+        if (!answered && !wentOn.signal.aborted) return;
+        await Promise.race([goneOn, new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }))]);
+      } finally {
+        stop();
+      }
+    }
   };
 
   server.registerTool(
@@ -58,7 +86,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
         const sessionId = newId("mcp");
         await store.ensureSession(sessionId, input.text);
         const { task } = await runtime.submit({ sessionId, text: input.text, attachments: [], startUrl: input.start_url, computer: input.computer, agentMode: input.agent_mode, maxSteps: input.max_steps });
-        await untilSettled(store, task, progressOf(extra, input.max_steps), extra.signal);
+        await follow(task, extra, progressOf(extra, input.max_steps));
         // A client that gave up on the call gave up on the task.
         if (extra.signal.aborted) runtime.stop(task.id, "the MCP client cancelled the call");
         return result(task.id);
@@ -75,7 +103,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
       answering(async () => {
         const task = await store.getTask(task_id);
         if (!task) throw new AppError("NOT_FOUND", `There is no task ${task_id}.`);
-        if (wait) await untilSettled(store, task, progressOf(extra, undefined), extra.signal);
+        if (wait) await follow(task, extra, progressOf(extra, undefined));
         return result(task_id);
       }),
   );
@@ -114,7 +142,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
         try {
           if (approval_id !== undefined) {
             if (!runtime.decide(task_id, approval_id, approved!)) throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
-            const call = await computers.decided(task_id, approval_id);
+            const call = await computers.decided(task_id, approval_id, { relatedRequestId: extra.requestId, signal: extra.signal });
             if (call) return call;
           } else if (!runtime.acknowledge(task_id, text)) {
             throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is not waiting for the person; call task_status to see what it does.`);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, type SessionsReply, type TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING } from "../support/app.ts";
@@ -40,6 +40,9 @@ function body<T = Record<string, unknown>>(result: CallToolResult): T {
   if (first?.type !== "text") throw new Error(`no text in ${JSON.stringify(result)}`);
   return JSON.parse(first.text) as T;
 }
+
+/** How many times the fixture pages have reported `text` so far. */
+const reported = (text: string) => pages.records.filter((r) => r === text).length;
 
 function running(pid: number): boolean {
   try {
@@ -127,9 +130,10 @@ describe("a task that waits for the person", () => {
       act("done", { answer: "Logged in." }, "Done"),
     );
     const client = await httpClient(app.url, { [INSTALL_TOKEN_HEADER]: app.system.installToken });
+    const clicksBefore = reported("clicked");
     const { reply } = await runTask(client, { text: "log in through mcp", start_url: pages.url("form.html"), agent_mode: "actions" });
     expect(reply).toMatchObject({ status: "awaiting_user", waits_for: { kind: "action", question: "Please log in, then tell me." } });
-    expect(pages.records).not.toContain("clicked");
+    expect(reported("clicked")).toBe(clicksBefore);
     expect(body(await call(client, "answer_person", { task_id: reply.task_id, text: "I have logged in" }))).toMatchObject({ answered: true });
     const progress: (string | undefined)[] = [];
     const followed = (await client.callTool({ name: "task_status", arguments: { task_id: reply.task_id, wait: true } }, undefined, {
@@ -138,7 +142,7 @@ describe("a task that waits for the person", () => {
     })) as CallToolResult;
     expect(body(followed)).toMatchObject({ status: "completed", answer: "Logged in." });
     expect(progress).toEqual(["Pressing the button", "Done"]);
-    await pages.waitForRecord("clicked");
+    await expect.poll(() => reported("clicked")).toBe(clicksBefore + 1);
     // The person's words went to the task, as their reply in the chat would.
     const { json: messages } = await app.api<{ messages: { role: string; text: string }[] }>("GET", `/api/sessions/${reply.session_id}/messages`);
     expect(messages.messages.map((m) => m.text)).toContain("I have logged in");
@@ -154,9 +158,10 @@ describe("the computer tools", () => {
     const outline = view.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
     const button = /button "Press me"[^\n]*\[(ref_\d+)\]/.exec(outline)?.[1];
     expect(button, outline).toBeTruthy();
+    const clicksBefore = reported("clicked");
     const clicked = await call(client, "click", { computer_id, target: { type: "ref", ref: button } });
     expect(body(clicked)).toMatchObject({ ok: true, step: 2 });
-    await pages.waitForRecord("clicked");
+    await expect.poll(() => reported("clicked")).toBe(clicksBefore + 1);
     // The click put the focus in the field: typing goes there.
     expect(body(await call(client, "type", { computer_id, text: "Ada" }))).toMatchObject({ ok: true });
     await pages.waitForRecord("typed:Ada");
@@ -185,18 +190,19 @@ describe("the computer tools", () => {
     const ref = /button "Delete account"[^\n]*\[(ref_\d+)\]/.exec(outline)?.[1];
     const clickDelete = async () => body<{ status: string; waits_for: { approval_id: string; asks: string[] } }>(await call(client, "click", { computer_id, target: { type: "ref", ref } }));
     // Refused: the call's result says so, and nothing was deleted.
+    const deletedBefore = reported("deleted");
     const first = await clickDelete();
     const refused = await call(client, "answer_person", { task_id: computer_id, approval_id: first.waits_for.approval_id, approved: false });
     expect(refused.isError).toBe(true);
     expect(body(refused)).toMatchObject({ ok: false, error: { code: "DENIED" } });
     const asked = await clickDelete();
     expect(asked).toMatchObject({ status: "needs_approval", waits_for: { asks: [expect.stringContaining("may delete")] } });
-    expect(pages.records).not.toContain("deleted");
+    expect(reported("deleted")).toBe(deletedBefore);
     // Another call waits for the decision first.
     expect((await call(client, "page_view", { computer_id })).isError).toBe(true);
     const done = await call(client, "answer_person", { task_id: computer_id, approval_id: asked.waits_for.approval_id, approved: true });
     expect(body(done)).toMatchObject({ ok: true, computer_id });
-    await pages.waitForRecord("deleted");
+    await expect.poll(() => reported("deleted")).toBe(deletedBefore + 1);
     await call(client, "close_computer", { computer_id });
   });
 
@@ -207,6 +213,40 @@ describe("the computer tools", () => {
     await transport.terminateSession();
     await client.close();
     await expect.poll(async () => (await app.api<TaskReply>("GET", `/api/tasks/${computer_id}`)).json.task.status, { timeout: 30_000 }).toBe("stopped");
+  });
+});
+
+describe("a client that can ask the person (MCP elicitation)", () => {
+  it("asks them about a flagged action and runs it once they allow it, in the same call; and asks them to act for a task that needs them", async () => {
+    const asked: string[] = [];
+    const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const { message, requestedSchema } = request.params as { message: string; requestedSchema: { properties: Record<string, unknown> } };
+      asked.push(message);
+      return "approve" in requestedSchema.properties ? { action: "accept", content: { approve: true } } : { action: "accept", content: { done: true, note: "I logged in myself" } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { [INSTALL_TOKEN_HEADER]: app.system.installToken } } }));
+    clients.push(client);
+
+    const { computer_id } = body<{ computer_id: string }>(await call(client, "open_computer", { start_url: pages.url("approvals.html") }));
+    const outline = (await call(client, "page_view", { computer_id })).content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const ref = /button "Delete account"[^\n]*\[(ref_\d+)\]/.exec(outline)?.[1];
+    const deletedBefore = reported("deleted");
+    expect(body(await call(client, "click", { computer_id, target: { type: "ref", ref } }))).toMatchObject({ ok: true, computer_id });
+    expect(asked).toEqual([expect.stringContaining("may delete")]);
+    await expect.poll(() => reported("deleted")).toBe(deletedBefore + 1);
+    await call(client, "close_computer", { computer_id });
+
+    model.route(
+      (r) => planningText(r).includes("Task: sign in where asked"),
+      act("needs_user", { answer: "Please sign in, then tell me." }, "Waiting for the sign-in"),
+      act("done", { answer: "Signed in." }, "Done"),
+    );
+    const { reply } = await runTask(client, { text: "sign in where asked", start_url: pages.url("form.html"), agent_mode: "actions" });
+    expect(reply).toMatchObject({ status: "completed", answer: "Signed in." });
+    expect(asked[1]).toBe("Please sign in, then tell me.");
+    const { json: messages } = await app.api<{ messages: { text: string }[] }>("GET", `/api/sessions/${reply.session_id}/messages`);
+    expect(messages.messages.map((m) => m.text)).toContain("I logged in myself");
   });
 });
 
