@@ -112,8 +112,15 @@ export class ClientComputers {
   private async settle(computer: OpenComputer, call: Promise<CallResult>, asking: AskOptions, answered: string | null = null): Promise<CallToolResult> {
     let asked: (approval: Approval) => void = () => undefined;
     const approval = new Promise<Approval>((resolve) => (asked = resolve));
+    // A decision made in the app ends the question at the client.
+    const resolved = new Set<string>();
+    let askedAbout: string | null = null;
+    const decidedElsewhere = new AbortController();
     const stop = await watchTask(this.store, computer.task, (event) => {
       if (event.type === "approval.requested") asked(event.approval);
+      if (event.type !== "approval.resolved") return;
+      resolved.add(event.approval_id);
+      if (event.approval_id === askedAbout) decidedElsewhere.abort();
     });
     try {
       // One asked before the watch began (the call went on at once after the last decision) is still waiting.
@@ -122,8 +129,11 @@ export class ClientComputers {
       const first = await Promise.race([call.then((result) => ({ result }), (error: unknown) => ({ error })), approval.then((waits) => ({ waits }))]);
       if ("waits" in first) {
         const waits = approvalAsked(first.waits);
-        const reply = await this.ask(waits, asking);
-        if (reply && answer(this.runtime, computer.task.id, waits, reply)) return this.settle(computer, call, asking, waits.approval_id);
+        askedAbout = waits.approval_id;
+        if (resolved.has(askedAbout)) decidedElsewhere.abort();
+        const reply = await this.ask(waits, { ...asking, signal: AbortSignal.any([asking.signal, decidedElsewhere.signal]) });
+        const decided = resolved.has(askedAbout) || (reply !== null && answer(this.runtime, computer.task.id, waits, reply));
+        if (decided) return this.settle(computer, call, asking, waits.approval_id);
         computer.pending = call;
         // The person may decide in the app instead: the computer then takes calls again.
         call.catch(() => undefined).finally(() => {

@@ -3,6 +3,8 @@
 // task_status, stop_task and answer_person (the "I've done it" or the decision a waiting task needs,
 // asked of the person at the client first when it can show a form: person.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Runtime } from "../agent/runtime.ts";
 import { AppError } from "../core/errors.ts";
@@ -23,12 +25,8 @@ export interface TaskToolsDeps {
 
 const taskId = z.string().min(1).max(100).describe("The task's id, as run_task or open_computer answered it.");
 
-interface Extra {
-  signal: AbortSignal;
-  requestId: string | number;
-  _meta?: { progressToken?: string | number | undefined } | undefined;
-  sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }): Promise<void>;
-}
+/** What the SDK hands a tool's handler besides its arguments: the call's id, signal and progress token. */
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Progress notifications for the call, when its client asked for them with a progress token. */
 function progressOf(extra: Extra, total: number | undefined): Progress | null {

@@ -203,6 +203,13 @@ describe("the computer tools", () => {
     const done = await call(client, "answer_person", { task_id: computer_id, approval_id: asked.waits_for.approval_id, approved: true });
     expect(body(done)).toMatchObject({ ok: true, computer_id });
     await expect.poll(() => reported("deleted")).toBe(deletedBefore + 1);
+    // The person may decide in the app instead; the computer then takes calls again.
+    const again = await clickDelete();
+    expect(again).toMatchObject({ status: "needs_approval" });
+    const approved = await app.api("POST", "/api/chat/approve", { task_id: computer_id, approval_id: again.waits_for.approval_id, approved: true });
+    expect(approved.status).toBe(202);
+    await expect.poll(() => reported("deleted")).toBe(deletedBefore + 2);
+    await expect.poll(async () => (await call(client, "page_view", { computer_id })).isError ?? false).toBe(false);
     await call(client, "close_computer", { computer_id });
   });
 
