@@ -2,10 +2,12 @@
 // stdio (`easyagentcu mcp`) and over streamable HTTP at /mcp, with a progress notification per
 // step; the computer driven call by call — page view with refs, screenshot, click, type, key,
 // scroll, navigate — each call a recorded step of a task the app shows, and an action the policy
-// asks about answered "needs approval" until answer_person decides; and /mcp off loopback
-// refusing a client without the sign-in token.
+// asks about answered "needs approval" until answer_person decides (or asked of the person at a
+// client that can show a form); and /mcp refusing a web page's requests, and, off loopback, a client
+// without the sign-in token.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -257,9 +259,34 @@ describe("a client that can ask the person (MCP elicitation)", () => {
   });
 });
 
-describe("/mcp off loopback", () => {
+describe("who may use /mcp", () => {
   let server: ChildProcess | undefined;
   afterAll(() => void server?.kill());
+
+  it("refuses a web page's request (another origin) and a rebound host name, as the API does", async () => {
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "page", version: "1" } } };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${app.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", [INSTALL_TOKEN_HEADER]: app.system.installToken, ...headers },
+        body: JSON.stringify(initialize),
+      });
+    expect((await post({ origin: "https://evil.example" })).status).toBe(403);
+    // fetch will not send another Host; a DNS-rebound page's requests do.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${app.url}/mcp`);
+      request({ host: url.hostname, port: url.port, path: url.pathname, method: "GET", headers: { host: "evil.example", accept: "text/event-stream" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+    const own = await post({});
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+  });
 
   it("refuses a client without the sign-in token, and serves one with it", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-mcp-signin-"));
