@@ -66,7 +66,8 @@ async function runTask(client: Client, args: Record<string, unknown>) {
     timeout: 120_000,
     onprogress: ({ progress: made, message }) => void progress.push({ progress: made, message }),
   })) as CallToolResult;
-  return { result, reply: body<{ status: string; answer: string; session_id: string; task_id: string; steps: { index: number; text: string }[] }>(result), progress };
+  type Reply = { status: string; answer: string; session_id: string; task_id: string; steps: { index: number; text: string }[]; waits_for: { kind: string; approval_id: string; asks: string[] } | null };
+  return { result, reply: body<Reply>(result), progress };
 }
 
 describe("run_task", () => {
@@ -148,6 +149,24 @@ describe("a task that waits for the person", () => {
     // The person's words went to the task, as their reply in the chat would.
     const { json: messages } = await app.api<{ messages: { role: string; text: string }[] }>("GET", `/api/sessions/${reply.session_id}/messages`);
     expect(messages.messages.map((m) => m.text)).toContain("I have logged in");
+  });
+});
+
+describe("a task whose action the policy asks about", () => {
+  it("answers run_task with the approval it waits for, and goes on from answer_person's refusal without doing it", async () => {
+    model.route(
+      (r) => planningText(r).includes("Task: tidy the account over mcp"),
+      act("click", { x: 180, y: 120 }, "Deleting the account"),
+      act("done", { answer: "The person kept the account." }, "Finished"),
+    );
+    const client = await httpClient(app.url, { [INSTALL_TOKEN_HEADER]: app.system.installToken });
+    const deletedBefore = reported("deleted");
+    const { reply } = await runTask(client, { text: "tidy the account over mcp", start_url: pages.url("approvals.html"), agent_mode: "actions" });
+    expect(reply).toMatchObject({ status: "awaiting_user", waits_for: { kind: "approval", asks: [expect.stringContaining("may delete")] } });
+    const approval_id = reply.waits_for!.approval_id;
+    expect(body(await call(client, "answer_person", { task_id: reply.task_id, approval_id, approved: false }))).toMatchObject({ answered: true });
+    expect(body(await call(client, "task_status", { task_id: reply.task_id, wait: true }))).toMatchObject({ status: "completed", answer: "The person kept the account." });
+    expect(reported("deleted")).toBe(deletedBefore);
   });
 });
 
