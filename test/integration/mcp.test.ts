@@ -90,6 +90,21 @@ describe("run_task", () => {
     expect(sessions.sessions.map((s) => s.id)).toContain(reply.session_id);
   });
 
+  it("stops the task when its client cancels the call", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.route((r) => planningText(r).includes("Task: cancelled over mcp"), { ...act("click", { x: 200, y: 130 }, "Pressing the button"), until: held });
+    const client = await httpClient(app.url, { [INSTALL_TOKEN_HEADER]: app.system.installToken });
+    const cancel = new AbortController();
+    const called = client.callTool({ name: "run_task", arguments: { text: "cancelled over mcp", start_url: pages.url("form.html"), agent_mode: "actions" } }, undefined, { signal: cancel.signal, timeout: 120_000 });
+    const session = async () => (await app.api<SessionsReply>("GET", "/api/sessions")).json.sessions.find((s) => s.title === "cancelled over mcp");
+    await expect.poll(async () => (await session())?.task_status, { timeout: 60_000 }).toBe("running");
+    cancel.abort();
+    await expect(called).rejects.toThrow();
+    await expect.poll(async () => (await session())?.task_status, { timeout: 30_000 }).toBe("stopped");
+    release();
+  });
+
   it("over stdio (`easyagentcu mcp`) runs a task the same way, and writes nothing but the protocol to stdout", async () => {
     model.route(
       (r) => planningText(r).includes("Task: press over stdio"),
