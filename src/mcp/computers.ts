@@ -54,7 +54,9 @@ export class ClientComputers {
       text,
       attachments: [],
       startUrl,
-      maxSteps,
+      // Each call is a step: up to MAX_STEPS (the runtime's cap on every task), not the tool
+      // agent's AGENT_MAX_STEPS, which is for a model of ours.
+      maxSteps: maxSteps ?? Infinity,
       computer: "browser",
       agentMode: "dom",
       driver: (model) => (driver = new ClientDriver(model)),

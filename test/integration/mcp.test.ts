@@ -209,11 +209,13 @@ describe("the computer tools", () => {
     expect(body(await call(client, "click", { computer_id, target: { type: "coordinate", x: 200, y: 130 } }))).toMatchObject({ ok: true });
     expect(body(await call(client, "scroll", { computer_id, scroll_direction: "down", target: { type: "coordinate", x: 300, y: 300 } }))).toMatchObject({ ok: true });
     expect(body(await call(client, "navigate", { computer_id, url: pages.url("article.html") }))).toMatchObject({ ok: true, url: pages.url("article.html") });
+    // A client's calls may go past the tool agent's 15 steps, up to MAX_STEPS.
+    for (let look = 0; look < 8; look++) expect((await call(client, "page_view", { computer_id, filter: "interactive" })).isError).toBeFalsy();
     const closed = body(await call(client, "close_computer", { computer_id, summary: "Typed the name." }));
     expect(closed).toMatchObject({ status: "completed" });
     const { json: task } = await app.api<TaskReply>("GET", `/api/tasks/${computer_id}`);
     expect(task.task).toMatchObject({ status: "completed", answer: "Typed the name.", model: "MCP client" });
-    expect(task.steps.map((s) => s.tool?.name)).toEqual(["read_page", "left_click", "type", "key", "screenshot", "left_click", "scroll", "navigate"]);
+    expect(task.steps.map((s) => s.tool?.name)).toEqual(["read_page", "left_click", "type", "key", "screenshot", "left_click", "scroll", "navigate", ...Array<string>(8).fill("read_page")]);
     // A computer that is closed takes no more calls.
     const late = await call(client, "page_view", { computer_id });
     expect(late.isError).toBe(true);
