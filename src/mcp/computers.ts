@@ -24,7 +24,7 @@ interface OpenComputer {
   pending: Promise<CallResult> | null;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   startUrl?: string | undefined;
   maxSteps?: number | undefined;
 }

@@ -10,7 +10,7 @@ export function json(value: unknown, more: Content[] = []): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }, ...more] };
 }
 
-export function refusal(error: { code: string; message: string; retryable?: boolean }): CallToolResult {
+function refusal(error: { code: string; message: string; retryable?: boolean }): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { retryable: false, ...error } }) }] };
 }
 
