@@ -27,11 +27,15 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
   tools: { src: ["protocol", "core", "perception", "computers", "hands", "models/chat"], packages: ["zod"] },
   agent: { src: ["protocol", "core", "perception", "computers", "models", "hands", "tools"], packages: ["node:", "pino", "zod"] },
   store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely", "pg"] },
+  mcp: { src: ["protocol", "core", "agent", "store", "tools"], packages: ["node:", "zod", "hono", "@modelcontextprotocol/sdk"] },
   server: {
-    src: ["protocol", "core", "agent", "store", "computers/extension"],
+    src: ["protocol", "core", "agent", "store", "mcp", "computers/extension"],
     packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws", "@ag-ui/core", "@ag-ui/encoder"],
   },
-  cli: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "server"], packages: ["node:", "pino", "commander"] },
+  cli: {
+    src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "mcp", "server"],
+    packages: ["node:", "pino", "commander", "@modelcontextprotocol/sdk"],
+  },
 };
 
 /** A computer's actions; only the hands call them. */

@@ -9,6 +9,7 @@ import { allowedEndpoint, configuredEndpoint, redactUrl } from "../core/cdp-endp
 import type { PersonWords } from "../core/approval-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
+import type { ChatModel } from "../models/chat/chat-model.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
@@ -56,6 +57,8 @@ export interface Submission {
   retry?: Task | undefined;
   /** Continue: the ended task this one goes on from, on its last page, told its steps (agent/resumption.ts). */
   continues?: { of: Task; steps: ProgressStep[] } | undefined;
+  /** What drives the task when no model of ours plans it (a client's calls, drivers/client.ts), made with the chat model its tools may ask. */
+  driver?: ((chatModel: ChatModel) => Driver) | undefined;
 }
 
 export class Runtime {
@@ -123,11 +126,13 @@ export class Runtime {
     if (task.mode === "hybrid" && !vision) task.mode = "dom";
     const { continues } = submission;
     const continuation = continues ? continuationOf(continues.of, continues.steps) : null;
-    const driver: Driver = submission.replay
-      ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
-      : task.mode === "actions"
-        ? new PlannerDriver(this.resources.plannerFor(task, submission.model), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
-        : new ToolDriver(this.resources.chatModel(), task.mode, continuation ? { steps: continues!.steps, note: continuation.note } : null);
+    const driver: Driver =
+      submission.driver?.(this.resources.chatModel()) ??
+      (submission.replay
+        ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
+        : task.mode === "actions"
+          ? new PlannerDriver(this.resources.plannerFor(task, submission.model), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
+          : new ToolDriver(this.resources.chatModel(), task.mode, continuation ? { steps: continues!.steps, note: continuation.note } : null));
     task.model = driver.label;
     const message: ChatMessage = submission.message
       ? { ...submission.message, task_id: task.id }
@@ -248,9 +253,9 @@ export class Runtime {
   }
 
   /** False when the task is not running in this process. */
-  stop(taskId: string): boolean {
+  stop(taskId: string, reason?: string): boolean {
     const run = this.runs.get(taskId);
-    run?.stop();
+    run?.stop(reason);
     return Boolean(run);
   }
 

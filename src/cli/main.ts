@@ -2,15 +2,18 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line (and where each file it received was saved)
 // as it comes, and exits 0 only on success;
-// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
+// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way;
+// `easyagentcu mcp` serves MCP over stdio (stdout is the protocol's: logs go to stderr).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command } from "commander";
 import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
 import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
+import { createMcpServer } from "../mcp/server.ts";
 import { listen } from "../server/listen.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
@@ -91,6 +94,25 @@ async function replay(taskId: string, options: CommonOptions): Promise<void> {
   if (!task) throw new Error(`There is no task ${taskId} in ${system.config.dataDir}.`);
   const steps = await system.store.listSteps(taskId);
   await follow(system, task.session_id, () => system.chat.runAgain(task, steps));
+}
+
+/** `mcp`: one MCP client on stdin and stdout, until it closes them; the tasks it left are stopped. */
+async function mcp(options: CommonOptions): Promise<void> {
+  const system = await startSystem(quietConfig(options), { recover: true });
+  const server = createMcpServer(system);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await server.close();
+    await system.runtime.shutdown("the MCP client left");
+    await system.close();
+    process.exit(0);
+  };
+  process.stdin.once("end", () => void shutdown());
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+  await server.connect(new StdioServerTransport());
 }
 
 function quietConfig(options: CommonOptions): Config {
@@ -213,6 +235,11 @@ program
   .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
   .argument("<task_id>", "the task to run again")
   .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
+
+program
+  .command("mcp")
+  .description("serve MCP over stdio for an MCP client (stdout is the protocol's; logs go to stderr)")
+  .action(() => mcp(program.opts<CommonOptions>()));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

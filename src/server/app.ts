@@ -1,4 +1,5 @@
-// The HTTP app: the API under /api and, when built, the web UI at /. One server serves both.
+// The HTTP app: the API under /api, MCP's streamable HTTP at /mcp and, when built, the web UI at /.
+// One server serves them all.
 import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
@@ -10,6 +11,7 @@ import type { Logger } from "pino";
 import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { ExtensionHost } from "../computers/extension/extension-host.ts";
+import { mcpRoutes } from "../mcp/http.ts";
 import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply, type ModelStatusReply } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
@@ -131,6 +133,9 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, allowe
   app.route(EXTENSION_ARTIFACTS_PATH, artifactRoutes(extensions, installToken, authToken));
   if (authToken) app.use("*", signIn(authToken));
   app.use("/api/*", sameOrigin(allowedHosts), limitBody, changesNeedToken(installToken));
+  // MCP clients are asked what the API's scripts are: the sign-in above, and the install token for what changes state.
+  app.use("/mcp", limit, sameOrigin(allowedHosts), changesNeedToken(installToken));
+  app.route("/mcp", mcpRoutes({ store, runtime }));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
   app.route("/api", settingsRoutes(modelSettings));
