@@ -107,6 +107,7 @@ export class Runtime {
       error: null,
       model: "",
       usage: { input_tokens: 0, output_tokens: 0 },
+      cost_usd: 0,
       created_at: now,
       updated_at: now,
       finished_at: null,

@@ -10,7 +10,7 @@ import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
-import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
+import { agentModeSchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
@@ -92,7 +92,7 @@ async function savedAt(system: System, id: string, name: string): Promise<string
 }
 
 /** Starts a task, prints each step as it comes, and exits 0 only when it completed. */
-async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<unknown> }>): Promise<void> {
+async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<Task> }>): Promise<void> {
   let exitCode = 1;
   // Lines go out in the events' order, a file's after its path was looked up; a question's prompt after its line.
   let printed: Promise<void> = Promise.resolve();
@@ -107,7 +107,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
         print(`▶ ${event.task.text}`);
         break;
       case "progress.append":
-        print(`  ${event.step.index}. ${event.step.text || describeStep(event.step)}`);
+        print(stepLine(event.step));
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
@@ -136,11 +136,27 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
   });
   const { task, done } = await start();
   process.once("SIGINT", () => system.runtime.stop(task.id));
-  await done;
+  const ended = await done;
   stop();
+  print(summary(ended));
   await printed;
   await system.close();
   process.exit(exitCode);
+}
+
+/** A step as it comes: its number, what it did, and what its tokens cost when they cost something known. */
+function stepLine(step: ProgressStep): string {
+  const cost = step.cost_usd ? formatUsd(step.cost_usd) : null;
+  return `  ${step.index}. ${step.text || describeStep(step)}${cost ? `  ${cost}` : ""}`;
+}
+
+/** The task's totals once it ended: steps, tokens and their cost, or why the cost is unknown. */
+function summary(task: Task): string {
+  const { input_tokens: input, output_tokens: output } = task.usage;
+  const steps = `${task.current_step_index} step${task.current_step_index === 1 ? "" : "s"}`;
+  const tokens = `${input.toLocaleString("en-US")} tokens in, ${output.toLocaleString("en-US")} out`;
+  const cost = task.cost_usd === null ? `cost unknown: no price for ${task.model} (MODEL_PRICES_FILE can give one)` : formatUsd(task.cost_usd);
+  return `  ${[steps, tokens, cost].join(" · ")}`;
 }
 
 /** y approves the flagged step, anything else refuses it; Ctrl-C stops the task. */

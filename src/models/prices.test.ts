@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
-import { addCosts, costUsd, priceName, priceTable } from "./prices.js";
+import { addCosts } from "../protocol/money.ts";
+import { costUsd, priceName, priceTable } from "./prices.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -65,8 +65,3 @@ export function costUsd(model: string, usage: Usage, table: readonly Price[] = S
   if (!price) return null;
   return (usage.input_tokens * price.input_per_mtok + usage.output_tokens * price.output_per_mtok) / 1_000_000;
 }
-
-/** A total of costs: unknown (null) as soon as one part is, so that a sum never hides what it leaves out. */
-export function addCosts(a: number | null, b: number | null): number | null {
-  return a === null || b === null ? null : a + b;
-}

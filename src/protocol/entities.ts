@@ -54,6 +54,13 @@ export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
   }
 }
 
+/**
+ * What tokens cost in US dollars, by the price table in force when they were spent (shipped list
+ * prices and MODEL_PRICES_FILE); null when a model that spent some has no price — never a made-up
+ * zero. A total is null as soon as one of its parts is.
+ */
+export const costUsdSchema = z.number().nonnegative().nullable();
+
 export const sessionSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -64,6 +71,8 @@ export const sessionSchema = z.object({
   status: z.enum(SESSION_STATUSES).nullable(),
   /** The latest of its messages and tasks, or when it was made. */
   last_activity_at: z.string(),
+  /** What its tasks' steps cost together (0 before its first step). */
+  cost_usd: costUsdSchema.default(0),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
@@ -99,6 +108,7 @@ export type ScreenshotFrame = z.infer<typeof screenshotFrameSchema>;
 
 export const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 export type Usage = z.infer<typeof usageSchema>;
+
 
 /**
  * What showed that an action had an effect, most telling first: a download it started, a page or
@@ -230,6 +240,8 @@ export const progressStepSchema = z.object({
   verification: stepVerificationSchema.nullable().default(null),
   planner: z.string(),
   usage: usageSchema,
+  /** What the step's tokens cost; null for a model with no price, or a step recorded before costs were. */
+  cost_usd: costUsdSchema.default(null),
   created_at: z.string(),
   timings: stepTimingsSchema.optional(),
 });
@@ -338,6 +350,8 @@ export const taskSchema = z.object({
   error: taskErrorSchema.nullable(),
   model: z.string(),
   usage: usageSchema,
+  /** What its steps cost together. */
+  cost_usd: costUsdSchema.default(0),
   created_at: z.string(),
   updated_at: z.string(),
   finished_at: z.string().nullable(),

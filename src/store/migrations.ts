@@ -176,6 +176,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("files_by_task").on("files").columns(["task_id", "created_at"]).execute();
     },
   },
+  // What steps and tasks cost in dollars; null where a model had no price, and on rows recorded before.
+  "0013_cost_usd": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("cost_usd", "real").execute();
+      await db.schema.alterTable("tasks").addColumn("cost_usd", "real").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

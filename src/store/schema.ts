@@ -43,6 +43,8 @@ export interface TasksTable {
   model: string;
   input_tokens: number;
   output_tokens: number;
+  /** Null: a model without a price spent some of the tokens, or the task was recorded before costs were. */
+  cost_usd: number | null;
   created_at: string;
   updated_at: string;
   finished_at: string | null;
@@ -70,6 +72,7 @@ export interface StepsTable {
   planner: string;
   input_tokens: number;
   output_tokens: number;
+  cost_usd: number | null;
   created_at: string;
 }
 

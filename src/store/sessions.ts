@@ -13,6 +13,7 @@ interface SessionRow {
   updated_at: string;
   task_status: string | null;
   last_activity_at: string;
+  cost_usd: number | null;
 }
 
 /** Sessions with their latest task's status, the most recently active first. */
@@ -23,7 +24,8 @@ export async function listSessions(db: Kysely<Database>, id?: string): Promise<S
       (SELECT t.status FROM tasks AS t WHERE t.session_id = s.id ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1) AS task_status,
       MAX(s.updated_at,
         COALESCE((SELECT MAX(m.created_at) FROM messages AS m WHERE m.session_id = s.id), ''),
-        COALESCE((SELECT MAX(t.updated_at) FROM tasks AS t WHERE t.session_id = s.id), '')) AS last_activity_at
+        COALESCE((SELECT MAX(t.updated_at) FROM tasks AS t WHERE t.session_id = s.id), '')) AS last_activity_at,
+      (SELECT CASE WHEN COUNT(*) = COUNT(t.cost_usd) THEN TOTAL(t.cost_usd) END FROM tasks AS t WHERE t.session_id = s.id) AS cost_usd
     FROM sessions AS s
     ${id === undefined ? sql`` : sql`WHERE s.id = ${id}`}
     ORDER BY last_activity_at DESC, s.created_at DESC`.execute(db);

@@ -158,6 +158,7 @@ export class Store implements RunRecorder, ChatRecorder {
         planner: step.planner,
         input_tokens: step.usage.input_tokens,
         output_tokens: step.usage.output_tokens,
+        cost_usd: step.cost_usd,
         created_at: step.created_at,
       })
       .execute();
@@ -237,7 +238,7 @@ export class Store implements RunRecorder, ChatRecorder {
     const now = nowIso();
     const row = { id: newId("ses"), title: title ?? DEFAULT_TITLE, created_at: now, updated_at: now };
     await this.db.insertInto("sessions").values({ ...row, renamed: title === undefined ? 0 : 1 }).execute();
-    return { ...row, task_status: null, status: null, last_activity_at: now };
+    return { ...row, task_status: null, status: null, last_activity_at: now, cost_usd: 0 };
   }
 
   async ensureSession(id: string, title: string): Promise<void> {
@@ -321,6 +322,7 @@ export class Store implements RunRecorder, ChatRecorder {
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
       model: row.model,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      cost_usd: row.cost_usd,
       created_at: row.created_at,
       updated_at: row.updated_at,
       finished_at: row.finished_at,
@@ -344,6 +346,7 @@ export class Store implements RunRecorder, ChatRecorder {
       verification: row.verification ? stepVerificationSchema.parse(JSON.parse(row.verification)) : null,
       planner: row.planner,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      cost_usd: row.cost_usd,
       created_at: row.created_at,
       ...(row.timings ? { timings: stepTimingsSchema.parse(JSON.parse(row.timings)) } : {}),
     };
@@ -371,6 +374,7 @@ function taskRow(task: Task): TasksTable {
     model: task.model,
     input_tokens: task.usage.input_tokens,
     output_tokens: task.usage.output_tokens,
+    cost_usd: task.cost_usd,
     created_at: task.created_at,
     updated_at: task.updated_at,
     finished_at: task.finished_at,

@@ -18,7 +18,7 @@ import { ApprovalFromPage, ApprovalShot, ApprovalUpload } from "./ApprovalShot.t
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
-import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
+import { Chevron, ProgressHeader, TaskCost } from "./ProgressHeader.tsx";
 import { PersonScreen, Player } from "./RunPlayer.tsx";
 import { Timeline } from "./Timeline.tsx";
 import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY, TOUCH } from "./buttons.ts";
@@ -200,6 +200,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
             onStop={ending === null ? stop : undefined}
             stopping={pending === "stop"}
             toggleRef={headerToggle}
+            costUsd={task.cost_usd}
           />
           {/* Above the player: with the chat held at its bottom, what is added above does not move the player. */}
           {ending !== null && (
@@ -296,7 +297,10 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
                 className={`flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
               >
                 {replaying ? t.hideSteps : t.showSteps(steps.length)}
-                <Chevron open={replaying} />
+                <span className="ml-auto flex items-center gap-2">
+                  <TaskCost costUsd={task.cost_usd} />
+                  <Chevron open={replaying} />
+                </span>
               </button>
               {replaying && (
                 <div id={replayId} className="px-2 pb-3 sm:px-3">
