@@ -19,7 +19,8 @@ import type { TaskRecord } from "./task-record.ts";
 const THOUGHT_CHARS = 8_000;
 export const TEXT_CHARS = 1_000;
 
-export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at" | "cost_usd">;
+/** A step as a driver makes it; only a planner's says what it carried out. */
+export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at" | "cost_usd" | "carried_out"> & Partial<Pick<ProgressStep, "carried_out">>;
 
 export class StepRecorder {
   private made: number;
@@ -76,6 +77,7 @@ export class StepRecorder {
       screenshot: frame.ref,
       created_at: nowIso(),
       ...fields,
+      carried_out: fields.carried_out ?? null,
       text: cutNoted(fields.text, TEXT_CHARS),
       thought: cutNoted(fields.thought, THOUGHT_CHARS),
       url: fields.url === null ? null : this.secrets.conceal(fields.url),

@@ -2,7 +2,8 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line (and where each file it received was saved)
 // as it comes, and exits 0 only on success;
-// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
+// `easyagentcu replay <task_id>` runs a recorded task again the same way;
+// `easyagentcu export <task_id> --format json|playwright` prints its trajectory or a Playwright script.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
@@ -10,7 +11,9 @@ import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
-import { agentModeSchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
+import { exportTask } from "../agent/export/index.ts";
+import { Store } from "../store/store.ts";
+import { agentModeSchema, exportQuerySchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
@@ -72,13 +75,28 @@ async function run(task: string, options: CommonOptions & { url?: string; mode?:
   await follow(system, sessionId, () => system.runtime.submit({ sessionId, text: task, attachments: [], startUrl: options.url, agentMode: mode }));
 }
 
-/** `replay <task_id>`: runs a recorded tool-agent task again (Run again), in its own session. */
+/** `replay <task_id>`: runs a recorded task again (Run again), in its own session. */
 async function replay(taskId: string, options: CommonOptions): Promise<void> {
   const system = await startSystem(quietConfig(options), { recover: false });
   const task = await system.store.getTask(taskId);
   if (!task) throw new Error(`There is no task ${taskId} in ${system.config.dataDir}.`);
   const steps = await system.store.listSteps(taskId);
   await follow(system, task.session_id, () => system.chat.runAgain(task, steps));
+}
+
+/** `export <task_id>`: the task's trajectory or Playwright script on stdout; read only, so beside a running server too. */
+async function exportCommand(taskId: string, options: CommonOptions & { format?: string }): Promise<void> {
+  const cfg = quietConfig(options);
+  const parsed = exportQuerySchema.safeParse({ format: options.format });
+  if (!parsed.success) throw new Error(`--format must be json or playwright, not ${options.format}.`);
+  const store = await Store.open(cfg.dataDir);
+  try {
+    const task = await store.getTask(taskId);
+    if (!task) throw new Error(`There is no task ${taskId} in ${cfg.dataDir}.`);
+    process.stdout.write(exportTask(task, await store.listSteps(taskId), parsed.data.format, cfg.browser.deviceScaleFactor).body);
+  } finally {
+    await store.close();
+  }
 }
 
 function quietConfig(options: CommonOptions): Config {
@@ -210,9 +228,16 @@ program
 
 program
   .command("replay")
-  .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
+  .description("run a completed task again from its recording, asking the model only where an element it acted on is gone")
   .argument("<task_id>", "the task to run again")
   .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
+
+program
+  .command("export")
+  .description("print a task's trajectory (json) or a Playwright script that does its steps again (playwright)")
+  .argument("<task_id>", "the task to export")
+  .option("--format <format>", "json or playwright", "json")
+  .action((taskId: string, options: { format?: string }) => exportCommand(taskId, { ...program.opts<CommonOptions>(), ...options }));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

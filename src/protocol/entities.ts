@@ -167,6 +167,17 @@ export const elementTargetSchema = z.object({
 });
 export type ElementTarget = z.infer<typeof elementTargetSchema>;
 
+/**
+ * What a planner's step did, as Run again and the export do it again: the action as it was carried
+ * out, in the step screenshot's pixels (after any correction of the pointer), and in a browser the
+ * element the pointer was aimed at, as replay finds it again.
+ */
+export const carriedOutSchema = z.object({
+  action: actionSchema,
+  element: elementTargetSchema.nullable(),
+});
+export type CarriedOut = z.infer<typeof carriedOutSchema>;
+
 /** What the tool agent did to an element it named. */
 export const refActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("click") }),
@@ -229,6 +240,8 @@ export const progressStepSchema = z.object({
   action: actionSchema.nullable(),
   /** The tool call of a tool-agent step; null for a planner's step. */
   tool: toolCallSchema.nullable().default(null),
+  /** A planner's action as it was carried out; null when it did not run (failed, not clicked, final) or for a tool-agent step. */
+  carried_out: carriedOutSchema.nullable().default(null),
   screenshot: frameRefSchema.nullable(),
   /** Where the action happened, in the screenshot's pixels. */
   cursor_x: z.number().int().nullable(),

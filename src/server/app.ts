@@ -11,12 +11,14 @@ import type { ChatAgent } from "../agent/chat-agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply, type ModelStatusReply } from "../protocol/index.ts";
+import type { Config } from "../core/config.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
 import { rateLimit } from "./rate-limit.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
+import { exportRoutes } from "./routes/export.ts";
 import { readRoutes } from "./routes/reads.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { settingsRoutes, type ModelSettingsControl } from "./routes/settings.ts";
@@ -43,6 +45,8 @@ export interface AppDeps {
   modelStatus(): Promise<ModelStatusReply>;
   /** The model the person sets in the app. */
   modelSettings: ModelSettingsControl;
+  /** The configuration as the server started (exports turn screenshot pixels into CSS pixels with its browser's scale). */
+  config: Config;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -86,7 +90,7 @@ function clientLeft(c: Context): boolean {
   return c.req.raw.signal.aborted;
 }
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
+export function createApp({ store, runtime, chat, log, config, webDir, authToken, installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -132,6 +136,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, instal
   app.route("/api/chat", streamRoutes(store));
   app.route("/api", sessionRoutes(store, runtime));
   app.route("/api", readRoutes(store));
+  app.route("/api", exportRoutes(store, config.browser.deviceScaleFactor));
   app.route("/api/extension", extensionRoutes(extensions));
   // An unknown API path is a 404, never the UI's index.html.
   app.all("/api/*", noRoute);

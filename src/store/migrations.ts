@@ -183,6 +183,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("tasks").addColumn("cost_usd", "real").execute();
     },
   },
+  // What a planner's step carried out, for Run again and the export.
+  "0014_step_carried_out": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("carried_out", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

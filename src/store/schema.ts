@@ -67,6 +67,8 @@ export interface StepsTable {
   verification: string | null;
   /** JSON ToolCallRecord, or null. */
   tool: string | null;
+  /** JSON CarriedOut, or null. */
+  carried_out: string | null;
   /** JSON StepTimings, or null (steps recorded before they were timed). */
   timings: string | null;
   planner: string;

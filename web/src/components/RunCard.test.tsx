@@ -348,16 +348,20 @@ describe("RunCard of a task that ended without its answer", () => {
   });
 });
 
-describe("RunCard of a tool-agent task", () => {
-  it("offers Run again once it has completed, and sends it", () => {
+describe("Run again on a RunCard", () => {
+  it("offers Run again once a tool-agent task has completed, and sends it", () => {
     const done = { ...running, task: { ...running.task, mode: "dom" as const, status: "completed" as const, answer: "Signed up." } };
     const { onRunAgain } = renderCard(done);
     fireEvent.click(screen.getByRole("button", { name: "Run again" }));
     expect(onRunAgain).toHaveBeenCalledWith("task_1");
   });
 
-  it("does not offer it for a planner's task, whose steps are not recorded", () => {
-    renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+  it("offers it for a planner's completed task too, and not before it has completed", () => {
+    const { onRunAgain } = renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+    fireEvent.click(screen.getByRole("button", { name: "Run again" }));
+    expect(onRunAgain).toHaveBeenCalledWith("task_1");
+    cleanup();
+    renderCard(running);
     expect(screen.queryByRole("button", { name: "Run again" })).toBeNull();
   });
 });

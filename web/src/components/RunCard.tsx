@@ -117,7 +117,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
   const decide = (approved: boolean) => task.approval && perform("decide", () => onDecide(task.id, task.approval!.id, approved));
   // The new run gets a card of its own; this one's status does not move, so pending ends with the request.
   const runAgain = () => perform("again", () => onRunAgain(task.id).then(() => setPending(null)));
-  const replayable = task.status === "completed" && task.mode !== "actions";
+  const replayable = task.status === "completed";
   // Likewise for Retry and Continue: each starts a new task with a card of its own.
   const retry = () => perform("retry", () => onRetry(task.id).then(() => setPending(null)));
   const continueTask = () => perform("continue", () => onContinue(task.id).then(() => setPending(null)));

@@ -49,6 +49,7 @@ export function step(index: number, patch: Partial<ProgressStep> = {}): Progress
     planner: "json",
     usage: { input_tokens: 10, output_tokens: 5 },
     cost_usd: null,
+    carried_out: null,
     created_at: AT,
     ...patch,
   };
