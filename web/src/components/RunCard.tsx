@@ -286,22 +286,27 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
           />
           {steps.length > 0 && (
             <div className="border-t border-zinc-100">
-              <button
-                type="button"
-                onClick={() => {
-                  setPosition("live");
-                  setReplaying(!replaying);
-                }}
-                aria-expanded={replaying}
-                aria-controls={replayId}
-                className={`flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
-              >
-                {replaying ? t.hideSteps : t.showSteps(steps.length)}
-                <span className="ml-auto flex items-center gap-2">
-                  <TaskCost costUsd={task.cost_usd} />
+              {/* The task's total sits beside the toggle, not in its name. */}
+              <div className="flex items-center">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setPosition("live");
+                    setReplaying(!replaying);
+                  }}
+                  aria-expanded={replaying}
+                  aria-controls={replayId}
+                  className={`flex min-w-0 flex-1 items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
+                >
+                  {replaying ? t.hideSteps : t.showSteps(steps.length)}
                   <Chevron open={replaying} />
-                </span>
-              </button>
+                </button>
+                {task.cost_usd ? (
+                  <span className="shrink-0 pr-4 sm:pr-5">
+                    <TaskCost costUsd={task.cost_usd} />
+                  </span>
+                ) : null}
+              </div>
               {replaying && (
                 <div id={replayId} className="px-2 pb-3 sm:px-3">
                   {player(true)}
