@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { Trajectory } from "../../src/agent/export/trajectory.ts";
 import type { SendReply, TaskReply } from "../../src/protocol/index.ts";
-import { act, planningText, systemText, userText, type RecordedRequest, type Responder } from "../support/scripted-model.ts";
+import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -30,12 +30,23 @@ async function exported(taskId: string, format: string) {
   return { status: reply.status, type: reply.headers.get("content-type"), text: await reply.text() };
 }
 
+const calls = (...list: [string, unknown][]): Reply => ({ chat: { calls: list.map(([name, args]) => ({ name, arguments: args })) } });
+const agentOf = (goal: string) => (r: RecordedRequest) => systemText(r).startsWith("<identity>You are a web automation agent") && JSON.stringify(r.body.messages[1]).includes(`Goal: ${goal}`);
 const chooser = (r: RecordedRequest) => systemText(r).startsWith("You choose elements") && userText(r).includes("changing.html");
-const choose = (role: string, name: string): Responder => (r) => {
+const choose = (role: string, name: string, method = "click", value?: string): Responder => (r) => {
   const ref = new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(userText(r))?.[1];
   if (!ref) throw new Error(`no ${role} "${name}" in the tree`);
-  return { text: JSON.stringify({ ref, method: "click" }) };
+  return { text: JSON.stringify({ ref, method, ...(value === undefined ? {} : { value }) }) };
 };
+
+/** Runs an exported script as a developer would, with the project's @playwright/test and the system Chromium. */
+async function runScript(script: string) {
+  const dir = mkdtempSync(path.join(tmpdir(), "exported-"));
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  writeFileSync(path.join(dir, "task.spec.ts"), script);
+  writeFileSync(path.join(dir, "playwright.config.ts"), `export default { testDir: ".", use: { launchOptions: { executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] } } };\n`);
+  return run(path.join(ROOT, "node_modules/.bin/playwright"), ["test", "-c", path.join(dir, "playwright.config.ts"), "--reporter=line"], { cwd: dir, timeout: 120_000 });
+}
 
 describe("a planner's task, run again", () => {
   it("finds each element where it is now, and heals through the page view the step whose element is gone", async () => {
@@ -113,14 +124,8 @@ describe("a task's export", () => {
     expect(script.text).toContain(`await page.getByRole("button", { "name": "Press me" }).click();`);
     expect(script.text).toContain(`await page.keyboard.type("Ada");`);
 
-    // Run as a developer would, with the project's @playwright/test and the system Chromium.
-    const dir = mkdtempSync(path.join(tmpdir(), "exported-"));
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
-    writeFileSync(path.join(dir, "task.spec.ts"), script.text);
-    writeFileSync(path.join(dir, "playwright.config.ts"), `export default { testDir: ".", use: { launchOptions: { executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] } } };\n`);
     pages.records.length = 0;
-    const result = await run(path.join(ROOT, "node_modules/.bin/playwright"), ["test", "-c", path.join(dir, "playwright.config.ts"), "--reporter=line"], { cwd: dir, timeout: 120_000 });
-    expect(result.stdout).toContain("1 passed");
+    expect((await runScript(script.text)).stdout).toContain("1 passed");
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");
 
@@ -128,6 +133,38 @@ describe("a task's export", () => {
     const cli = await run(process.execPath, ["bin/easyagentcu.js", "export", taskId, "--format", "playwright", "--data-dir", app.dataDir], { cwd: ROOT });
     expect(cli.stdout).toBe(script.text);
     expect(JSON.parse((await run(process.execPath, ["bin/easyagentcu.js", "export", taskId, "--data-dir", app.dataDir], { cwd: ROOT })).stdout)).toEqual(trajectory);
+  });
+
+  it("of a tool-agent task has the same shape, and its script fills and clicks by the recorded locators", async () => {
+    pages.setVariant("1");
+    const goal = "Enter Grace and continue";
+    model.route(
+      agentOf(goal),
+      calls(["ariaTree", {}]),
+      calls(["act", { action: "type Grace into the Name field" }]),
+      calls(["act", { action: "click Continue" }]),
+      calls(["close", { reasoning: "Entered Grace and continued.", taskComplete: true }]),
+    );
+    model.route(chooser, choose("textbox", "Name", "fill", "Grace"), choose("button", "Continue"));
+    const sent = await app.api<SendReply>("POST", "/api/chat/send", { mode: "task", agent_mode: "dom", session_id: "s-export-dom", text: goal, start_url: pages.url("changing.html") });
+    expect((await untilEnd("s-export-dom", sent.json.task_id!)).end).toMatchObject({ type: "task.completed" });
+
+    const trajectory = JSON.parse((await exported(sent.json.task_id!, "json")).text) as Trajectory;
+    expect(trajectory.steps.map((s) => [s.kind, s.tool?.name, s.tool?.looks_only])).toEqual([
+      ["tool", "ariaTree", true],
+      ["tool", "act", false],
+      ["tool", "act", false],
+      ["final", "close", false],
+    ]);
+    expect(trajectory.steps[1]!.targets).toEqual([expect.objectContaining({ locator: "getByRole('textbox', { name: 'Name' })", action: { kind: "fill", value: "Grace" } })]);
+
+    const script = (await exported(sent.json.task_id!, "playwright")).text;
+    expect(script).toContain(`await page.getByRole("textbox", { "name": "Name" }).fill("Grace");`);
+    expect(script).not.toContain("ariaTree");
+    pages.records.length = 0;
+    expect((await runScript(script)).stdout).toContain("1 passed");
+    await pages.waitForRecord("name:Grace");
+    await pages.waitForRecord("continued");
   });
 
   it("of a desktop task is JSON only: the script says what it cannot carry", async () => {

@@ -15,7 +15,10 @@ const TOOLS = everyTool();
 
 /** Throws NOT_EXPORTABLE when the format cannot carry the task's steps (a desktop's, as a Playwright script). */
 export function exportTask(task: Task, steps: ProgressStep[], format: ExportFormat, deviceScaleFactor: number): TaskExport {
-  const trajectory = trajectoryOf(task, steps, deviceScaleFactor, (name) => findTool(TOOLS, name)?.looks ?? false);
+  const trajectory = trajectoryOf(task, steps, deviceScaleFactor, (name) => {
+    const tool = findTool(TOOLS, name);
+    return { looks: tool?.looks ?? false, ends: tool?.ends ?? false };
+  });
   switch (format) {
     case "json":
       return { body: `${JSON.stringify(trajectory, null, 2)}\n`, contentType: "application/json; charset=utf-8", fileName: `${task.id}.json` };

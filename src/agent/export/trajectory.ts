@@ -20,7 +20,7 @@ export interface TrajectoryTarget {
 export interface TrajectoryStep {
   index: number;
   text: string;
-  /** `action`: a planner's screen action; `tool`: a tool agent's call; `final`: done or needs_user. */
+  /** `action`: a planner's screen action; `tool`: a tool agent's call; `final`: done, needs_user or the tool agent's close. */
   kind: "action" | "tool" | "final";
   /** False when the action did not run (it failed, or the pointer could not be placed); such a step is not done again. */
   carried_out: boolean;
@@ -51,29 +51,33 @@ export interface Trajectory {
   steps: TrajectoryStep[];
 }
 
-/** The task's steps as a trajectory; `looks`: whether a tool of this name only looks (the tool table's say). */
-export function trajectoryOf(task: Task, steps: ProgressStep[], deviceScaleFactor: number, looks: (tool: string) => boolean): Trajectory {
+/** What the tool table says of a tool by its name: whether it only looks, and whether it ends the task. */
+export type ToolFacts = (name: string) => { looks: boolean; ends: boolean };
+
+/** The task's steps as a trajectory. */
+export function trajectoryOf(task: Task, steps: ProgressStep[], deviceScaleFactor: number, facts: ToolFacts): Trajectory {
   const { id, text, mode, computer, start_url, status, answer, model, usage, cost_usd, replay_of, created_at, finished_at } = task;
   return {
     format: TRAJECTORY_FORMAT,
     version: TRAJECTORY_VERSION,
     task: { id, text, mode, computer, start_url, status, answer, model, usage, cost_usd, replay_of, created_at, finished_at },
     device_scale_factor: deviceScaleFactor,
-    steps: steps.map((step) => stepOf(step, looks)),
+    steps: steps.map((step) => stepOf(step, facts)),
   };
 }
 
-function stepOf(step: ProgressStep, looks: (tool: string) => boolean): TrajectoryStep {
+function stepOf(step: ProgressStep, facts: ToolFacts): TrajectoryStep {
   const { tool } = step;
-  const final = step.action?.type === "done" || step.action?.type === "needs_user";
+  const known = tool ? facts(tool.name) : null;
+  const final = known ? known.ends : step.action?.type === "done" || step.action?.type === "needs_user";
   const point = step.cursor_x !== null && step.cursor_y !== null ? { x: step.cursor_x, y: step.cursor_y } : null;
   return {
     index: step.index,
     text: step.text,
-    kind: tool ? "tool" : final ? "final" : "action",
+    kind: final ? "final" : tool ? "tool" : "action",
     carried_out: tool ? tool.ok : final || step.carried_out !== null,
     action: tool ? step.action : (step.carried_out?.action ?? step.action),
-    tool: tool ? { name: tool.name, label: tool.label, input: tool.input, ok: tool.ok, looks_only: looks(tool.name) } : null,
+    tool: tool ? { name: tool.name, label: tool.label, input: tool.input, ok: tool.ok, looks_only: known!.looks } : null,
     point,
     targets: tool ? tool.targets.map(({ target, action }) => ({ ...target, action })) : elementOf(step.carried_out),
     url: step.url,
