@@ -61,7 +61,55 @@ function uncommented(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 }
 
-const code = (file: string) => uncommented(readFileSync(file, "utf8"));
+/**
+ * A source's code alone: comments, and what strings and template texts say, left out (a template's
+ * `${…}` is code), so that code a file writes for others — an exported script — is not read as its own.
+ */
+function codeOnly(source: string): string {
+  let out = "";
+  // Each open template, with how many braces of its current `${…}` are open (-1: in its text).
+  const templates: number[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    const depth = templates.at(-1);
+    if (depth === -1) {
+      if (ch === "\\") i++;
+      else if (ch === "`") {
+        templates.pop();
+        out += "`";
+      }
+      else if (ch === "$" && source[i + 1] === "{") {
+        templates[templates.length - 1] = 0;
+        i++;
+      }
+      continue;
+    }
+    if (ch === "/" && source[i + 1] === "/") {
+      i = source.indexOf("\n", i) - 1;
+      if (i < 0) break;
+    } else if (ch === "/" && source[i + 1] === "*") {
+      i = source.indexOf("*/", i + 2) + 1;
+      if (i <= 0) break;
+    } else if (ch === '"' || ch === "'") {
+      for (i++; i < source.length && source[i] !== ch && source[i] !== "\n"; i++) if (source[i] === "\\") i++;
+      out += `${ch}${ch}`;
+    } else if (ch === "`") {
+      templates.push(-1);
+      out += "`";
+    } else {
+      if (depth !== undefined && ch === "{") templates[templates.length - 1] = depth + 1;
+      if (depth !== undefined && ch === "}") {
+        if (depth === 0) {
+          templates[templates.length - 1] = -1;
+          continue;
+        }
+        templates[templates.length - 1] = depth - 1;
+      }
+      out += ch;
+    }
+  }
+  return out;
+}
 
 /** Every module a source loads: `import … from`, `export … from`, `import "…"` for its side effects, `import("…")`. */
 function importsIn(source: string): string[] {
@@ -94,6 +142,11 @@ describe("layering", () => {
     expect(folders.filter((folder) => !DEPS[folder])).toEqual([]);
   });
 
+  it("reads code apart from what its comments, strings and template texts say", () => {
+    const sample = 'const a = "x.click(1)"; // b.type(2)\nconst c = `await ${page.scroll(3)}.d.move(4)`; /* e.drag() */ f(\'g.navigate()\');';
+    expect(codeOnly(sample)).toBe("const a = \"\"; \nconst c = `page.scroll(3)`;  f(\'\');");
+  });
+
   it("reads side-effect and dynamic imports as imports", () => {
     const sample = ['import "./a.ts";', 'export * from "./b.ts";', 'const c = await import("./c.ts");', 'import type { D } from "./d.ts";', '// import "./e.ts";'].join("\n");
     expect(importsIn(sample)).toEqual(["./a.ts", "./b.ts", "./c.ts", "./d.ts"]);
@@ -121,7 +174,7 @@ describe("layering", () => {
   it("tools and drivers act on a computer only through the hands, whatever they call it", () => {
     const names = COMPUTER_ACTIONS.join("|");
     const called = new RegExp(`(?:\\.|\\?\\.)(?:${names})\\s*\\(|\\[\\s*["'\`](?:${names})["'\`]\\s*\\]|\\{[^}=]*\\b(?:${names})\\b[^}=]*\\}\\s*=\\s*\\w`);
-    const offenders = sources.filter((f) => /^(tools|agent)\//.test(inSrc(f)) && called.test(code(f)));
+    const offenders = sources.filter((f) => /^(tools|agent)\//.test(inSrc(f)) && called.test(codeOnly(readFileSync(f, "utf8"))));
     expect(offenders.map(inSrc)).toEqual([]);
   });
 

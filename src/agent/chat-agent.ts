@@ -131,13 +131,15 @@ export class ChatAgent {
   }
 
   /**
-   * "Run again": replays a completed tool-agent task in its session from its recording, without
-   * the model but for elements that are gone.
+   * "Run again": replays a completed task in its session from its recording, without the model
+   * but for elements that are gone.
    */
   async runAgain(task: Task, steps: ProgressStep[]): Promise<{ task: Task; message: ChatMessage; done: Promise<Task> }> {
-    if (task.status !== "completed" || task.mode === "actions") {
-      const why = task.mode === "actions" ? "only tasks of the browser tool agent (dom or hybrid mode) are recorded" : `it is ${task.status}, not completed`;
-      throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: ${why}.`);
+    if (task.status !== "completed") throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: it is ${task.status}, not completed.`);
+    // A planner's steps say what they carried out since replay reads it; an older recording does not.
+    const acted = steps.filter((s) => s.tool === null && s.action !== null && s.action.type !== "done" && s.action.type !== "needs_user");
+    if (task.mode === "actions" && acted.length > 0 && acted.every((s) => s.carried_out === null)) {
+      throw new AppError("NOT_REPLAYABLE", `Task ${task.id} cannot be run again: it was recorded before planner steps kept what they carried out. Retry it instead.`);
     }
     this.assertIdle(task.session_id);
     // A recorded upload puts the same attachment in again.

@@ -15,6 +15,7 @@ import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, Per
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
+import { ActionReplayDriver } from "./drivers/action-replay.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
@@ -51,7 +52,7 @@ export interface Submission {
   extensionClient?: string | undefined;
   /** A running browser's page to drive: `url` (else CDP_URL, or the person's Chrome with ATTACH_CHROME) and its target (else the first page, or CDP_TARGET_ID for CDP_URL's). */
   cdp?: { url?: string | undefined; targetId?: string | undefined } | undefined;
-  /** "Run again": the task replays this completed tool-agent task's recording. */
+  /** "Run again": the task replays this completed task's recording. */
   replay?: { of: Task; steps: ProgressStep[] } | undefined;
   /** Retry: the ended task this one runs again, with its mode, computer, extension and browser. */
   retry?: Task | undefined;
@@ -110,6 +111,7 @@ export class Runtime {
       error: null,
       model: "",
       usage: { input_tokens: 0, output_tokens: 0 },
+      cost_usd: 0,
       created_at: now,
       updated_at: now,
       finished_at: null,
@@ -129,7 +131,9 @@ export class Runtime {
     const driver: Driver =
       submission.driver?.(this.resources.chatModel()) ??
       (submission.replay
-        ? new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
+        ? task.mode === "actions"
+          ? new ActionReplayDriver(this.resources.chatModel(), submission.replay.steps)
+          : new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
         : task.mode === "actions"
           ? new PlannerDriver(this.resources.plannerFor(task, submission.model), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
           : new ToolDriver(this.resources.chatModel(), task.mode, continuation ? { steps: continues!.steps, note: continuation.note } : null));

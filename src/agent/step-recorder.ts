@@ -8,7 +8,8 @@ import type { PhaseClock } from "../core/phase-clock.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import type { FrameRef, ProgressStep } from "../protocol/index.ts";
+import { costUsd, type Price } from "../models/prices.ts";
+import { addCosts, type FrameRef, type ProgressStep } from "../protocol/index.ts";
 import type { TaskRecord } from "./task-record.ts";
 
 /**
@@ -18,7 +19,8 @@ import type { TaskRecord } from "./task-record.ts";
 const THOUGHT_CHARS = 8_000;
 export const TEXT_CHARS = 1_000;
 
-export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at">;
+/** A step as a driver makes it; only a planner's says what it carried out. */
+export type StepFields = Omit<ProgressStep, "id" | "task_id" | "index" | "screenshot" | "created_at" | "cost_usd" | "carried_out"> & Partial<Pick<ProgressStep, "carried_out">>;
 
 export class StepRecorder {
   private made: number;
@@ -31,6 +33,8 @@ export class StepRecorder {
     private readonly secrets: Secrets,
     /** Times the step's phases; storing and sending a step run behind the loop, untimed. */
     private readonly clock: PhaseClock,
+    /** The price table in force (models/prices.ts): each step's tokens are priced as it is made. */
+    private readonly prices: readonly Price[],
     /** Told as each step is made, with its screenshot, before it is stored (what the task was doing is over). */
     private readonly onStep?: (shot: Screenshot) => void,
   ) {
@@ -73,17 +77,23 @@ export class StepRecorder {
       screenshot: frame.ref,
       created_at: nowIso(),
       ...fields,
+      carried_out: fields.carried_out ?? null,
       text: cutNoted(fields.text, TEXT_CHARS),
       thought: cutNoted(fields.thought, THOUGHT_CHARS),
       url: fields.url === null ? null : this.secrets.conceal(fields.url),
+      cost_usd: costUsd(fields.planner, fields.usage, this.prices),
       timings,
     };
     const store = async () => {
       if (this.failure) return;
       await frame.save();
       await record.recorder.saveStep(step);
-      const { usage } = record.current;
-      record.change({ current_step_index: index, usage: { input_tokens: usage.input_tokens + step.usage.input_tokens, output_tokens: usage.output_tokens + step.usage.output_tokens } });
+      const { usage, cost_usd } = record.current;
+      record.change({
+        current_step_index: index,
+        usage: { input_tokens: usage.input_tokens + step.usage.input_tokens, output_tokens: usage.output_tokens + step.usage.output_tokens },
+        cost_usd: addCosts(cost_usd, step.cost_usd),
+      });
       await record.saveTask();
       await record.recorder.emit(task.session_id, { type: "progress.append", task_id: task.id, step });
     };

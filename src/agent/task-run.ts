@@ -25,6 +25,7 @@ import { LiveView } from "./live-view.ts";
 import { PersonGate } from "./person-gate.ts";
 import type { RunRecorder, TaskResources } from "./ports.ts";
 import type { PersonAnswer, Resumption } from "./resumption.ts";
+import { priceTable } from "../models/prices.ts";
 import { StepRecorder } from "./step-recorder.ts";
 import { TaskRecord } from "./task-record.ts";
 import { UploadFiles } from "./upload-files.ts";
@@ -167,7 +168,7 @@ export class TaskRun {
         record.emit(event).catch((error: unknown) => this.log.warn({ err: error }, "could not send the task's activity"));
       }));
       const clock = new PhaseClock((phase) => activity.phase(phase));
-      const stepRecorder = (steps = new StepRecorder(record, secrets, clock, (shot) => {
+      const stepRecorder = (steps = new StepRecorder(record, secrets, clock, priceTable(this.config.prices), (shot) => {
         activity.stepMade();
         liveView.seen(shot);
       }));

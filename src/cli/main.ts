@@ -2,7 +2,8 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line (and where each file it received was saved)
 // as it comes, and exits 0 only on success;
-// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way;
+// `easyagentcu replay <task_id>` runs a recorded task again the same way;
+// `easyagentcu export <task_id> --format json|playwright` prints its trajectory or a Playwright script;
 // `easyagentcu mcp` serves MCP over stdio (stdout is the protocol's: logs go to stderr).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
@@ -12,8 +13,10 @@ import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
-import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
+import { exportTask } from "../agent/export/index.ts";
 import { createMcpServer } from "../mcp/server.ts";
+import { Store } from "../store/store.ts";
+import { agentModeSchema, exportQuerySchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
@@ -87,7 +90,7 @@ async function run(task: string, options: CommonOptions & { url?: string; mode?:
   await follow(system, sessionId, () => system.runtime.submit({ sessionId, text: task, attachments: [], startUrl: options.url, agentMode: mode }));
 }
 
-/** `replay <task_id>`: runs a recorded tool-agent task again (Run again), in its own session. */
+/** `replay <task_id>`: runs a recorded task again (Run again), in its own session. */
 async function replay(taskId: string, options: CommonOptions): Promise<void> {
   const system = await startSystem(quietConfig(options), { recover: false });
   const task = await system.store.getTask(taskId);
@@ -115,6 +118,21 @@ async function mcp(options: CommonOptions): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
+/** `export <task_id>`: the task's trajectory or Playwright script on stdout; read only, so beside a running server too. */
+async function exportCommand(taskId: string, options: CommonOptions & { format?: string }): Promise<void> {
+  const cfg = quietConfig(options);
+  const parsed = exportQuerySchema.safeParse({ format: options.format });
+  if (!parsed.success) throw new Error(`--format must be json or playwright, not ${options.format}.`);
+  const store = await Store.open(cfg.dataDir, undefined, cfg.databaseUrl ?? null);
+  try {
+    const task = await store.getTask(taskId);
+    if (!task) throw new Error(`There is no task ${taskId} in ${cfg.dataDir}.`);
+    process.stdout.write(exportTask(task, await store.listSteps(taskId), parsed.data.format, cfg.browser.deviceScaleFactor).body);
+  } finally {
+    await store.close();
+  }
+}
+
 function quietConfig(options: CommonOptions): Config {
   return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
 }
@@ -126,7 +144,7 @@ async function savedAt(system: System, id: string, name: string): Promise<string
 }
 
 /** Starts a task, prints each step as it comes, and exits 0 only when it completed. */
-async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<unknown> }>): Promise<void> {
+async function follow(system: System, sessionId: string, start: () => Promise<{ task: { id: string }; done: Promise<Task> }>): Promise<void> {
   let exitCode = 1;
   // Lines go out in the events' order, a file's after its path was looked up; a question's prompt after its line.
   let printed: Promise<void> = Promise.resolve();
@@ -141,7 +159,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
         print(`▶ ${event.task.text}`);
         break;
       case "progress.append":
-        print(`  ${event.step.index}. ${event.step.text || describeStep(event.step)}`);
+        print(stepLine(event.step));
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
@@ -170,11 +188,27 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
   });
   const { task, done } = await start();
   process.once("SIGINT", () => system.runtime.stop(task.id));
-  await done;
+  const ended = await done;
   stop();
+  print(summary(ended));
   await printed;
   await system.close();
   process.exit(exitCode);
+}
+
+/** A step as it comes: its number, what it did, and what its tokens cost when they cost something known. */
+function stepLine(step: ProgressStep): string {
+  const cost = step.cost_usd ? formatUsd(step.cost_usd) : null;
+  return `  ${step.index}. ${step.text || describeStep(step)}${cost ? `  ${cost}` : ""}`;
+}
+
+/** The task's totals once it ended: steps, tokens and their cost, or why the cost is unknown. */
+function summary(task: Task): string {
+  const { input_tokens: input, output_tokens: output } = task.usage;
+  const steps = `${task.current_step_index} step${task.current_step_index === 1 ? "" : "s"}`;
+  const tokens = `${input.toLocaleString("en-US")} tokens in, ${output.toLocaleString("en-US")} out`;
+  const cost = task.cost_usd === null ? `cost unknown: no price for ${task.model} (MODEL_PRICES_FILE can give one)` : formatUsd(task.cost_usd);
+  return `  ${[steps, tokens, cost].join(" · ")}`;
 }
 
 /** y approves the flagged step, anything else refuses it; Ctrl-C stops the task. */
@@ -232,7 +266,7 @@ program
 
 program
   .command("replay")
-  .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
+  .description("run a completed task again from its recording, asking the model only where an element it acted on is gone")
   .argument("<task_id>", "the task to run again")
   .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
 
@@ -240,6 +274,13 @@ program
   .command("mcp")
   .description("serve MCP over stdio for an MCP client (stdout is the protocol's; logs go to stderr)")
   .action(() => mcp(program.opts<CommonOptions>()));
+
+program
+  .command("export")
+  .description("print a task's trajectory (json) or a Playwright script that does its steps again (playwright)")
+  .argument("<task_id>", "the task to export")
+  .option("--format <format>", "json or playwright", "json")
+  .action((taskId: string, options: { format?: string }) => exportCommand(taskId, { ...program.opts<CommonOptions>(), ...options }));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -5,6 +5,7 @@ import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { approvalPolicySchema } from "./approval-policy.ts";
 import { defaultChromeProfile } from "./cdp-endpoints.ts";
+import { priceFileSchema } from "./price-file.ts";
 import { secretsFileSchema, secretsFromEnv } from "./secrets.ts";
 import { AGENT_MODES, COMPUTERS, DIALECTS, GRIDS, MODEL_PROVIDERS, PROVIDER_TABLE, type ModelProvider } from "../protocol/index.ts";
 
@@ -261,6 +262,8 @@ export const configSchema = z.object({
   approvals: approvalPolicySchema.prefault({}),
   /** `%name%` → value, typed only where the computer types (core/secrets.ts): SECRETS_FILE, and SECRET_<NAME> variables. */
   secrets: secretsFileSchema.default({}),
+  /** MODEL_PRICES_FILE: price rows that come before the shipped ones (models/prices.ts), first match wins. */
+  prices: priceFileSchema.default([]),
   /** Where the agent's own browser may go (the network fence; see computers/browser/fence.ts). */
   network: z.object({
     /** Local or private origins the agent may open (`http://127.0.0.1:3000`, `localhost:*`); everything public is allowed anyway. */
@@ -358,6 +361,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     som: { maxElements: env.SOM_MAX_ELEMENTS, ocrBudgetMs: env.SOM_OCR_BUDGET_MS, omniparserUrl: env.OMNIPARSER_URL, omniparserTimeoutMs: env.OMNIPARSER_TIMEOUT_MS },
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
+    prices: env.MODEL_PRICES_FILE,
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, allowedDomains: env.ALLOWED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));

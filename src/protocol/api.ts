@@ -149,6 +149,11 @@ export type TaskReply = { task: z.infer<typeof taskSchema>; steps: z.infer<typeo
  * GET /api/tasks/:id/artifacts/:artifact_id: a range of a long text the task saved (a page's reader
  * text over 256 KB), in characters; without `length`, to the end.
  */
+/** `GET /api/tasks/:id/export?format=`: the trajectory as JSON (docs/trajectory.md), or a Playwright script of a browser task. */
+export const EXPORT_FORMATS = ["json", "playwright"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS, { error: `format must be ${EXPORT_FORMATS.join(" or ")}` }).default("json") });
+
 export const artifactRangeSchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   length: z.coerce.number().int().min(1).optional(),
@@ -173,6 +178,7 @@ export const ERROR_CODES = [
   "TASK_FINISHED",
   "ANSWER_FINISHED",
   "NOT_REPLAYABLE",
+  "NOT_EXPORTABLE",
   "TASK_NOT_ENDED",
   "NOT_CONTINUABLE",
   "FOLLOW_UP_REFUSED",

@@ -54,6 +54,13 @@ export function sessionStatus(latest: TaskStatus | null): SessionStatus | null {
   }
 }
 
+/**
+ * What tokens cost in US dollars, by the price table in force when they were spent (shipped list
+ * prices and MODEL_PRICES_FILE); null when a model that spent some has no price — never a made-up
+ * zero. A total is null as soon as one of its parts is.
+ */
+export const costUsdSchema = z.number().nonnegative().nullable();
+
 export const sessionSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -64,6 +71,8 @@ export const sessionSchema = z.object({
   status: z.enum(SESSION_STATUSES).nullable(),
   /** The latest of its messages and tasks, or when it was made. */
   last_activity_at: z.string(),
+  /** What its tasks' steps cost together (0 before its first step). */
+  cost_usd: costUsdSchema.default(0),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
@@ -99,6 +108,7 @@ export type ScreenshotFrame = z.infer<typeof screenshotFrameSchema>;
 
 export const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 export type Usage = z.infer<typeof usageSchema>;
+
 
 /**
  * What showed that an action had an effect, most telling first: a download it started, a page or
@@ -156,6 +166,17 @@ export const elementTargetSchema = z.object({
   box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable(),
 });
 export type ElementTarget = z.infer<typeof elementTargetSchema>;
+
+/**
+ * What a planner's step did, as Run again and the export do it again: the action as it was carried
+ * out, in the step screenshot's pixels (after any correction of the pointer), and in a browser the
+ * element the pointer was aimed at, as replay finds it again.
+ */
+export const carriedOutSchema = z.object({
+  action: actionSchema,
+  element: elementTargetSchema.nullable(),
+});
+export type CarriedOut = z.infer<typeof carriedOutSchema>;
 
 /** What the tool agent did to an element it named. */
 export const refActionSchema = z.discriminatedUnion("kind", [
@@ -219,6 +240,8 @@ export const progressStepSchema = z.object({
   action: actionSchema.nullable(),
   /** The tool call of a tool-agent step; null for a planner's step. */
   tool: toolCallSchema.nullable().default(null),
+  /** A planner's action as it was carried out; null when it did not run (failed, not clicked, final) or for a tool-agent step. */
+  carried_out: carriedOutSchema.nullable().default(null),
   screenshot: frameRefSchema.nullable(),
   /** Where the action happened, in the screenshot's pixels. */
   cursor_x: z.number().int().nullable(),
@@ -230,6 +253,8 @@ export const progressStepSchema = z.object({
   verification: stepVerificationSchema.nullable().default(null),
   planner: z.string(),
   usage: usageSchema,
+  /** What the step's tokens cost; null for a model with no price, or a step recorded before costs were. */
+  cost_usd: costUsdSchema.default(null),
   created_at: z.string(),
   timings: stepTimingsSchema.optional(),
 });
@@ -338,6 +363,8 @@ export const taskSchema = z.object({
   error: taskErrorSchema.nullable(),
   model: z.string(),
   usage: usageSchema,
+  /** What its steps cost together. */
+  cost_usd: costUsdSchema.default(0),
   created_at: z.string(),
   updated_at: z.string(),
   finished_at: z.string().nullable(),

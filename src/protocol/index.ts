@@ -5,3 +5,4 @@ export * from "./events.ts";
 export * from "./api.ts";
 export * from "./extension.ts";
 export * from "./providers.ts";
+export * from "./money.ts";

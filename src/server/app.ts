@@ -13,6 +13,7 @@ import type { Runtime } from "../agent/runtime.ts";
 import type { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { mcpRoutes } from "../mcp/http.ts";
 import { EXTENSION_ARTIFACTS_PATH, INSTALL_TOKEN_META, type ComputerKind, type HealthReply, type ModelStatusReply } from "../protocol/index.ts";
+import type { Config } from "../core/config.ts";
 import type { Store } from "../store/store.ts";
 import { changesNeedToken, signIn } from "./auth.ts";
 import { errorReply } from "./http-error.ts";
@@ -20,6 +21,7 @@ import { rateLimit } from "./rate-limit.ts";
 import { aguiRoutes } from "./routes/agui.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { artifactRoutes, extensionRoutes } from "./routes/extension.ts";
+import { exportRoutes } from "./routes/export.ts";
 import { readRoutes } from "./routes/reads.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { settingsRoutes, type ModelSettingsControl } from "./routes/settings.ts";
@@ -48,6 +50,8 @@ export interface AppDeps {
   modelStatus(): Promise<ModelStatusReply>;
   /** The model the person sets in the app. */
   modelSettings: ModelSettingsControl;
+  /** The configuration as the server started (exports turn screenshot pixels into CSS pixels with its browser's scale). */
+  config: Config;
 }
 
 /** Ten attachments of up to 10 MB each would be more; the schema caps them too. */
@@ -94,7 +98,7 @@ function clientLeft(c: Context): boolean {
   return c.req.raw.signal.aborted;
 }
 
-export function createApp({ store, runtime, chat, log, webDir, authToken, allowedHosts = [], installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
+export function createApp({ store, runtime, chat, log, config, webDir, authToken, allowedHosts = [], installToken, ratePerSecond, defaultComputer, extensions, modelStatus, modelSettings }: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     const reply = errorReply(c, error);
@@ -144,6 +148,7 @@ export function createApp({ store, runtime, chat, log, webDir, authToken, allowe
   app.route("/api/agui", aguiRoutes(store, runtime, chat));
   app.route("/api", sessionRoutes(store, runtime));
   app.route("/api", readRoutes(store));
+  app.route("/api", exportRoutes(store, config.browser.deviceScaleFactor));
   app.route("/api/extension", extensionRoutes(extensions));
   // An unknown API path is a 404, never the UI's index.html.
   app.all("/api/*", noRoute);

@@ -199,6 +199,19 @@ const migrations: Record<string, Migration> = {
       await sql`INSERT INTO event_seqs (session_id, last) SELECT session_id, MAX(seq) FROM events GROUP BY session_id`.execute(db);
     },
   },
+  // What steps and tasks cost in dollars; null where a model had no price, and on rows recorded before.
+  "0015_cost_usd": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("cost_usd", "double precision").execute();
+      await db.schema.alterTable("tasks").addColumn("cost_usd", "double precision").execute();
+    },
+  },
+  // What a planner's step carried out, for Run again and the export.
+  "0016_step_carried_out": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("steps").addColumn("carried_out", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -43,6 +43,8 @@ export interface TasksTable {
   model: string;
   input_tokens: number;
   output_tokens: number;
+  /** Null: a model without a price spent some of the tokens, or the task was recorded before costs were. */
+  cost_usd: number | null;
   created_at: string;
   updated_at: string;
   finished_at: string | null;
@@ -65,11 +67,14 @@ export interface StepsTable {
   verification: string | null;
   /** JSON ToolCallRecord, or null. */
   tool: string | null;
+  /** JSON CarriedOut, or null. */
+  carried_out: string | null;
   /** JSON StepTimings, or null (steps recorded before they were timed). */
   timings: string | null;
   planner: string;
   input_tokens: number;
   output_tokens: number;
+  cost_usd: number | null;
   created_at: string;
 }
 

@@ -14,6 +14,7 @@ interface SessionRow {
   updated_at: string;
   task_status: string | null;
   last_activity_at: string;
+  cost_usd: number | null;
 }
 
 /** Sessions with their latest task's status, the most recently active first. */
@@ -27,7 +28,8 @@ export async function listSessions(db: Kysely<Database>, id?: string): Promise<S
         sql`s.updated_at`,
         sql`COALESCE((SELECT MAX(m.created_at) FROM messages AS m WHERE m.session_id = s.id), '')`,
         sql`COALESCE((SELECT MAX(t.updated_at) FROM tasks AS t WHERE t.session_id = s.id), '')`,
-      )} AS last_activity_at
+      )} AS last_activity_at,
+      (SELECT CASE WHEN COUNT(*) = COUNT(t.cost_usd) THEN COALESCE(SUM(t.cost_usd), 0) END FROM tasks AS t WHERE t.session_id = s.id) AS cost_usd
     FROM sessions AS s
     ${id === undefined ? sql`` : sql`WHERE s.id = ${id}`}
     ORDER BY last_activity_at DESC, s.created_at DESC`.execute(db);

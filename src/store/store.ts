@@ -14,6 +14,7 @@ import {
   stepTimingsSchema,
   stepVerificationSchema,
   toolCallSchema,
+  carriedOutSchema,
   type AgentEvent,
   type AgentEventOf,
   type AgentMode,
@@ -163,6 +164,7 @@ export class Store implements RunRecorder, ChatRecorder {
         thought: step.thought,
         action: JSON.stringify(step.action),
         tool: step.tool ? JSON.stringify(step.tool) : null,
+        carried_out: step.carried_out ? JSON.stringify(step.carried_out) : null,
         frame_id: step.screenshot?.id ?? null,
         cursor_x: step.cursor_x,
         cursor_y: step.cursor_y,
@@ -173,6 +175,7 @@ export class Store implements RunRecorder, ChatRecorder {
         planner: step.planner,
         input_tokens: step.usage.input_tokens,
         output_tokens: step.usage.output_tokens,
+        cost_usd: step.cost_usd,
         created_at: step.created_at,
       })
       .execute();
@@ -252,7 +255,7 @@ export class Store implements RunRecorder, ChatRecorder {
     const now = nowIso();
     const row = { id: newId("ses"), title: title ?? DEFAULT_TITLE, created_at: now, updated_at: now };
     await this.db.insertInto("sessions").values({ ...row, renamed: title === undefined ? 0 : 1 }).execute();
-    return { ...row, task_status: null, status: null, last_activity_at: now };
+    return { ...row, task_status: null, status: null, last_activity_at: now, cost_usd: 0 };
   }
 
   async ensureSession(id: string, title: string): Promise<void> {
@@ -336,6 +339,7 @@ export class Store implements RunRecorder, ChatRecorder {
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
       model: row.model,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      cost_usd: row.cost_usd,
       created_at: row.created_at,
       updated_at: row.updated_at,
       finished_at: row.finished_at,
@@ -351,6 +355,7 @@ export class Store implements RunRecorder, ChatRecorder {
       thought: row.thought,
       action: actionSchema.nullable().parse(JSON.parse(row.action)),
       tool: row.tool ? toolCallSchema.parse(JSON.parse(row.tool)) : null,
+      carried_out: row.carried_out ? carriedOutSchema.parse(JSON.parse(row.carried_out)) : null,
       screenshot: await this.files.ref(row.frame_id),
       cursor_x: row.cursor_x,
       cursor_y: row.cursor_y,
@@ -359,6 +364,7 @@ export class Store implements RunRecorder, ChatRecorder {
       verification: row.verification ? stepVerificationSchema.parse(JSON.parse(row.verification)) : null,
       planner: row.planner,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      cost_usd: row.cost_usd,
       created_at: row.created_at,
       ...(row.timings ? { timings: stepTimingsSchema.parse(JSON.parse(row.timings)) } : {}),
     };
@@ -386,6 +392,7 @@ function taskRow(task: Task): TasksTable {
     model: task.model,
     input_tokens: task.usage.input_tokens,
     output_tokens: task.usage.output_tokens,
+    cost_usd: task.cost_usd,
     created_at: task.created_at,
     updated_at: task.updated_at,
     finished_at: task.finished_at,

@@ -66,7 +66,13 @@ describe("easyagentcu run", () => {
       act("done", { answer: "Pressed." }, "Done"),
     );
     const { code, out } = await run("cli press", pages.url("form.html"));
-    expect(out.trim().split("\n")).toEqual(["▶ cli press", "  1. Pressing the button", "  2. Done", "✓ Pressed."]);
+    expect(out.trim().split("\n")).toEqual([
+      "▶ cli press",
+      "  1. Pressing the button",
+      "  2. Done",
+      "✓ Pressed.",
+      "  2 steps · 2,400 tokens in, 120 out · cost unknown: no price for qwen:scripted-vl (MODEL_PRICES_FILE can give one)",
+    ]);
     expect(code).toBe(0);
     await pages.waitForRecord("clicked");
   });
@@ -93,7 +99,7 @@ describe("easyagentcu run", () => {
     const taskId = await taskIdIn(first.dataDir);
     const before = model.requests.length;
     const again = await cli(["replay", taskId], first.dataDir);
-    expect(again.out.trim().split("\n")).toEqual(["▶ cli tool press", "  1. act \"click Press me\"", "✓ Pressed.", "", "_Run again: replayed step 1 without the model._"]);
+    expect(again.out.trim().split("\n")).toEqual(["▶ cli tool press", "  1. act \"click Press me\"", "✓ Pressed.", "", "_Run again: replayed step 1 without the model._", "  1 step · 0 tokens in, 0 out · $0"]);
     expect(again.code).toBe(0);
     expect(model.requests.length).toBe(before);
   });

@@ -7,6 +7,7 @@ import { ModelSettingsButton } from "./components/ModelSetup.tsx";
 import { Sidebar } from "./components/Sidebar.tsx";
 import { useSessions } from "./hooks/useSessions.ts";
 import { t } from "./i18n.ts";
+import { formatUsd } from "./protocol.ts";
 
 export function App() {
   const { sessions, currentId, open, refresh, rename, remove } = useSessions();
@@ -47,6 +48,12 @@ export function App() {
             </svg>
           </button>
           <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800">{title}</h1>
+          {current?.cost_usd ? (
+            <span data-testid="chat-cost" title={t.chatCost} className="shrink-0 text-sm text-zinc-500 tabular-nums">
+              <span className="sr-only">{t.chatCost}: </span>
+              {formatUsd(current.cost_usd)}
+            </span>
+          ) : null}
           <ModelSettingsButton />
         </header>
         <ModelBanner />

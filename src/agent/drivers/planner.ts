@@ -12,7 +12,7 @@ import { modelView, zoomView, type ImageRegion } from "../../perception/model-im
 import { convert } from "../../perception/coordinates.ts";
 import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { actionPoint, isFinal } from "../../protocol/index.ts";
+import { actionPoint, isFinal, type Action, type CarriedOut } from "../../protocol/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { describeFile, DOWNLOAD_WAIT_MS } from "../file-keeper.ts";
 import { plannerPageTools } from "../page-tool-news.ts";
@@ -116,6 +116,8 @@ export class PlannerDriver implements Driver {
         }
         turn.approval.acknowledge();
       }
+      // In a browser, what the pointer is aimed at, for Run again and the export to find again; before the action changes the page.
+      const element = aimed && computer.web ? await clock.time("perception", () => computer.web!.targetAt(aimed.x, aimed.y)).catch(() => null) : null;
       let performed: Performed;
       try {
         performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
@@ -137,7 +139,8 @@ export class PlannerDriver implements Driver {
         continue;
       }
       const { after, at, effect, verification, usage } = performed;
-      await this.record(run, turn, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) });
+      const carried = { action: at ? withPoint(resolved, at) : resolved, element };
+      await this.record(run, turn, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) }, carried);
     }
   }
 
@@ -148,7 +151,7 @@ export class PlannerDriver implements Driver {
     await run.hands.capture();
   }
 
-  private async record(run: RunContext, turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome): Promise<void> {
+  private async record(run: RunContext, turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome, carried: CarriedOut | null = null): Promise<void> {
     const usage = {
       input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
       output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),
@@ -166,6 +169,7 @@ export class PlannerDriver implements Driver {
       verification: outcome.verification ?? null,
       planner: turn.planner,
       usage,
+      carried_out: carried,
     });
     this.history.push(historyLine(step, turn.action, turn.progress, outcome));
   }
@@ -175,6 +179,11 @@ export class PlannerDriver implements Driver {
 async function currentUrl(run: RunContext): Promise<string | null> {
   const url = await run.computer.currentUrl();
   return url === null ? null : run.secrets.conceal(url);
+}
+
+/** The action at the point where it happened (the pointer check may have corrected it); a drag keeps its end. */
+function withPoint(action: Action, at: { x: number; y: number }): Action {
+  return action.type === "upload" || !actionPoint(action) ? action : ({ ...action, args: { ...action.args, x: at.x, y: at.y } } as Action);
 }
 
 function lookOf(caps: PlannerCapabilities): PointerLook | null {

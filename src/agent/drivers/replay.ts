@@ -87,7 +87,7 @@ function labelOf(tool: AgentTool, record: ToolCallRecord): string {
   return record.label ?? (parsed.ok ? tool.label(parsed.input) : record.name);
 }
 
-function stepText(step: ProgressStep, how: "replayed" | "healed", sameScreen: boolean, url: string | null): string {
+export function stepText(step: ProgressStep, how: "replayed" | "healed", sameScreen: boolean, url: string | null): string {
   const label = step.text || describeStep(step);
   const text =
     how === "healed"
@@ -105,7 +105,7 @@ function samePage(a: string, b: string): boolean {
   return x.origin === y.origin && x.pathname === y.pathname;
 }
 
-function summary(replayed: number[], healed: number[]): string {
+export function summary(replayed: number[], healed: number[]): string {
   const list = (n: number[]) => (n.length === 1 ? `step ${n[0]}` : `steps ${n.join(", ")}`);
   const parts = [replayed.length > 0 ? `replayed ${list(replayed)} without the model` : "", healed.length > 0 ? `healed ${list(healed)} with the model` : ""].filter(Boolean);
   return parts.length > 0 ? `_Run again: ${parts.join("; ")}._` : "_Run again: nothing to replay._";

@@ -3,7 +3,7 @@
 // While the task works between its steps it says on what, and for how long: in place of the
 // progress text before the first step, beside the status after it.
 import { useEffect, useState, type Ref } from "react";
-import type { TaskStatus } from "../protocol.ts";
+import { formatUsd, type TaskStatus } from "../protocol.ts";
 import { t } from "../i18n.ts";
 import type { RunActivity } from "../state/session-state.ts";
 import { StatusDot, statusLabel } from "./Status.tsx";
@@ -21,9 +21,11 @@ export interface ProgressHeaderProps {
   stopping?: boolean;
   /** The toggle, for the card to put focus back on (after I've done it). */
   toggleRef?: Ref<HTMLButtonElement>;
+  /** What the task's model calls cost so far; shown once it is known and more than nothing. */
+  costUsd?: number | null;
 }
 
-export function ProgressHeader({ status, latest, activity, expanded, onToggle, timelineId, onStop, stopping = false, toggleRef }: ProgressHeaderProps) {
+export function ProgressHeader({ status, latest, activity, expanded, onToggle, timelineId, onStop, stopping = false, toggleRef, costUsd = null }: ProgressHeaderProps) {
   const doing = status === "running" && activity ? <ActivityText activity={activity} /> : null;
   return (
     <div data-testid="run-header" className="sticky top-0 z-10 flex items-start gap-2 rounded-t-2xl bg-white/95 px-3 py-2.5 backdrop-blur-sm sm:px-4">
@@ -42,6 +44,7 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
             <StatusDot status={status} />
           </span>
           <span className="shrink-0 text-sm/5 font-medium text-zinc-900">{statusLabel(status)}</span>
+          <TaskCost costUsd={costUsd} />
           {latest !== null && doing && <span className="min-w-0 text-sm/5 text-zinc-500">{doing}</span>}
         </span>
         {/* In a narrow card (a phone, the chat's column beside the stage) it takes a line of its own
@@ -67,6 +70,17 @@ export function ProgressHeader({ status, latest, activity, expanded, onToggle, t
         </button>
       )}
     </div>
+  );
+}
+
+/** The task's cost so far, quiet beside its status: nothing while it is unknown or nothing yet. */
+export function TaskCost({ costUsd }: { costUsd: number | null }) {
+  if (!costUsd) return null;
+  return (
+    <span data-testid="task-cost" title={t.taskCost} className="shrink-0 text-sm/5 text-zinc-500 tabular-nums">
+      <span className="sr-only">{t.taskCost}: </span>
+      {formatUsd(costUsd)}
+    </span>
   );
 }
 

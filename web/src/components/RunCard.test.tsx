@@ -304,6 +304,23 @@ describe("RunCard's costs", () => {
     fireEvent.click(timelineItems()[1]!);
     expect(screen.queryByTestId("step-cost")).toBeNull();
   });
+
+  it("shows a step's money beside its tokens, the task's total beside its status, and nothing for a model without a price", () => {
+    const steps = [step(1, { planner: "anthropic:claude-sonnet-5", usage: { input_tokens: 2_400, output_tokens: 720 }, cost_usd: 0.012, timings: { total: 2_400 } }), step(2, { planner: "qwen:local", usage: { input_tokens: 500, output_tokens: 20 }, cost_usd: null })];
+    renderCard({ ...running, task: { ...running.task, cost_usd: 0.0123 }, steps: steps.slice(0, 1) });
+    expect(screen.getByTestId("task-cost").textContent).toContain("$0.012");
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.click(timelineItems()[0]!);
+    expect(screen.getByTestId("step-cost").textContent?.replace(/\s+/g, " ")).toContain("anthropic:claude-sonnet-5 · 2.4k tokens in, 720 out · $0.012 · 2.4 s");
+    cleanup();
+    renderCard({ ...running, task: { ...running.task, cost_usd: null }, steps });
+    expect(screen.queryByTestId("task-cost")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Show all progress/ }));
+    fireEvent.click(timelineItems()[1]!);
+    const unpriced = screen.getByTestId("step-cost").textContent ?? "";
+    expect(unpriced).toContain("500");
+    expect(unpriced).not.toContain("$");
+  });
 });
 
 describe("RunCard of a task that ended without its answer", () => {
@@ -331,16 +348,20 @@ describe("RunCard of a task that ended without its answer", () => {
   });
 });
 
-describe("RunCard of a tool-agent task", () => {
-  it("offers Run again once it has completed, and sends it", () => {
+describe("Run again on a RunCard", () => {
+  it("offers Run again once a tool-agent task has completed, and sends it", () => {
     const done = { ...running, task: { ...running.task, mode: "dom" as const, status: "completed" as const, answer: "Signed up." } };
     const { onRunAgain } = renderCard(done);
     fireEvent.click(screen.getByRole("button", { name: "Run again" }));
     expect(onRunAgain).toHaveBeenCalledWith("task_1");
   });
 
-  it("does not offer it for a planner's task, whose steps are not recorded", () => {
-    renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+  it("offers it for a planner's completed task too, and not before it has completed", () => {
+    const { onRunAgain } = renderCard({ ...running, task: { ...running.task, status: "completed", answer: "Done." } });
+    fireEvent.click(screen.getByRole("button", { name: "Run again" }));
+    expect(onRunAgain).toHaveBeenCalledWith("task_1");
+    cleanup();
+    renderCard(running);
     expect(screen.queryByRole("button", { name: "Run again" })).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ import { ApprovalFromPage, ApprovalShot, ApprovalUpload } from "./ApprovalShot.t
 import { ErrorReason, shownError, type ShownError } from "./ErrorNotice.tsx";
 import { FocusView } from "./FocusView.tsx";
 import { focusPrompt } from "./PromptInput.tsx";
-import { Chevron, ProgressHeader } from "./ProgressHeader.tsx";
+import { Chevron, ProgressHeader, TaskCost } from "./ProgressHeader.tsx";
 import { PersonScreen, Player } from "./RunPlayer.tsx";
 import { Timeline } from "./Timeline.tsx";
 import { PRIMARY, SECONDARY, SMALL_PRIMARY, SMALL_SECONDARY, TOUCH } from "./buttons.ts";
@@ -117,7 +117,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
   const decide = (approved: boolean) => task.approval && perform("decide", () => onDecide(task.id, task.approval!.id, approved));
   // The new run gets a card of its own; this one's status does not move, so pending ends with the request.
   const runAgain = () => perform("again", () => onRunAgain(task.id).then(() => setPending(null)));
-  const replayable = task.status === "completed" && task.mode !== "actions";
+  const replayable = task.status === "completed";
   // Likewise for Retry and Continue: each starts a new task with a card of its own.
   const retry = () => perform("retry", () => onRetry(task.id).then(() => setPending(null)));
   const continueTask = () => perform("continue", () => onContinue(task.id).then(() => setPending(null)));
@@ -200,6 +200,7 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
             onStop={ending === null ? stop : undefined}
             stopping={pending === "stop"}
             toggleRef={headerToggle}
+            costUsd={task.cost_usd}
           />
           {/* Above the player: with the chat held at its bottom, what is added above does not move the player. */}
           {ending !== null && (
@@ -285,19 +286,27 @@ export function RunCard({ run, onStop, onAck, onDecide, onRunAgain, onRetry, onC
           />
           {steps.length > 0 && (
             <div className="border-t border-zinc-100">
-              <button
-                type="button"
-                onClick={() => {
-                  setPosition("live");
-                  setReplaying(!replaying);
-                }}
-                aria-expanded={replaying}
-                aria-controls={replayId}
-                className={`flex w-full items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
-              >
-                {replaying ? t.hideSteps : t.showSteps(steps.length)}
-                <Chevron open={replaying} />
-              </button>
+              {/* The task's total sits beside the toggle, not in its name. */}
+              <div className="flex items-center">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setPosition("live");
+                    setReplaying(!replaying);
+                  }}
+                  aria-expanded={replaying}
+                  aria-controls={replayId}
+                  className={`flex min-w-0 flex-1 items-center justify-between px-4 py-2 text-left text-sm text-zinc-600 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 ${TOUCH}`}
+                >
+                  {replaying ? t.hideSteps : t.showSteps(steps.length)}
+                  <Chevron open={replaying} />
+                </button>
+                {task.cost_usd ? (
+                  <span className="shrink-0 pr-4 sm:pr-5">
+                    <TaskCost costUsd={task.cost_usd} />
+                  </span>
+                ) : null}
+              </div>
               {replaying && (
                 <div id={replayId} className="px-2 pb-3 sm:px-3">
                   {player(true)}

@@ -2,7 +2,7 @@
 // screen, a download, a new tab…), how often a click was retried, and how the click's pointer was
 // verified, with each check's annotated capture beside its raw one. Presentational: it shows the
 // step it is given.
-import type { ProgressStep } from "../protocol.ts";
+import { formatUsd, type ProgressStep } from "../protocol.ts";
 import { t } from "../i18n.ts";
 import { meantNoChange } from "../state/step-words.ts";
 
@@ -65,10 +65,11 @@ export function StepChecks({ step }: { step: ProgressStep }) {
   );
 }
 
-/** What a step cost, for developers: the model's tokens and the step's time; nothing it did not spend. */
+/** What a step cost, for developers: the model's tokens, their price when the model has one, and the step's time; nothing it did not spend. */
 export function StepCost({ step }: { step: ProgressStep }) {
   const { input_tokens: input, output_tokens: output } = step.usage;
-  const parts = [input + output > 0 ? t.stepCost(input, output) : null, step.timings ? t.stepTime(step.timings.total) : null];
+  const spent = input + output > 0;
+  const parts = [spent ? t.stepCost(input, output) : null, spent ? formatUsd(step.cost_usd) : null, step.timings ? t.stepTime(step.timings.total) : null];
   const shown = parts.filter((part): part is string => part !== null);
   if (shown.length === 0) return null;
   return (

@@ -2,7 +2,7 @@
 // RunState per task and one ReplyState per reply, and for each task the view takes the
 // event-built state or the store's snapshot, whichever is further along, so a reload shows the
 // stored state at once and the replayed events never step back.
-import type { ChatMessage, FrameRef, ProgressStep, SessionEvent, Task, TaskActivity, TaskError, TaskFile, TaskStatus } from "../protocol.ts";
+import { addCosts, type ChatMessage, type FrameRef, type ProgressStep, type SessionEvent, type Task, type TaskActivity, type TaskError, type TaskFile, type TaskStatus } from "../protocol.ts";
 
 /** What the task is doing between its steps (task.activity); `since` is the server's time the wait began. */
 export interface RunActivity {
@@ -100,12 +100,14 @@ function applyToRun(run: RunState, event: Exclude<TaskSessionEvent, { type: "tas
       const steps = [...run.steps.filter((s) => s.id !== event.step.id), event.step].sort((a, b) => a.index - b.index);
       const { usage } = run.task;
       const added = known ? { input_tokens: 0, output_tokens: 0 } : event.step.usage;
+      const cost = known ? run.task.cost_usd : addCosts(run.task.cost_usd, event.step.cost_usd);
       return {
         ...run,
         steps,
         task: task({
           current_step_index: Math.max(run.task.current_step_index, event.step.index),
           usage: { input_tokens: usage.input_tokens + added.input_tokens, output_tokens: usage.output_tokens + added.output_tokens },
+          cost_usd: cost,
         }),
       };
     }

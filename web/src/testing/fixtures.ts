@@ -23,6 +23,7 @@ export function task(patch: Partial<Task> = {}): Task {
     error: null,
     model: "scripted-vl",
     usage: { input_tokens: 0, output_tokens: 0 },
+    cost_usd: 0,
     created_at: AT,
     updated_at: AT,
     finished_at: null,
@@ -47,6 +48,8 @@ export function step(index: number, patch: Partial<ProgressStep> = {}): Progress
     verification: null,
     planner: "json",
     usage: { input_tokens: 10, output_tokens: 5 },
+    cost_usd: null,
+    carried_out: null,
     created_at: AT,
     ...patch,
   };
