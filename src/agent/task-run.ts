@@ -39,6 +39,8 @@ export function ackText(locale: Config["locale"]): string {
  * cancels them): long enough for a document, not for a task stopped to hang on a slow download.
  */
 const FILES_WAIT_MS = 30_000;
+/** How long Stop's reply waits for the action under way to stop: one stuck in a page that does not answer is not waited for. */
+const STOP_WAIT_MS = 2_000;
 
 export class TaskRun {
   private readonly controller = new AbortController();
@@ -83,6 +85,18 @@ export class TaskRun {
 
   stop(reason = "stopped by the user"): void {
     this.controller.abort(new StopRequested(reason));
+  }
+
+  /**
+   * Resolves once the action that was under way when the task was stopped has stopped where it
+   * acted (its next keystroke, its next step), or after STOP_WAIT_MS for one stuck in a page
+   * that does not answer: Stop's reply comes when nothing more of the task lands on the screen.
+   */
+  async stopped(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)));
+    await Promise.race([this.hands?.idle(), cap]);
+    clearTimeout(timer);
   }
 
   /** Resumes a task that waits for the person; false if it is not waiting. */

@@ -9,6 +9,7 @@ import { screenHash } from "../perception/screen-hash.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { ToolCallRecord, Usage } from "../protocol/index.ts";
 import type { Risk } from "../core/approval-policy.ts";
+import { Progress } from "../core/progress.ts";
 import { RefBook, runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome, type ToolRisk } from "../tools/index.ts";
 import type { RunContext } from "./driver.ts";
 
@@ -40,7 +41,7 @@ export class ToolRunner {
     private readonly run: RunContext,
     model: ChatModel,
   ) {
-    const { computer, config, signal, hands } = run;
+    const { computer, config, signal, clock, hands } = run;
     const web = computer.web ?? null;
     const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
     const search = webSearch(config);
@@ -48,7 +49,7 @@ export class ToolRunner {
       computer,
       web,
       model,
-      signal,
+      progress: Progress.of(signal, clock),
       spaces: spacesOf(hands.screen, run, imageMax),
       jpegQuality: config.browser.jpegQuality,
       imageMax,
@@ -58,12 +59,12 @@ export class ToolRunner {
       saveArtifact: run.saveArtifact,
       readArtifact: run.readArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
-      perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
-      approve: (risk, intent, bound) => hands.approveCall(RISKS[risk], intent, bound),
-      askPerson: (request, bound) => (bound?.hold ?? ((wait) => wait()))(() => run.gate.askUser(request)),
+      perform: (deed, progress) => hands.perform(deed, { look: null, requested: true, ...(progress ? { progress } : {}) }),
+      approve: (risk, intent, progress) => hands.approveCall(RISKS[risk], intent, progress),
+      askPerson: (request, progress) => (progress ? progress.hold(() => run.gate.askUser(request)) : run.gate.askUser(request)),
       ...(search ? { search } : {}),
     };
-    this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
+    this.timeoutMs = config.agent.toolTimeoutMs ?? Math.max(60_000, config.model.timeoutMs + 30_000);
   }
 
   /** The screen the model's points refer to from now on. */

@@ -15,7 +15,8 @@ import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
 import type { PhaseClock } from "../core/phase-clock.ts";
 import { Secrets } from "../core/secrets.ts";
-import { delay, raceAbort } from "../core/abort.ts";
+import { raceAbort } from "../core/abort.ts";
+import { Progress } from "../core/progress.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
@@ -71,10 +72,11 @@ export interface PerformOptions {
   requested: boolean;
   /** The decider's own VERIFY_CLICKS, overriding the configured one. */
   clicks?: Config["verification"]["clicks"] | null;
-  /** A tighter signal than the task's (a tool call's deadline). */
-  signal?: AbortSignal;
-  /** Runs the wait for the person's decision with that deadline held. */
-  hold?: <T>(wait: () => Promise<T>) => Promise<T>;
+  /**
+   * The operation the deed is part of, when it is tighter than the task (a tool call, with its
+   * deadline held while the person decides): the action stops where it acts when it ends.
+   */
+  progress?: Progress;
 }
 
 /** An action the policy says to ask about: the screen before it, and where on it the action lands. */
@@ -181,8 +183,14 @@ export class Hands {
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
 
+  /** The action under way on the computer, if any. */
+  private acting: Promise<void> | null = null;
+  /** The task's own progress: its Stop, its step's phases. */
+  private readonly progress: Progress;
+
   constructor(private readonly options: HandsOptions) {
     this.secrets = new Secrets(options.config.secrets);
+    this.progress = Progress.of(options.signal, options.clock);
   }
 
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
@@ -191,8 +199,8 @@ export class Hands {
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
-      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, signal, (wait) => wait());
-      await raceAbort(computer.navigate(checkedUrl(url)), signal);
+      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, this.progress);
+      await computer.navigate(checkedUrl(url), this.progress);
     }
     this.visit(await computer.currentUrl());
     return this.capture();
@@ -215,7 +223,8 @@ export class Hands {
 
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
     const { computer, config, clock } = this.options;
-    const signal = options.signal ?? this.options.signal;
+    const progress = options.progress ?? this.progress;
+    const { signal } = progress;
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action ? actionPoint(action) : null;
@@ -228,7 +237,7 @@ export class Hands {
     const focusing = deed.kind === "action" && deed.focus === true;
     const early = focusing ? null : this.watchStructure(signal);
     const judging = performance.now();
-    const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
+    const asked = await clock.time("policy", () => this.approve(deed, before, target, progress));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
@@ -242,7 +251,7 @@ export class Hands {
           look: options.look,
           saveFrame: this.options.saveFrame,
           checksBefore: this.log.attempts,
-          signal,
+          progress,
         }),
       );
       verification = checked.verification;
@@ -255,7 +264,7 @@ export class Hands {
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
     if (focusing) {
-      await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
+      await clock.time("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
@@ -279,12 +288,19 @@ export class Hands {
     const attempt = async (jitter: Point, doing = action) => {
       const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
-      await clock.time("action", async () => {
-        if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-        for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file), signal);
-        }
-      });
+      // Awaited, never raced: once the progress ends, the action stops where it acts, so that
+      // nothing of it lands after whoever waits for it has been told it ended.
+      await clock.time("action", () =>
+        this.act(async () => {
+          if (deed.kind === "page") {
+            progress.check();
+            await deed.run(signal);
+          }
+          for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+            await execute(doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
+          }
+        }),
+      );
       acted = performance.now();
       await clock.time("settle", () => raceAbort(computer.settle(), signal));
       const read = watch ? () => clock.time("effect", () => raceAbort(watch(), signal)) : null;
@@ -302,7 +318,7 @@ export class Hands {
      */
     const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
-        await clock.time("settle", () => delay(LATE_EFFECT_POLL_MS, signal));
+        await clock.time("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
         const late = await compare(await this.capture(signal), (await read?.()) ?? null);
         if (late.changed) return late;
       }
@@ -343,6 +359,24 @@ export class Hands {
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
   }
 
+  /**
+   * Resolves once no action is under way on the computer: after Stop, once what was being done
+   * has stopped where it acted (a cancelled action ends at its next keystroke or step).
+   */
+  async idle(): Promise<void> {
+    await this.acting?.catch(() => undefined);
+  }
+
+  private async act(work: () => Promise<void>): Promise<void> {
+    const acting = work();
+    this.acting = acting;
+    try {
+      await acting;
+    } finally {
+      if (this.acting === acting) this.acting = null;
+    }
+  }
+
   private fileOf(name: string): Promise<UploadFile> {
     const { uploadFile } = this.options;
     if (!uploadFile) return Promise.reject(new AppError("ACTION_FAILED", "This task has no attachments to upload."));
@@ -373,8 +407,9 @@ export class Hands {
    * Classifies the deed and applies the policy: returns once it may run, true when the person was
    * asked first; throws DENIED when the policy or the person refuses it.
    */
-  private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<boolean> {
+  private async approve(deed: Deed, before: Screenshot, at: Point | null, progress: Progress): Promise<boolean> {
     const { computer, config } = this.options;
+    const { signal } = progress;
     const action = deed.kind === "action" ? deed.action : deed.opens ? opening(deed.opens, deed.intent ?? "") : null;
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
     const url = await computer.currentUrl();
@@ -402,17 +437,16 @@ export class Hands {
     // Measured through the frames, past each one's border and padding, which the element's own box leaves out.
     const box = frame?.box ?? (deed.kind === "action" ? deed.element?.box : null) ?? null;
     const cited = citedBy(action, on, [...leads, ...risks.flatMap((r) => r.origin ?? [])]);
-    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, signal, hold, cited);
+    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, progress, cited);
   }
 
   /**
    * Judges a whole call of a risky desktop tool (seed 003's risk levels) before it runs: returns
    * when it may, after asking the person if the policy says so; throws DENIED otherwise.
    */
-  async approveCall(risks: Risk[], intent: string, options: Pick<PerformOptions, "signal" | "hold"> = {}): Promise<void> {
-    const signal = options.signal ?? this.options.signal;
-    const shot = this.latest ?? (await this.capture(signal));
-    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, signal, options.hold ?? ((wait) => wait()));
+  async approveCall(risks: Risk[], intent: string, progress = this.progress): Promise<void> {
+    const shot = this.latest ?? (await this.capture(progress.signal));
+    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, progress);
   }
 
   /**
@@ -423,8 +457,7 @@ export class Hands {
   private async decide(
     risks: Risk[],
     request: Omit<ApprovalRequest, "risks" | "fromPage">,
-    signal: AbortSignal,
-    hold: <T>(wait: () => Promise<T>) => Promise<T>,
+    progress: Progress,
     /** What the action carries (the text it types, the hosts it goes to): the person is told if it follows the page. */
     cited: readonly string[] = [],
   ): Promise<boolean> {
@@ -435,8 +468,8 @@ export class Hands {
     if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
     if (judged.verdict === "ask") {
       const said = this.options.personText?.();
-      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), signal));
-      if (!(await hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), progress.signal));
+      if (!(await progress.hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), progress.signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
     }
     for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
     // The person allowed going where the assistant chose: from now on it counts as named by them.
@@ -513,7 +546,7 @@ export class Hands {
         return shot;
       } catch (error) {
         if (attempt >= CAPTURE_ATTEMPTS || !(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
-        await delay(CAPTURE_BACKOFF_MS * attempt, signal);
+        await Progress.of(signal).sleep(CAPTURE_BACKOFF_MS * attempt);
       }
     }
   }
