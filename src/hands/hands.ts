@@ -183,6 +183,8 @@ export class Hands {
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
 
+  /** When the last action's effect settled (performance.now()): a wait counts from there. */
+  private settledAt: number | null = null;
   /** The action under way on the computer, if any. */
   private acting: Promise<void> | null = null;
   /** The task's own progress: its Stop, its step's phases. */
@@ -201,6 +203,7 @@ export class Hands {
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
       if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, this.progress);
       await computer.navigate(checkedUrl(url), this.progress);
+      this.settledAt = performance.now();
     }
     this.visit(await computer.currentUrl());
     return this.capture();
@@ -235,7 +238,9 @@ export class Hands {
     // checked) or the policy took long (a name looked up): what the page did meanwhile is not
     // the action's effect.
     const focusing = deed.kind === "action" && deed.focus === true;
-    const early = focusing ? null : this.watchStructure(signal);
+    // A wait changes nothing itself: what the page does meanwhile is what the next look is for.
+    const waits = action?.type === "wait";
+    const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
     const asked = await clock.time("policy", () => this.approve(deed, before, target, progress));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
@@ -286,7 +291,7 @@ export class Hands {
 
     let acted = 0;
     const attempt = async (jitter: Point, doing = action) => {
-      const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
+      const watch = waits ? null : await clock.time("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
       // Awaited, never raced: once the progress ends, the action stops where it acts, so that
       // nothing of it lands after whoever waits for it has been told it ended.
@@ -297,12 +302,14 @@ export class Hands {
             await deed.run(signal);
           }
           for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-            await execute(doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
+            await execute(doing.type === "wait" ? this.exactWait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
           }
         }),
       );
       acted = performance.now();
-      await clock.time("settle", () => raceAbort(computer.settle(), signal));
+      // A wait was its own settling: the screen after it is taken at once, as it is at its end.
+      if (!waits) await clock.time("settle", () => raceAbort(computer.settle(), signal));
+      this.settledAt = performance.now();
       const read = watch ? () => clock.time("effect", () => raceAbort(watch(), signal)) : null;
       const [after, structure] = await Promise.all([this.capture(signal), read?.() ?? null]);
       const seen = await compare(after, structure);
@@ -375,6 +382,15 @@ export class Hands {
     } finally {
       if (this.acting === acting) this.acting = null;
     }
+  }
+
+  /**
+   * A wait of N ms ends N ms after the previous action's effect settled, not N ms after the step's
+   * recording and the next decision that came between: what is left of it once they are done.
+   */
+  private exactWait(wait: Extract<ScreenAction, { type: "wait" }>): ScreenAction {
+    const since = this.settledAt === null ? 0 : performance.now() - this.settledAt;
+    return { ...wait, args: { ...wait.args, ms: Math.max(0, wait.args.ms - since) } };
   }
 
   private fileOf(name: string): Promise<UploadFile> {

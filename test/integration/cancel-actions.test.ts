@@ -1,6 +1,7 @@
 // An action stopped is stopped where it acts: once Stop has returned, or the model has been told
 // that a tool call ran past its deadline, nothing more of it lands on the page — in the person's own
-// Chrome, which stays open after the task, as in the server's browser. The page (slow-typing.html)
+// Chrome, which stays open after the task, as in the server's browser. A wait of N ms ends N ms after
+// the action before it settled. The page (slow-typing.html)
 // stamps each change with its own clock, so what landed late is told however late its report arrives.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
@@ -60,6 +61,14 @@ function lengths(): { length: number; at: number }[] {
   });
 }
 
+/** The page's times of the presses of its button. */
+function presses(): number[] {
+  return pages.records.flatMap((r) => {
+    const m = /^pressed@([\d.]+)$/.exec(r);
+    return m ? [Number(m[1])] : [];
+  });
+}
+
 describe("a stopped action leaves no effect after it", () => {
   it("Stop during a slow typing in the person's Chrome: once Stop has returned, their field takes no more keys", async () => {
     model.route((r) => planningText(r).includes("Task: type the notes slowly"), act("click", { x: 300, y: 200 }, "Focusing the notes"), act("type", { text: LONG_TEXT }, "Typing the notes"));
@@ -116,6 +125,31 @@ describe("a stopped action leaves no effect after it", () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((l) => l.at > toldAt)).toEqual([]);
     expect(Math.max(...seen.map((l) => l.length))).toBeLessThan(LONG_TEXT.length);
+  });
+});
+
+describe("wait", () => {
+  it("counts from the moment the action before it settled, not from when the slow model got round to it", async () => {
+    const N = 3_000;
+    const THINKING_MS = 2_500;
+    model.route(
+      (r) => planningText(r).includes("Task: press twice with a pause"),
+      act("click", { x: 200, y: 430 }, "Pressing Go"),
+      { ...act("wait", { ms: N }, "Waiting"), delayMs: THINKING_MS },
+      act("click", { x: 200, y: 430 }, "Pressing Go again"),
+      act("done", { answer: "pressed twice" }),
+    );
+    const before = presses().length;
+    const { json } = await send("s-exact-wait", "press twice with a pause");
+    const events = await openStream(app.url, "s-exact-wait", 0);
+    expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    await waitUntil(() => presses().length >= before + 2);
+    const [first, second] = presses().slice(before) as [number, number];
+    // The model's thinking came out of the wait: the second press comes N ms after the first one
+    // settled, and the second press's own checks after that (a few hundred ms on a busy machine).
+    expect(second - first).toBeGreaterThanOrEqual(N);
+    expect(second - first).toBeLessThan(N + THINKING_MS - 500);
   });
 });
 
