@@ -32,6 +32,16 @@ describe("Progress", () => {
     outer.end();
   });
 
+  it("keeps a log of its own, of what it was doing", () => {
+    const task = Progress.of(new AbortController().signal);
+    task.log("opened the page");
+    const part = task.within(1_000, late);
+    part.log("type (the Notes field)");
+    expect(part.logged).toEqual(["type (the Notes field)"]);
+    expect(task.logged).toEqual(["opened the page"]);
+    part.end();
+  });
+
   it("is not held once it has ended", async () => {
     const part = Progress.of(new AbortController().signal).within(10, late);
     await new Promise((resolve) => setTimeout(resolve, 40));

@@ -12,6 +12,7 @@ import type { Phase, PhaseClock } from "./phase-clock.ts";
 type Hold = <T>(wait: () => Promise<T>) => Promise<T>;
 
 const unheld: Hold = (wait) => wait();
+const LOG_LINES = 50;
 
 export class Progress {
   protected constructor(
@@ -32,7 +33,7 @@ export class Progress {
    * takes not counted: past it, its signal aborts with `expired()`. End it with `end()`.
    */
   within(timeoutMs: number, expired: () => AppError): Deadline {
-    return new Deadline(this, timeoutMs, expired, this.clock, (wait) => this.hold(wait), this.lines);
+    return new Deadline(this, timeoutMs, expired, this.clock, (wait) => this.hold(wait), []);
   }
 
   /** Throws why the operation ended (Stop, a deadline) once it has: call before each part of an action. */
@@ -56,9 +57,10 @@ export class Progress {
     return delay(ms, this.signal);
   }
 
-  /** Notes what the operation did, for whoever reports why it ended where it did. */
+  /** Notes what the operation is doing, for whoever reports where it ended; the latest LOG_LINES are kept. */
   log(line: string): void {
     this.lines.push(line);
+    if (this.lines.length > LOG_LINES) this.lines.shift();
   }
 
   /** What was noted, oldest first. */

@@ -228,6 +228,7 @@ export class Hands {
     const { computer, config, clock } = this.options;
     const progress = options.progress ?? this.progress;
     const { signal } = progress;
+    progress.log(deed.kind === "action" ? `${deed.action.type} (${deed.intent})` : (deed.intent ?? "a page action"));
     const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action ? actionPoint(action) : null;

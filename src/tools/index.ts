@@ -127,7 +127,10 @@ const ENDS_TASK: ReadonlySet<string> = new Set(["BROWSER_CRASHED", "PLUGIN_OFFLI
  * acts, so that when the call returns nothing of it is still under way on the screen.
  */
 export async function runTool(name: string, work: (ctx: ToolContext) => Promise<ToolOutcome>, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
-  const progress = ctx.progress.within(timeoutMs, () => new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`));
+  const progress = ctx.progress.within(timeoutMs, () => {
+    const doing = progress.logged.at(-1);
+    return new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s${doing ? `, and was stopped during: ${doing}` : ""}.`);
+  });
   try {
     const bounded: ToolContext = {
       ...ctx,

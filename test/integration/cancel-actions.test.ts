@@ -120,7 +120,7 @@ describe("a stopped action leaves no effect after it", () => {
     events.close();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
 
-    expect(told).toContain(`type took longer than ${TOOL_TIMEOUT_MS / 1000} s.`);
+    expect(told).toContain(`type took longer than ${TOOL_TIMEOUT_MS / 1000} s, and was stopped during: type (the Notes field).`);
     const seen = lengths().slice(before);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((l) => l.at > toldAt)).toEqual([]);
