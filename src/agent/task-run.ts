@@ -12,6 +12,7 @@ import { Secrets } from "../core/secrets.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
+import { Progress } from "../core/progress.ts";
 import { Hands } from "../hands/hands.ts";
 import { readAttachments } from "../models/attachments.ts";
 import { watchRetries } from "../models/retry-watch.ts";
@@ -191,9 +192,8 @@ export class TaskRun {
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
-        clock,
+        progress: Progress.of(signal, clock),
         saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
-        signal,
         trusted: named,
         proposed,
         personText: () => this.personSaid(),

@@ -13,10 +13,9 @@ import type { Computer, ElementTarget, Risk, StructuralEffect, UploadFile } from
 import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
-import type { PhaseClock } from "../core/phase-clock.ts";
 import { Secrets } from "../core/secrets.ts";
 import { raceAbort } from "../core/abort.ts";
-import { Progress } from "../core/progress.ts";
+import type { Progress } from "../core/progress.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
@@ -100,11 +99,10 @@ export interface ApprovalRequest {
 export interface HandsOptions {
   computer: Computer;
   config: Config;
-  /** Times what the hands do in the step being made. */
-  clock: PhaseClock;
+  /** The task's progress: its Stop, and the timing of the phases of the step being made. */
+  progress: Progress;
   /** Stores a capture of the current step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
-  signal: AbortSignal;
   /**
    * The origins the person named for the task: there the policy's allow stands for every class.
    * An origin of `proposed` joins them once the person allows the task to go there.
@@ -187,22 +185,20 @@ export class Hands {
   private settledAt: number | null = null;
   /** The action under way on the computer, if any. */
   private acting: Promise<void> | null = null;
-  /** The task's own progress: its Stop, its step's phases. */
-  private readonly progress: Progress;
 
   constructor(private readonly options: HandsOptions) {
     this.secrets = new Secrets(options.config.secrets);
-    this.progress = Progress.of(options.signal, options.clock);
   }
 
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
   async start(url: string | null): Promise<Screenshot> {
-    const { computer, signal } = this.options;
+    const { computer, progress } = this.options;
+    const { signal } = progress;
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
-      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, this.progress);
-      await computer.navigate(checkedUrl(url), this.progress);
+      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
+      await computer.navigate(checkedUrl(url), progress);
       this.settledAt = performance.now();
     }
     this.visit(await computer.currentUrl());
@@ -225,11 +221,11 @@ export class Hands {
   }
 
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
-    const { computer, config, clock } = this.options;
-    const progress = options.progress ?? this.progress;
+    const { computer, config } = this.options;
+    const progress = options.progress ?? this.options.progress;
     const { signal } = progress;
     progress.log(deed.kind === "action" ? `${deed.action.type} (${deed.intent})` : (deed.intent ?? "a page action"));
-    const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
+    const before = deed.kind === "action" && deed.fresh ? await this.capture(progress) : (this.latest ?? (await this.capture(progress)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action ? actionPoint(action) : null;
     // An attachment the message does not have is refused before anyone is asked about it.
@@ -243,14 +239,14 @@ export class Hands {
     const waits = action?.type === "wait";
     const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
-    const asked = await clock.time("policy", () => this.approve(deed, before, target, progress));
+    const asked = await progress.phase("policy", () => this.approve(deed, before, target, progress));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
     if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode, this.canHitTest()) && this.canCheck(options.look)) {
-      const checked = await clock.time("verification", () =>
+      const checked = await progress.phase("verification", () =>
         checkPointer(target, deed.intent, deed.element ?? null, {
           computer,
           config,
@@ -270,13 +266,13 @@ export class Hands {
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
     if (focusing) {
-      await clock.time("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
+      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
 
     const compare = (after: Screenshot, structure: StructuralEffect | null) =>
-      clock.time("effect", async (): Promise<Seen> => {
+      progress.phase("effect", async (): Promise<Seen> => {
         const structural = structure ? hasEffect(structure) : null;
         // The structure already shows an effect: comparing pixels would only cost time.
         if (structural) return { after, ratio: null, changed: true, structural, seen: named(structure!) };
@@ -292,11 +288,11 @@ export class Hands {
 
     let acted = 0;
     const attempt = async (jitter: Point, doing = action) => {
-      const watch = waits ? null : await clock.time("effect", () => watched ?? this.watchStructure(signal));
+      const watch = waits ? null : await progress.phase("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
       // Awaited, never raced: once the progress ends, the action stops where it acts, so that
       // nothing of it lands after whoever waits for it has been told it ended.
-      await clock.time("action", () =>
+      await progress.phase("action", () =>
         this.act(async () => {
           if (deed.kind === "page") {
             progress.check();
@@ -309,10 +305,10 @@ export class Hands {
       );
       acted = performance.now();
       // A wait was its own settling: the screen after it is taken at once, as it is at its end.
-      if (!waits) await clock.time("settle", () => raceAbort(computer.settle(), signal));
+      if (!waits) await progress.phase("settle", () => raceAbort(computer.settle(), signal));
       this.settledAt = performance.now();
-      const read = watch ? () => clock.time("effect", () => raceAbort(watch(), signal)) : null;
-      const [after, structure] = await Promise.all([this.capture(signal), read?.() ?? null]);
+      const read = watch ? () => progress.phase("effect", () => raceAbort(watch(), signal)) : null;
+      const [after, structure] = await Promise.all([this.capture(progress), read?.() ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
       // opened): asked again, only when the pixels alone showed the effect, it names it.
@@ -326,8 +322,8 @@ export class Hands {
      */
     const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
-        await clock.time("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
-        const late = await compare(await this.capture(signal), (await read?.()) ?? null);
+        await progress.phase("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
+        const late = await compare(await this.capture(progress), (await read?.()) ?? null);
         if (late.changed) return late;
       }
       return null;
@@ -461,8 +457,8 @@ export class Hands {
    * Judges a whole call of a risky desktop tool (seed 003's risk levels) before it runs: returns
    * when it may, after asking the person if the policy says so; throws DENIED otherwise.
    */
-  async approveCall(risks: Risk[], intent: string, progress = this.progress): Promise<void> {
-    const shot = this.latest ?? (await this.capture(progress.signal));
+  async approveCall(risks: Risk[], intent: string, progress = this.options.progress): Promise<void> {
+    const shot = this.latest ?? (await this.capture(progress));
     await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, progress);
   }
 
@@ -554,16 +550,16 @@ export class Hands {
    * capture that fails is tried again once the computer has found its screen again: the action
    * happened, and must not be reported as failed.
    */
-  async capture(signal = this.options.signal): Promise<Screenshot> {
-    const { computer, clock } = this.options;
+  async capture(progress = this.options.progress): Promise<Screenshot> {
+    const { computer } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
-        const shot = await clock.time("capture", () => raceAbort(computer.screenshot(), signal));
+        const shot = await progress.phase("capture", () => raceAbort(computer.screenshot(), progress.signal));
         this.latest = shot;
         return shot;
       } catch (error) {
         if (attempt >= CAPTURE_ATTEMPTS || !(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
-        await Progress.of(signal).sleep(CAPTURE_BACKOFF_MS * attempt);
+        await progress.sleep(CAPTURE_BACKOFF_MS * attempt);
       }
     }
   }
