@@ -189,10 +189,12 @@ export class TaskRun {
       const keeper = (files = new FileKeeper(computer, record, () => stepRecorder.count + 1, this.config.downloads.maxBytes, this.log));
       const { named, proposed } = taskOrigins(record.current, this.personWords);
       const toUpload = (uploads = UploadFiles.forTask(this.config.dataDir, record.current.id, this.attachments));
+      // One progress for the task: its Stop and its steps' phases, for the driver and the hands alike.
+      const progress = Progress.of(signal, clock);
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
-        progress: Progress.of(signal, clock),
+        progress,
         saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
         trusted: named,
         proposed,
@@ -211,13 +213,12 @@ export class TaskRun {
         hands,
         config: this.config,
         secrets,
-        signal,
+        progress,
         budget: this.budget,
         gate: this.gate,
         followUps: this.followUps,
         steps: stepRecorder,
         files: keeper,
-        clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
         readArtifact: (id) => this.recorder.readArtifact(record.current, id),
       }));

@@ -9,7 +9,6 @@ import { screenHash } from "../perception/screen-hash.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { ToolCallRecord, Usage } from "../protocol/index.ts";
 import type { Risk } from "../core/approval-policy.ts";
-import { Progress } from "../core/progress.ts";
 import { RefBook, runTool, webSearch, type AgentTool, type ToolContext, type ToolOutcome, type ToolRisk } from "../tools/index.ts";
 import type { RunContext } from "./driver.ts";
 
@@ -41,7 +40,7 @@ export class ToolRunner {
     private readonly run: RunContext,
     model: ChatModel,
   ) {
-    const { computer, config, signal, clock, hands } = run;
+    const { computer, config, progress, hands } = run;
     const web = computer.web ?? null;
     const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
     const search = webSearch(config);
@@ -49,7 +48,7 @@ export class ToolRunner {
       computer,
       web,
       model,
-      progress: Progress.of(signal, clock),
+      progress,
       spaces: spacesOf(hands.screen, run, imageMax),
       jpegQuality: config.browser.jpegQuality,
       imageMax,
@@ -90,7 +89,7 @@ export class ToolRunner {
     beforeHash?.catch(() => undefined);
     const { risk } = tool;
     const judged = risk === "low" ? work : async (ctx: ToolContext) => (await ctx.approve(risk, label), work(ctx));
-    const ran = await this.run.clock.time("action", () => runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs));
+    const ran = await this.run.progress.phase("action", () => runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs));
     // What the model reads back never holds a secret's value (a field's value in the ARIA tree, extracted data).
     const { secrets } = this.run;
     const outcome = {
@@ -111,7 +110,7 @@ export class ToolRunner {
 
   /** Records the step a call made: what it did, the checks of its actions, the screen after it. */
   async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null) {
-    const { hands, computer, steps, clock } = this.run;
+    const { hands, computer, steps, progress } = this.run;
     const { outcome } = ran;
     const checks = hands.takeChecks();
     const tool: ToolCallRecord = {
@@ -122,7 +121,7 @@ export class ToolRunner {
       output: !outcome.ok ? null : outcome.text !== undefined ? { ...(outcome.data as object), view: outcome.text } : (outcome.data ?? null),
       error: outcome.error ?? null,
       targets: outcome.targets ?? [],
-      before_hash: ran.beforeHash ? await clock.time("encode", () => ran.beforeHash!) : null,
+      before_hash: ran.beforeHash ? await progress.phase("encode", () => ran.beforeHash!) : null,
       replay,
     };
     const shot = checks?.after ?? (await hands.capture());

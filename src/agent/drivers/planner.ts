@@ -33,7 +33,8 @@ export class PlannerDriver implements Driver {
   }
 
   async drive(run: RunContext): Promise<Outcome> {
-    const { computer, hands, config, signal, budget, steps, clock } = run;
+    const { computer, hands, config, progress, budget, steps } = run;
+    const { signal } = progress;
     const { planner } = this;
     // The person asked for the screen during the last step: whether or not they have handed it back yet, look again.
     let stale = false;
@@ -50,8 +51,8 @@ export class PlannerDriver implements Driver {
       const url = await currentUrl(run);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
-      const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
-      const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
+      const view = await progress.phase("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
+      const found = caps.elements && computer.elements ? await progress.phase("perception", () => raceAbort(computer.elements!(), signal)) : null;
       const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
       // What the person said while the step was being prepared goes into this step's request.
       run.followUps.take(steps.count + 1);
@@ -67,13 +68,13 @@ export class PlannerDriver implements Driver {
         window: computer.activeWindow ? run.secrets.concealAll(await computer.activeWindow()) : null,
         ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
         screen: {
-          zoom: (region: ImageRegion) => clock.time("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
+          zoom: (region: ImageRegion) => progress.phase("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
           cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),
         },
       };
       let turn: PlannerTurn;
       try {
-        turn = await clock.time("plan", () => planner.next(request, signal));
+        turn = await progress.phase("plan", () => planner.next(request, signal));
       } catch (error) {
         // Another planner took over within the step: it looks at the screen its own way.
         if (error instanceof Replan) continue;
