@@ -1,6 +1,7 @@
 // The browser computer's input stops where it acts once its progress is cancelled: a drag cut short
 // lets go of the button where the pointer is and moves it no further; a typing cut short adds no
-// key after it; an action cancelled before it starts does nothing. The pages stamp what they
+// key after it; a navigation cut short leaves the tab where it was; an action cancelled before it
+// starts does nothing. The pages stamp what they
 // receive with their own clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserComputer } from "../../src/computers/browser/browser-computer.ts";
@@ -66,6 +67,16 @@ describe("the browser computer, stopped midway", () => {
     expect(typed.length).toBeGreaterThan(0);
     expect(typed.length).toBeLessThan(40);
     expect(typed.filter((t) => t.at > returned)).toEqual([]);
+  });
+
+  it("stops a navigation's loading: the tab stays on the page it was on", async () => {
+    await computer.navigate(pages.url("slow-typing.html"));
+    const started = Date.now();
+    // The server holds this address back for 5 s.
+    await expect(computer.navigate(pages.url("slow-image?ms=5000"), stoppedAfter(300))).rejects.toBeInstanceOf(StopRequested);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    expect(await computer.currentUrl()).toBe(pages.url("slow-typing.html"));
   });
 
   it("does not start an action whose progress has already ended", async () => {
