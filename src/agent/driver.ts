@@ -3,7 +3,7 @@
 // recorder; the driver decides what to do and says how the task ended.
 import type { Computer } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
-import type { PhaseClock } from "../core/phase-clock.ts";
+import type { Progress } from "../core/progress.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { Hands } from "../hands/hands.ts";
 import type { AttachedFile } from "../models/attachments.ts";
@@ -30,7 +30,8 @@ export interface RunContext {
   config: Config;
   /** The task secrets: what the model reads is concealed with them. */
   secrets: Secrets;
-  signal: AbortSignal;
+  /** The task's progress: its Stop, and the timing of the phases of the step being made (core/progress.ts). */
+  progress: Progress;
   budget: Budget;
   gate: PersonGate;
   /** What the person tells the task while it runs: a driver takes it when it plans its next step. */
@@ -38,8 +39,6 @@ export interface RunContext {
   steps: StepRecorder;
   /** The files the computer received: a driver tells the model of new ones at its next step. */
   files: FileKeeper;
-  /** Times the phases of the step being made (core/phase-clock.ts). */
-  clock: PhaseClock;
   /** Stores a long text (a page's article) and returns its id. */
   saveArtifact(text: string): Promise<string>;
   /** The text of one of the task's artifacts, or null when it has none of that id. */

@@ -263,6 +263,11 @@ export class Runtime {
     return Boolean(run);
   }
 
+  /** Resolves once the action the task was doing when stopped has stopped (TaskRun `stopped`). */
+  async stopped(taskId: string): Promise<void> {
+    await this.runs.get(taskId)?.stopped();
+  }
+
   /** What "I've done it" says when the person adds no words. */
   get ackText(): string {
     return ackText(this.config.locale);

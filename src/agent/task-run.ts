@@ -12,6 +12,7 @@ import { Secrets } from "../core/secrets.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { redact, secretsOf } from "../core/redact.ts";
+import { Progress } from "../core/progress.ts";
 import { Hands } from "../hands/hands.ts";
 import { readAttachments } from "../models/attachments.ts";
 import { watchRetries } from "../models/retry-watch.ts";
@@ -40,6 +41,8 @@ export function ackText(locale: Config["locale"]): string {
  * cancels them): long enough for a document, not for a task stopped to hang on a slow download.
  */
 const FILES_WAIT_MS = 30_000;
+/** How long Stop's reply waits for the action under way to stop: one stuck in a page that does not answer is not waited for. */
+const STOP_WAIT_MS = 2_000;
 
 export class TaskRun {
   private readonly controller = new AbortController();
@@ -84,6 +87,18 @@ export class TaskRun {
 
   stop(reason = "stopped by the user"): void {
     this.controller.abort(new StopRequested(reason));
+  }
+
+  /**
+   * Resolves once the action that was under way when the task was stopped has stopped where it
+   * acted (its next keystroke, its next step), or after STOP_WAIT_MS for one stuck in a page
+   * that does not answer: Stop's reply comes when nothing more of the task lands on the screen.
+   */
+  async stopped(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)));
+    await Promise.race([this.hands?.idle(), cap]);
+    clearTimeout(timer);
   }
 
   /** Resumes a task that waits for the person; false if it is not waiting. */
@@ -175,12 +190,13 @@ export class TaskRun {
       const keeper = (files = new FileKeeper(computer, record, () => stepRecorder.count + 1, this.config.downloads.maxBytes, this.log));
       const { named, proposed } = taskOrigins(record.current, this.personWords);
       const toUpload = (uploads = UploadFiles.forTask(this.config.dataDir, record.current.id, this.attachments));
+      // One progress for the task: its Stop and its steps' phases, for the driver and the hands alike.
+      const progress = Progress.of(signal, clock);
       const hands = (this.hands = new Hands({
         computer,
         config: this.config,
-        clock,
+        progress,
         saveFrame: (shot, options) => stepRecorder.saveFrame(shot, options),
-        signal,
         trusted: named,
         proposed,
         personText: () => this.personSaid(),
@@ -198,13 +214,12 @@ export class TaskRun {
         hands,
         config: this.config,
         secrets,
-        signal,
+        progress,
         budget: this.budget,
         gate: this.gate,
         followUps: this.followUps,
         steps: stepRecorder,
         files: keeper,
-        clock,
         saveArtifact: (text) => this.recorder.saveArtifact(record.current, text),
         readArtifact: (id) => this.recorder.readArtifact(record.current, id),
       }));

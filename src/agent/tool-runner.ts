@@ -40,7 +40,7 @@ export class ToolRunner {
     private readonly run: RunContext,
     model: ChatModel,
   ) {
-    const { computer, config, signal, hands } = run;
+    const { computer, config, progress, hands } = run;
     const web = computer.web ?? null;
     const imageMax = { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
     const search = webSearch(config);
@@ -48,7 +48,7 @@ export class ToolRunner {
       computer,
       web,
       model,
-      signal,
+      progress,
       spaces: spacesOf(hands.screen, run, imageMax),
       jpegQuality: config.browser.jpegQuality,
       imageMax,
@@ -58,12 +58,12 @@ export class ToolRunner {
       saveArtifact: run.saveArtifact,
       readArtifact: run.readArtifact,
       // The tool agent's model does not look at the pointer: a click is checked by the hit test.
-      perform: (deed, bound) => hands.perform(deed, { look: null, requested: true, ...bound }),
-      approve: (risk, intent, bound) => hands.approveCall(RISKS[risk], intent, bound),
-      askPerson: (request, bound) => (bound?.hold ?? ((wait) => wait()))(() => run.gate.askUser(request)),
+      perform: (deed, progress) => hands.perform(deed, { look: null, requested: true, ...(progress ? { progress } : {}) }),
+      approve: (risk, intent, progress) => hands.approveCall(RISKS[risk], intent, progress),
+      askPerson: (request, progress) => (progress ? progress.hold(() => run.gate.askUser(request)) : run.gate.askUser(request)),
       ...(search ? { search } : {}),
     };
-    this.timeoutMs = Math.max(60_000, config.model.timeoutMs + 30_000);
+    this.timeoutMs = config.agent.toolTimeoutMs ?? Math.max(60_000, config.model.timeoutMs + 30_000);
   }
 
   /** The screen the model's points refer to from now on. */
@@ -89,7 +89,7 @@ export class ToolRunner {
     beforeHash?.catch(() => undefined);
     const { risk } = tool;
     const judged = risk === "low" ? work : async (ctx: ToolContext) => (await ctx.approve(risk, label), work(ctx));
-    const ran = await this.run.clock.time("action", () => runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs));
+    const ran = await this.run.progress.phase("action", () => runTool(tool.name, judged, { ...this.context, spend }, this.timeoutMs));
     // What the model reads back never holds a secret's value (a field's value in the ARIA tree, extracted data).
     const { secrets } = this.run;
     const outcome = {
@@ -110,7 +110,7 @@ export class ToolRunner {
 
   /** Records the step a call made: what it did, the checks of its actions, the screen after it. */
   async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null) {
-    const { hands, computer, steps, clock } = this.run;
+    const { hands, computer, steps, progress } = this.run;
     const { outcome } = ran;
     const checks = hands.takeChecks();
     const tool: ToolCallRecord = {
@@ -121,7 +121,7 @@ export class ToolRunner {
       output: !outcome.ok ? null : outcome.text !== undefined ? { ...(outcome.data as object), view: outcome.text } : (outcome.data ?? null),
       error: outcome.error ?? null,
       targets: outcome.targets ?? [],
-      before_hash: ran.beforeHash ? await clock.time("encode", () => ran.beforeHash!) : null,
+      before_hash: ran.beforeHash ? await progress.phase("encode", () => ran.beforeHash!) : null,
       replay,
     };
     const shot = checks?.after ?? (await hands.capture());

@@ -3,6 +3,7 @@
 // maps them to its own input space through perception/coordinates.
 import type { Risk } from "../core/approval-policy.ts";
 import type { Verdict } from "../core/network-policy.ts";
+import type { Progress } from "../core/progress.ts";
 import type { Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
 import type { PageView, ViewRequest } from "../perception/page-view/view.ts";
@@ -229,21 +230,27 @@ export interface Computer {
   /** The input space's size: CSS pixels in a browser, logical pixels on a desktop. */
   readonly logicalSize: Size;
   screenshot(): Promise<Screenshot>;
-  move(x: number, y: number): Promise<void>;
+  /*
+   * The actions take the progress of the operation they are part of: one cancelled (Stop, a tool
+   * call's deadline) is not started, and one under way stops where it acts — between keystrokes
+   * or the steps of a drag, its page's loading stopped — leaving no key or button held. Without
+   * one (the person's own input), nothing cancels them.
+   */
+  move(x: number, y: number, progress?: Progress): Promise<void>;
   /** `count` presses in a row, as the system counts a double or triple click (a triple click selects a line). */
-  click(x: number, y: number, button?: MouseButton, count?: number): Promise<void>;
-  doubleClick(x: number, y: number): Promise<void>;
-  drag(from: Point, to: Point): Promise<void>;
-  type(text: string): Promise<void>;
-  keypress(keys: string[]): Promise<void>;
+  click(x: number, y: number, button?: MouseButton, count?: number, progress?: Progress): Promise<void>;
+  doubleClick(x: number, y: number, progress?: Progress): Promise<void>;
+  drag(from: Point, to: Point, progress?: Progress): Promise<void>;
+  type(text: string, progress?: Progress): Promise<void>;
+  keypress(keys: string[], progress?: Progress): Promise<void>;
   /** The chord held down for `ms`, then released in reverse, whatever happens meanwhile. */
-  holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void>;
+  holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void>;
   /** Wheel at a point; the amounts are screenshot pixels too (positive y scrolls down). */
-  scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>;
+  scroll(x: number, y: number, scrollX: number, scrollY: number, progress?: Progress): Promise<void>;
   cursorPosition(): Promise<Point>;
   currentUrl(): Promise<string | null>;
   /** Browser computers only; others throw ACTION_FAILED. */
-  navigate(url: string): Promise<void>;
+  navigate(url: string, progress?: Progress): Promise<void>;
   /** Waits, within a cap, until what the last action started has settled. */
   settle(): Promise<void>;
   /**
@@ -285,7 +292,7 @@ export interface Computer {
    * (screenshot pixels), or, without one, into the file chooser or file dialog open now. Throws
    * ACTION_FAILED, saying what to do instead, when nothing there takes a file.
    */
-  upload?(file: UploadFile, at: Point | null): Promise<void>;
+  upload?(file: UploadFile, at: Point | null, progress?: Progress): Promise<void>;
   /**
    * Computers that receive files (our own browser's downloads, a virtual desktop's downloads
    * folder): `listener` hears each as it begins to arrive. Returns a function that stops.

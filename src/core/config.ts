@@ -141,6 +141,11 @@ export const configSchema = z.object({
       maxSteps: int.positive().default(15),
       /** The page view's budget (ariaTree), in tokens of OpenAI's o200k encoding; what does not fit comes in further parts. */
       viewTokens: int.min(200).default(3_000),
+      /**
+       * How long one tool call may take, the person's decisions not counted; past it, what the call
+       * was doing stops where it acts. By default a minute, or the model's timeout and 30 s more.
+       */
+      toolTimeoutMs: int.min(1_000).optional(),
       /** Brave Search, for the `search` tool; without a key the tool is not offered. */
       searchApiKey: z.string().default(""),
       searchBaseUrl: z.string().url().default("https://api.search.brave.com/res/v1"),
@@ -324,6 +329,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       vision: env.AGENT_VISION,
       maxSteps: env.AGENT_MAX_STEPS,
       viewTokens: env.PAGE_VIEW_TOKENS,
+      toolTimeoutMs: env.TOOL_TIMEOUT_MS,
       searchApiKey: env.BRAVE_API_KEY,
       searchBaseUrl: env.BRAVE_BASE_URL,
     },

@@ -1,8 +1,8 @@
 // Carries out one resolved action on a computer: every point is already in screenshot pixels
 // (perception/resolve.ts). A retried click adds its jitter here, kept inside the screen.
 import type { Computer, UploadFile } from "../computers/computer.ts";
-import { delay } from "../core/abort.ts";
 import { AppError } from "../core/errors.ts";
+import type { Progress } from "../core/progress.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 
@@ -10,7 +10,7 @@ export async function execute(
   action: ScreenAction,
   computer: Computer,
   screen: Size,
-  signal: AbortSignal,
+  progress: Progress,
   /** Added to the action's point, in screenshot pixels (the jitter of a retried click). */
   offset: Point = { x: 0, y: 0 },
   /** An upload's file, found by the hands from its attachment's name. */
@@ -20,45 +20,45 @@ export async function execute(
   switch (action.type) {
     case "click": {
       const p = at(action.args.x, action.args.y);
-      return computer.click(p.x, p.y, action.args.button);
+      return computer.click(p.x, p.y, action.args.button, 1, progress);
     }
     case "double_click": {
       const p = at(action.args.x, action.args.y);
-      return computer.doubleClick(p.x, p.y);
+      return computer.doubleClick(p.x, p.y, progress);
     }
     case "triple_click": {
       const p = at(action.args.x, action.args.y);
-      return computer.click(p.x, p.y, "left", 3);
+      return computer.click(p.x, p.y, "left", 3, progress);
     }
     case "right_click": {
       const p = at(action.args.x, action.args.y);
-      return computer.click(p.x, p.y, "right");
+      return computer.click(p.x, p.y, "right", 1, progress);
     }
     case "move": {
       const p = at(action.args.x, action.args.y);
-      return computer.move(p.x, p.y);
+      return computer.move(p.x, p.y, progress);
     }
     case "drag":
-      return computer.drag(at(action.args.x, action.args.y), at(action.args.end_x, action.args.end_y));
+      return computer.drag(at(action.args.x, action.args.y), at(action.args.end_x, action.args.end_y), progress);
     case "scroll": {
       const p = at(action.args.x, action.args.y);
-      return computer.scroll(p.x, p.y, action.args.scroll_x, action.args.scroll_y);
+      return computer.scroll(p.x, p.y, action.args.scroll_x, action.args.scroll_y, progress);
     }
     case "type":
-      return computer.type(action.args.text);
+      return computer.type(action.args.text, progress);
     case "keypress":
-      return computer.keypress(action.args.keys);
+      return computer.keypress(action.args.keys, progress);
     case "hold_key":
-      return computer.holdKeys(action.args.keys, action.args.ms, signal);
+      return computer.holdKeys(action.args.keys, action.args.ms, progress);
     case "wait":
-      return delay(action.args.ms, signal);
+      return progress.sleep(action.args.ms);
     case "navigate":
-      return computer.navigate(checkedUrl(action.args.url));
+      return computer.navigate(checkedUrl(action.args.url), progress);
     case "upload": {
       if (!computer.upload) throw new AppError("ACTION_FAILED", `This ${computer.kind} cannot take files: upload works in the server's own browser and on its desktop.`);
       if (!file) throw new AppError("ACTION_FAILED", `The attachment "${action.args.name}" has no file to upload.`);
       const { x, y } = action.args;
-      return computer.upload(file, x === undefined || y === undefined ? null : at(x, y));
+      return computer.upload(file, x === undefined || y === undefined ? null : at(x, y), progress);
     }
     default:
       return assertNever(action);

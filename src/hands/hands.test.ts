@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Computer, Screenshot, StructuralEffect } from "../computers/computer.ts";
 import { loadConfig } from "../core/config.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
+import { Progress } from "../core/progress.ts";
 import type { FrameRef } from "../protocol/index.ts";
 import { Hands, wantsPointerCheck, type Deed } from "./hands.ts";
 
@@ -34,9 +35,8 @@ function handsOn(computer: Computer, ask: () => Promise<boolean>, earlyReadMs?: 
     ...(earlyReadMs === undefined ? {} : { earlyReadMs }),
     computer,
     config: loadConfig({}),
-    clock: new PhaseClock(),
+    progress: Progress.of(new AbortController().signal, new PhaseClock()),
     saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
-    signal: new AbortController().signal,
     trusted: new Set(),
     ask,
   });

@@ -13,9 +13,9 @@ import type { Computer, ElementTarget, Risk, StructuralEffect, UploadFile } from
 import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
 import { closedPhrase, type DomainList } from "../core/network-policy.ts";
 import type { Config } from "../core/config.ts";
-import type { PhaseClock } from "../core/phase-clock.ts";
 import { Secrets } from "../core/secrets.ts";
-import { delay, raceAbort } from "../core/abort.ts";
+import { raceAbort } from "../core/abort.ts";
+import type { Progress } from "../core/progress.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
@@ -72,10 +72,11 @@ export interface PerformOptions {
   requested: boolean;
   /** The decider's own VERIFY_CLICKS, overriding the configured one. */
   clicks?: Config["verification"]["clicks"] | null;
-  /** A tighter signal than the task's (a tool call's deadline). */
-  signal?: AbortSignal;
-  /** Runs the wait for the person's decision with that deadline held. */
-  hold?: <T>(wait: () => Promise<T>) => Promise<T>;
+  /**
+   * The operation the deed is part of, when it is tighter than the task (a tool call, with its
+   * deadline held while the person decides): the action stops where it acts when it ends.
+   */
+  progress?: Progress;
 }
 
 /** An action the policy says to ask about: the screen before it, and where on it the action lands. */
@@ -99,11 +100,10 @@ export interface ApprovalRequest {
 export interface HandsOptions {
   computer: Computer;
   config: Config;
-  /** Times what the hands do in the step being made. */
-  clock: PhaseClock;
+  /** The task's progress: its Stop, and the timing of the phases of the step being made. */
+  progress: Progress;
   /** Stores a capture of the current step's pointer checks. */
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
-  signal: AbortSignal;
   /**
    * The origins the person named for the task: there the policy's allow stands for every class.
    * An origin of `proposed` joins them once the person allows the task to go there.
@@ -182,18 +182,25 @@ export class Hands {
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
 
+  /** When the last action's effect settled (performance.now()): a wait counts from there. */
+  private settledAt: number | null = null;
+  /** The action under way on the computer, if any. */
+  private acting: Promise<void> | null = null;
+
   constructor(private readonly options: HandsOptions) {
     this.secrets = new Secrets(options.config.secrets);
   }
 
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
   async start(url: string | null): Promise<Screenshot> {
-    const { computer, signal } = this.options;
+    const { computer, progress } = this.options;
+    const { signal } = progress;
     if (url) {
       await raceAbort(this.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
-      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(signal), at: null, box: null, frameOrigin: null }, signal, (wait) => wait());
-      await raceAbort(computer.navigate(checkedUrl(url)), signal);
+      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
+      await computer.navigate(checkedUrl(url), progress);
+      this.settledAt = performance.now();
     }
     this.visit(await computer.currentUrl());
     return this.capture();
@@ -215,9 +222,11 @@ export class Hands {
   }
 
   async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
-    const { computer, config, clock } = this.options;
-    const signal = options.signal ?? this.options.signal;
-    const before = deed.kind === "action" && deed.fresh ? await this.capture(signal) : (this.latest ?? (await this.capture(signal)));
+    const { computer, config } = this.options;
+    const progress = options.progress ?? this.options.progress;
+    const { signal } = progress;
+    progress.log(deed.kind === "action" ? `${deed.action.type} (${deed.intent})` : (deed.intent ?? "a page action"));
+    const before = deed.kind === "action" && deed.fresh ? await this.capture(progress) : (this.latest ?? (await this.capture(progress)));
     const action = deed.kind === "action" ? deed.action : null;
     const target = action ? actionPoint(action) : null;
     // An attachment the message does not have is refused before anyone is asked about it.
@@ -227,23 +236,25 @@ export class Hands {
     // checked) or the policy took long (a name looked up): what the page did meanwhile is not
     // the action's effect.
     const focusing = deed.kind === "action" && deed.focus === true;
-    const early = focusing ? null : this.watchStructure(signal);
+    // A wait changes nothing itself: what the page does meanwhile is what the next look is for.
+    const waits = action?.type === "wait";
+    const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
-    const asked = await clock.time("policy", () => this.approve(deed, before, target, signal, options.hold));
+    const asked = await progress.phase("policy", () => this.approve(deed, before, target, progress));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;
     const mode = options.clicks ?? config.verification.clicks;
     if (deed.kind === "action" && target && wantsPointerCheck(deed.action.type, options.requested, mode, this.canHitTest()) && this.canCheck(options.look)) {
-      const checked = await clock.time("verification", () =>
+      const checked = await progress.phase("verification", () =>
         checkPointer(target, deed.intent, deed.element ?? null, {
           computer,
           config,
           look: options.look,
           saveFrame: this.options.saveFrame,
           checksBefore: this.log.attempts,
-          signal,
+          progress,
         }),
       );
       verification = checked.verification;
@@ -256,13 +267,13 @@ export class Hands {
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
     if (focusing) {
-      await clock.time("action", () => raceAbort(execute(deed.action, computer, before, signal, offset), signal));
+      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
 
     const compare = (after: Screenshot, structure: StructuralEffect | null) =>
-      clock.time("effect", async (): Promise<Seen> => {
+      progress.phase("effect", async (): Promise<Seen> => {
         const structural = structure ? hasEffect(structure) : null;
         // The structure already shows an effect: comparing pixels would only cost time.
         if (structural) return { after, ratio: null, changed: true, structural, seen: named(structure!) };
@@ -278,18 +289,27 @@ export class Hands {
 
     let acted = 0;
     const attempt = async (jitter: Point, doing = action) => {
-      const watch = await clock.time("effect", () => watched ?? this.watchStructure(signal));
+      const watch = waits ? null : await progress.phase("effect", () => watched ?? this.watchStructure(signal));
       watched = null;
-      await clock.time("action", async () => {
-        if (deed.kind === "page") await raceAbort(deed.run(signal), signal);
-        for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-          await raceAbort(execute(doing, computer, before, signal, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file), signal);
-        }
-      });
+      // Awaited, never raced: once the progress ends, the action stops where it acts, so that
+      // nothing of it lands after whoever waits for it has been told it ended.
+      await progress.phase("action", () =>
+        this.act(async () => {
+          if (deed.kind === "page") {
+            progress.check();
+            await deed.run(signal);
+          }
+          for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
+            await execute(doing.type === "wait" ? this.exactWait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
+          }
+        }),
+      );
       acted = performance.now();
-      await clock.time("settle", () => raceAbort(computer.settle(), signal));
-      const read = watch ? () => clock.time("effect", () => raceAbort(watch(), signal)) : null;
-      const [after, structure] = await Promise.all([this.capture(signal), read?.() ?? null]);
+      // A wait was its own settling: the screen after it is taken at once, as it is at its end.
+      if (!waits) await progress.phase("settle", () => raceAbort(computer.settle(), signal));
+      this.settledAt = performance.now();
+      const read = watch ? () => progress.phase("effect", () => raceAbort(watch(), signal)) : null;
+      const [after, structure] = await Promise.all([this.capture(progress), read?.() ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
       // opened): asked again, only when the pixels alone showed the effect, it names it.
@@ -303,8 +323,8 @@ export class Hands {
      */
     const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
-        await clock.time("settle", () => delay(LATE_EFFECT_POLL_MS, signal));
-        const late = await compare(await this.capture(signal), (await read?.()) ?? null);
+        await progress.phase("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
+        const late = await compare(await this.capture(progress), (await read?.()) ?? null);
         if (late.changed) return late;
       }
       return null;
@@ -344,6 +364,33 @@ export class Hands {
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
   }
 
+  /**
+   * Resolves once no action is under way on the computer: after Stop, once what was being done
+   * has stopped where it acted (a cancelled action ends at its next keystroke or step).
+   */
+  async idle(): Promise<void> {
+    await this.acting?.catch(() => undefined);
+  }
+
+  private async act(work: () => Promise<void>): Promise<void> {
+    const acting = work();
+    this.acting = acting;
+    try {
+      await acting;
+    } finally {
+      if (this.acting === acting) this.acting = null;
+    }
+  }
+
+  /**
+   * A wait of N ms ends N ms after the previous action's effect settled, not N ms after the step's
+   * recording and the next decision that came between: what is left of it once they are done.
+   */
+  private exactWait(wait: Extract<ScreenAction, { type: "wait" }>): ScreenAction {
+    const since = this.settledAt === null ? 0 : performance.now() - this.settledAt;
+    return { ...wait, args: { ...wait.args, ms: Math.max(0, wait.args.ms - since) } };
+  }
+
   private fileOf(name: string): Promise<UploadFile> {
     const { uploadFile } = this.options;
     if (!uploadFile) return Promise.reject(new AppError("ACTION_FAILED", "This task has no attachments to upload."));
@@ -374,8 +421,9 @@ export class Hands {
    * Classifies the deed and applies the policy: returns once it may run, true when the person was
    * asked first; throws DENIED when the policy or the person refuses it.
    */
-  private async approve(deed: Deed, before: Screenshot, at: Point | null, signal: AbortSignal, hold = <T>(wait: () => Promise<T>) => wait()): Promise<boolean> {
+  private async approve(deed: Deed, before: Screenshot, at: Point | null, progress: Progress): Promise<boolean> {
     const { computer, config } = this.options;
+    const { signal } = progress;
     const action = deed.kind === "action" ? deed.action : deed.opens ? opening(deed.opens, deed.intent ?? "") : null;
     const on = deed.kind === "page" ? (deed.on ?? null) : null;
     const url = await computer.currentUrl();
@@ -403,17 +451,16 @@ export class Hands {
     // Measured through the frames, past each one's border and padding, which the element's own box leaves out.
     const box = frame?.box ?? (deed.kind === "action" ? deed.element?.box : null) ?? null;
     const cited = citedBy(action, on, [...leads, ...risks.flatMap((r) => r.origin ?? [])]);
-    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, signal, hold, cited);
+    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, progress, cited);
   }
 
   /**
    * Judges a whole call of a risky desktop tool (seed 003's risk levels) before it runs: returns
    * when it may, after asking the person if the policy says so; throws DENIED otherwise.
    */
-  async approveCall(risks: Risk[], intent: string, options: Pick<PerformOptions, "signal" | "hold"> = {}): Promise<void> {
-    const signal = options.signal ?? this.options.signal;
-    const shot = this.latest ?? (await this.capture(signal));
-    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, signal, options.hold ?? ((wait) => wait()));
+  async approveCall(risks: Risk[], intent: string, progress = this.options.progress): Promise<void> {
+    const shot = this.latest ?? (await this.capture(progress));
+    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, progress);
   }
 
   /**
@@ -424,8 +471,7 @@ export class Hands {
   private async decide(
     risks: Risk[],
     request: Omit<ApprovalRequest, "risks" | "fromPage">,
-    signal: AbortSignal,
-    hold: <T>(wait: () => Promise<T>) => Promise<T>,
+    progress: Progress,
     /** What the action carries (the text it types, the hosts it goes to): the person is told if it follows the page. */
     cited: readonly string[] = [],
   ): Promise<boolean> {
@@ -436,8 +482,8 @@ export class Hands {
     if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
     if (judged.verdict === "ask") {
       const said = this.options.personText?.();
-      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), signal));
-      if (!(await hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
+      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), progress.signal));
+      if (!(await progress.hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), progress.signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
     }
     for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
     // The person allowed going where the assistant chose: from now on it counts as named by them.
@@ -505,16 +551,16 @@ export class Hands {
    * capture that fails is tried again once the computer has found its screen again: the action
    * happened, and must not be reported as failed.
    */
-  async capture(signal = this.options.signal): Promise<Screenshot> {
-    const { computer, clock } = this.options;
+  async capture(progress = this.options.progress): Promise<Screenshot> {
+    const { computer } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
-        const shot = await clock.time("capture", () => raceAbort(computer.screenshot(), signal));
+        const shot = await progress.phase("capture", () => raceAbort(computer.screenshot(), progress.signal));
         this.latest = shot;
         return shot;
       } catch (error) {
         if (attempt >= CAPTURE_ATTEMPTS || !(error instanceof AppError) || error.code !== "ACTION_FAILED") throw error;
-        await delay(CAPTURE_BACKOFF_MS * attempt, signal);
+        await progress.sleep(CAPTURE_BACKOFF_MS * attempt);
       }
     }
   }

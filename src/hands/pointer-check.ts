@@ -7,6 +7,7 @@
 import type { Computer, ElementTarget } from "../computers/computer.ts";
 import type { Config } from "../core/config.ts";
 import { raceAbort } from "../core/abort.ts";
+import type { Progress } from "../core/progress.ts";
 import { annotatePointer } from "../perception/annotate.ts";
 import { convert, type Point, type Size } from "../perception/coordinates.ts";
 import { modelView } from "../perception/model-image.ts";
@@ -36,7 +37,8 @@ export interface PointerCheckDeps {
   saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
   /** The pointer check attempts this step made before this check: its captures are numbered on. */
   checksBefore: number;
-  signal: AbortSignal;
+  /** The action's progress: the pointer's moves stop with it. */
+  progress: Progress;
 }
 
 export interface Checked {
@@ -48,7 +50,8 @@ export interface Checked {
 
 /** Checks the pointer on `target` (screenshot pixels), meant for `element` when the caller knows it. */
 export async function checkPointer(target: Point, intent: string, element: ElementTarget | null, deps: PointerCheckDeps): Promise<Checked> {
-  const { computer, config, look, signal } = deps;
+  const { computer, config, look, progress } = deps;
+  const { signal } = progress;
   const { method, maxAttempts, tolerancePx } = config.verification;
   const started = Date.now();
   const attempts: VerificationAttempt[] = [];
@@ -69,7 +72,7 @@ export async function checkPointer(target: Point, intent: string, element: Eleme
   let aim = target;
   for (let n = 1; n <= maxAttempts; n++) {
     const hold = canHitTest ? await raceAbort(computer.holdTarget!(aim.x, aim.y, element ?? undefined), signal) : null;
-    await raceAbort(computer.move(aim.x, aim.y), signal);
+    await computer.move(aim.x, aim.y, progress);
     await raceAbort(computer.settle(), signal);
     if (hold) {
       const hit = await raceAbort(hold(), signal);

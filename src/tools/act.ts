@@ -76,7 +76,7 @@ export const act = defineTool({
 export async function replayOnElements(intent: string, found: RecordedTarget[], ctx: ToolContext): Promise<ToolOutcome> {
   const acted: RecordedTarget[] = [];
   for (const { target, action: recorded } of found) {
-    ctx.signal.throwIfAborted();
+    ctx.progress.check();
     const action: RefAction = recorded ?? { kind: "click" };
     // A click lands on the element's box: measured as its turn comes, in view, since the actions
     // before it may have moved the page. The other actions find their element themselves.

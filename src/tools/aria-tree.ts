@@ -26,7 +26,7 @@ export const ariaTree = defineTool({
     const view = await pageOf(ctx).view({ ...input, budget: ctx.viewTokens });
     if (input.query && view.lines === 0) return failed("NOT_FOUND", `No element on the page has ${JSON.stringify(input.query)} in its name or text; try other words, or ariaTree without a query.`);
     // A view the model never got (the call ran out of time) is no base for changes.
-    ctx.signal.throwIfAborted();
+    ctx.progress.check();
     const key = JSON.stringify([input.part ?? 1, input.section, input.query, input.urls ?? false]);
     const last = ctx.views.last;
     ctx.views.last = { key, text: view.text };

@@ -9,12 +9,12 @@ export type Answer<T> = Checked<T>;
 
 /** Asks, and reports the tokens every attempt used through `spend`. */
 export function askJson<T>(
-  ctx: Pick<ToolContext, "model" | "signal" | "spend">,
+  ctx: Pick<ToolContext, "model" | "progress" | "spend">,
   system: string,
   question: string,
   validate: (value: unknown) => Answer<T>,
 ): Promise<Answer<T>> {
-  return askForJson(ctx.model, { system, question, validate, signal: ctx.signal, onUsage: ctx.spend });
+  return askForJson(ctx.model, { system, question, validate, signal: ctx.progress.signal, onUsage: ctx.spend });
 }
 
 /** Validation through a zod schema, with the first issue as the reason. */

@@ -31,7 +31,7 @@ export const fillFormVision = defineTool({
   async run({ fields }, ctx) {
     const targets: { target: ElementTarget; action: null }[] = [];
     for (const field of fields) {
-      ctx.signal.throwIfAborted();
+      ctx.progress.check();
       const at = toScreen(ctx, [field.coordinates.x, field.coordinates.y]);
       if (typeof at === "string") return { ...failed("INVALID_TARGET", `${field.action}: ${at}`), targets };
       const target = await pageOf(ctx).targetAt(at.x, at.y);

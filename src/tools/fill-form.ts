@@ -28,7 +28,7 @@ export const fillForm = defineTool({
     const targets: { target: ElementTarget; action: RefAction }[] = [];
     const actions: { action: string; ref: string; method: string; locator: string | null }[] = [];
     for (const [i, choice] of answer.value.fields.entries()) {
-      ctx.signal.throwIfAborted();
+      ctx.progress.check();
       const what = refAction(choice);
       if (typeof what === "string") return { ...failed("INVALID_TARGET", `${fields[i]!.action}: ${what}`), data: { actions }, targets };
       const acted = await actOnElement(ctx, { ref: choice.ref }, what, fields[i]!.action);

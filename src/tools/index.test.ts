@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../core/errors.ts";
+import { Progress } from "../core/progress.ts";
 import { runTool } from "./index.ts";
 import type { ToolContext } from "./tool.ts";
 
 // runTool reads only these of the context; the rest goes to the tool as it is.
-const context = { signal: new AbortController().signal, perform: async () => undefined, approve: async () => undefined, askPerson: async () => "" } as unknown as ToolContext;
+const context = { progress: Progress.of(new AbortController().signal), perform: async () => undefined, approve: async () => undefined, askPerson: async () => "" } as unknown as ToolContext;
 
 describe("runTool", () => {
   it("gives the model a failure's code and message, and says when the same call may work if tried again (seed 004 §5.1)", async () => {
@@ -22,7 +23,7 @@ describe("runTool", () => {
   });
 
   it("fails a call past its deadline", async () => {
-    const slow = await runTool("wait", (ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))), context, 50);
+    const slow = await runTool("wait", (ctx) => new Promise((_, reject) => ctx.progress.signal.addEventListener("abort", () => reject(ctx.progress.signal.reason))), context, 50);
     expect(slow).toEqual({ ok: false, error: { code: "ACTION_FAILED", message: "wait took longer than 0.05 s." } });
   });
 });

@@ -4,7 +4,6 @@
 // is the same in both), by whether the model takes images, and by whether a search provider is
 // configured. Runs a call: bounds its time and turns any failure into
 // an outcome the model reads.
-import { raceAbort } from "../core/abort.ts";
 import { AppError, StopRequested } from "../core/errors.ts";
 import { firstIssue } from "../models/chat/conversation.ts";
 import { act } from "./act.ts";
@@ -131,41 +130,34 @@ const ENDS_TASK: ReadonlySet<string> = new Set(["BROWSER_CRASHED", "PLUGIN_OFFLI
 
 /**
  * Runs one validated call, or the replay of one; never throws but for Stop and a computer that is
- * gone (ENDS_TASK). Its deadline pauses
- * while the person decides an approval, and a call past its deadline is told so through its
- * signal, so it stops between its acting steps instead of carrying on unseen.
+ * gone (ENDS_TASK). Its deadline pauses while the person decides an approval. The call is awaited,
+ * never raced: past its deadline, or on Stop, its progress ends and what it does stops where it
+ * acts, so that when the call returns nothing of it is still under way on the screen.
  */
 export async function runTool(name: string, work: (ctx: ToolContext) => Promise<ToolOutcome>, ctx: ToolContext, timeoutMs: number): Promise<ToolOutcome> {
-  const deadline = new AbortController();
-  const expire = () => deadline.abort(new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s.`));
-  let timer = setTimeout(expire, timeoutMs);
-  const signal = AbortSignal.any([ctx.signal, deadline.signal]);
-  const hold = async <T>(wait: () => Promise<T>): Promise<T> => {
-    signal.throwIfAborted();
-    clearTimeout(timer);
-    try {
-      return await wait();
-    } finally {
-      timer = setTimeout(expire, timeoutMs);
-    }
-  };
+  const progress = ctx.progress.within(timeoutMs, () => {
+    const doing = progress.logged.at(-1);
+    return new AppError("ACTION_FAILED", `${name} took longer than ${timeoutMs / 1000} s${doing ? `, and was stopped during: ${doing}` : ""}.`);
+  });
   try {
-    const bound = { signal, hold };
     const bounded: ToolContext = {
       ...ctx,
-      signal,
-      perform: (deed) => ctx.perform(deed, bound),
-      approve: (risk, intent) => ctx.approve(risk, intent, bound),
-      askPerson: (request) => ctx.askPerson(request, bound),
+      progress,
+      perform: (deed) => ctx.perform(deed, progress),
+      approve: (risk, intent) => ctx.approve(risk, intent, progress),
+      askPerson: (request) => ctx.askPerson(request, progress),
     };
-    return await raceAbort(work(bounded), signal);
+    const outcome = await work(bounded);
+    // A call that only looked may not have noticed its end: it is told as the model would have been.
+    progress.check();
+    return outcome;
   } catch (error) {
-    if (ctx.signal.aborted || error instanceof StopRequested) throw ctx.signal.reason ?? error;
+    if (ctx.progress.signal.aborted || error instanceof StopRequested) throw ctx.progress.signal.reason ?? error;
     if (error instanceof AppError && ENDS_TASK.has(error.code)) throw error;
     const code = error instanceof AppError ? error.code : "ACTION_FAILED";
     const retryable = error instanceof AppError && error.retryable ? { retryable: true } : {};
     return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error), ...retryable } };
   } finally {
-    clearTimeout(timer);
+    progress.end();
   }
 }

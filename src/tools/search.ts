@@ -20,6 +20,6 @@ export const search = defineTool({
   label: ({ query }) => labelled("search", query),
   async run({ query }, ctx) {
     if (!ctx.search) return failed("UNAVAILABLE", "No search provider is configured.");
-    return { ok: true, data: { results: await ctx.search(query, ctx.signal), timestamp: new Date().toISOString() } };
+    return { ok: true, data: { results: await ctx.search(query, ctx.progress.signal), timestamp: new Date().toISOString() } };
   },
 });

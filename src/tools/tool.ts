@@ -8,8 +8,9 @@ import type { z } from "zod";
 import type { BrowserPage, Computer, ElementTarget, RefAction } from "../computers/computer.ts";
 import { normalizeChord } from "../protocol/keys.ts";
 import { AppError } from "../core/errors.ts";
+import type { Progress } from "../core/progress.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
-import type { Deed, DeedTarget, Performed, PerformOptions } from "../hands/hands.ts";
+import type { Deed, DeedTarget, Performed } from "../hands/hands.ts";
 import type { Point, Spaces } from "../perception/coordinates.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import type { Action, AgentMode, Usage } from "../protocol/index.ts";
@@ -23,7 +24,8 @@ export interface ToolContext {
   web: BrowserPage | null;
   /** The model that resolves natural-language targets (act, fillForm) and extracts data. */
   model: ChatModel;
-  signal: AbortSignal;
+  /** The call's progress: the task's Stop and the call's deadline, held while the person decides (tools/index.ts). */
+  progress: Progress;
   /** The spaces of the screenshot the model saw last: its points are mapped back through them. */
   spaces: Spaces;
   jpegQuality: number;
@@ -37,16 +39,16 @@ export interface ToolContext {
   /**
    * Does an action through the hands: judged by the approval policy (a refusal throws DENIED,
    * which the call's outcome reports), pointer-checked where it is a click, then its effect
-   * checked; `bound`: the call's deadline, held while the person decides (tools/index.ts).
+   * checked; `progress`: the call's, whose end stops the action where it acts.
    */
-  perform(deed: Deed, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<Performed>;
+  perform(deed: Deed, progress?: Progress): Promise<Performed>;
   /**
    * Asks the person to act on the screen and waits for their reply (the task is `awaiting_user`
    * meanwhile; the call's deadline is held).
    */
-  askPerson(request: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<string>;
+  askPerson(request: string, progress?: Progress): Promise<string>;
   /** Judges a call of this risk level by the approval policy, as {@link perform} judges an action. */
-  approve(risk: Exclude<ToolRisk, "low">, intent: string, bound?: Pick<PerformOptions, "signal" | "hold">): Promise<void>;
+  approve(risk: Exclude<ToolRisk, "low">, intent: string, progress?: Progress): Promise<void>;
   /** The page view's budget, in tokens. */
   viewTokens: number;
   /** The last page view the model read from ariaTree, which a next view of the same request may be sent as changes to. */

@@ -1,6 +1,6 @@
 // wait: for a time, for the page to finish loading, or for a text to appear (seed 001 §9).
 import { z } from "zod";
-import { delay } from "../core/abort.ts";
+import { raceAbort } from "../core/abort.ts";
 import { ANY_COMPUTER, BOTH, defineTool, labelled, pageOf } from "./tool.ts";
 
 const MAX_MS = 30_000;
@@ -20,12 +20,14 @@ export const wait = defineTool({
   async run({ timeMs, load, textIncludes }, ctx) {
     const started = Date.now();
     if (!load && !textIncludes) {
-      await delay(timeMs ?? 1000, ctx.signal);
+      await ctx.progress.sleep(timeMs ?? 1000);
       return { ok: true, data: { success: true, waited: Date.now() - started } };
     }
     const limit = timeMs ?? 10_000;
-    const loaded = load ? await pageOf(ctx).waitForLoad(limit) : true;
-    const found = textIncludes ? await pageOf(ctx).waitForText(textIncludes, Math.max(0, limit - (Date.now() - started))) : true;
+    // Only looking, these waits may be cut short on Stop: nothing of them acts on the page.
+    const { signal } = ctx.progress;
+    const loaded = load ? await raceAbort(pageOf(ctx).waitForLoad(limit), signal) : true;
+    const found = textIncludes ? await raceAbort(pageOf(ctx).waitForText(textIncludes, Math.max(0, limit - (Date.now() - started))), signal) : true;
     const waited = Date.now() - started;
     if (loaded && found) return { ok: true, data: { success: true, waited } };
     const what = !loaded ? "the page had not finished loading" : `"${textIncludes}" did not appear`;

@@ -63,7 +63,7 @@ describe("the desktop computer", () => {
       const line = JSON.parse(await heard((l) => l.startsWith("{"))) as { x: number; y: number; height: number };
       await desktop.click(line.x + 30, line.y + Math.round(line.height / 2), "left", 3);
       await heard((l) => l === "selected Alpha beta gamma");
-      await desktop.holdKeys(["shift"], 600, new AbortController().signal);
+      await desktop.holdKeys(["shift"], 600);
       expect(await heard((l) => l.startsWith("held Shift"))).toMatch(/^held Shift_[LR] (5|6|7)00$/);
     } finally {
       window.kill();

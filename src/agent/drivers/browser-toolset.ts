@@ -38,7 +38,7 @@ export function offersBrowserToolset(config: Config): boolean {
 }
 
 export async function driveBrowserToolset(run: RunContext, model: ChatModel, web: BrowserPage, earlier: EarlierSteps | null): Promise<Outcome> {
-  const { computer, config, signal, budget, steps, clock } = run;
+  const { computer, config, progress, budget, steps } = run;
   const task = run.task();
   const runner = new ToolRunner(run, model);
   const members = browserMembers({ vision: chatTakesImages(config), computer: computer.kind });
@@ -59,7 +59,7 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
     }
     const added = run.followUps.take(steps.count + 1);
     if (added.length > 0) turns.push({ role: "user", text: followUpNote(added) });
-    const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: members, toolset }, { signal }));
+    const reply = await progress.phase("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: members, toolset }, { signal: progress.signal }));
     const text = reply.text.trim();
     if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
     if (reply.calls.length === 0) {

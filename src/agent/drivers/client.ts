@@ -59,7 +59,7 @@ export class ClientDriver implements Driver {
     this.markReady();
     try {
       for (;;) {
-        const call = await this.next(run.signal);
+        const call = await this.next(run.progress.signal);
         if (!call) return { status: "completed", answer: this.closedWith ?? "" };
         try {
           // The person may have taken the screen meanwhile: the client's points were for the screen before.

@@ -34,7 +34,8 @@ export class PlannerDriver implements Driver {
   }
 
   async drive(run: RunContext): Promise<Outcome> {
-    const { computer, hands, config, signal, budget, steps, clock } = run;
+    const { computer, hands, config, progress, budget, steps } = run;
+    const { signal } = progress;
     const { planner } = this;
     // The person asked for the screen during the last step: whether or not they have handed it back yet, look again.
     let stale = false;
@@ -53,8 +54,8 @@ export class PlannerDriver implements Driver {
       const listing = plannerPageTools(computer, run.secrets);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
-      const view = await clock.time("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
-      const found = caps.elements && computer.elements ? await clock.time("perception", () => raceAbort(computer.elements!(), signal)) : null;
+      const view = await progress.phase("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
+      const found = caps.elements && computer.elements ? await progress.phase("perception", () => raceAbort(computer.elements!(), signal)) : null;
       const elements = found ? scaleElements(found, view.spaces.screenshot, view.spaces.model) : undefined;
       const pageTools = await listing;
       // What the person said while the step was being prepared goes into this step's request.
@@ -72,13 +73,13 @@ export class PlannerDriver implements Driver {
         ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
         ...(pageTools ? { pageTools } : {}),
         screen: {
-          zoom: (region: ImageRegion) => clock.time("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
+          zoom: (region: ImageRegion) => progress.phase("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
           cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),
         },
       };
       let turn: PlannerTurn;
       try {
-        turn = await clock.time("plan", () => planner.next(request, signal));
+        turn = await progress.phase("plan", () => planner.next(request, signal));
       } catch (error) {
         // Another planner took over within the step: it looks at the screen its own way.
         if (error instanceof Replan) continue;
@@ -117,7 +118,7 @@ export class PlannerDriver implements Driver {
         turn.approval.acknowledge();
       }
       // In a browser, what the pointer is aimed at, for Run again and the export to find again; before the action changes the page.
-      const element = aimed && computer.web ? await clock.time("perception", () => computer.web!.targetAt(aimed.x, aimed.y)).catch(() => null) : null;
+      const element = aimed && computer.web ? await progress.phase("perception", () => computer.web!.targetAt(aimed.x, aimed.y)).catch(() => null) : null;
       let performed: Performed;
       try {
         performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });

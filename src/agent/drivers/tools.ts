@@ -50,7 +50,7 @@ export class ToolDriver implements Driver {
   }
 
   async drive(run: RunContext): Promise<Outcome> {
-    const { computer, config, signal, budget, steps, clock } = run;
+    const { computer, config, progress, budget, steps } = run;
     const { model, mode } = this;
     // A Claude model that takes Anthropic's browser toolset is spoken to in it, on a page.
     if (computer.web && offersBrowserToolset(config)) return driveBrowserToolset(run, model, computer.web, this.earlier);
@@ -94,7 +94,7 @@ export class ToolDriver implements Driver {
       const changed = await pageTools?.news();
       if (changed) turns.push({ role: "user", text: changed });
       const offered = pageTools?.heard ? [...tools, PAGE_TOOL] : tools;
-      const reply = await clock.time("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: offered }, { signal }));
+      const reply = await progress.phase("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: offered }, { signal: progress.signal }));
       const text = reply.text.trim();
       // An empty answer is not a turn the APIs take back (Anthropic refuses empty content).
       if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
@@ -175,14 +175,14 @@ function recalledTurns(steps: readonly ProgressStep[]): ChatTurn[] {
  * reader text too long to show is saved as an artifact, and `longText` says how the model reads it.
  */
 export async function openPage(run: RunContext, web: BrowserPage, longText: LongText): Promise<{ shot: Screenshot | null; text: string }> {
-  const { computer, config, signal } = run;
+  const { computer, config, progress } = run;
   const prepared = await preparePage(
     {
       loaded: async () => ({ loaded: await web.waitForLoad(config.browser.navigationTimeoutMs) }),
       screenshot: () => computer.screenshot(),
       readability: () => web.readability(run.saveArtifact),
     },
-    signal,
+    progress.signal,
   );
   return { shot: prepared.screenshot ?? null, text: pageText(prepared, longText) };
 }

@@ -4,9 +4,10 @@
 // agent switches tabs (tabs.ts). Either an
 // isolated context of our own Chromium, closed with the task, or a page of a browser it attached
 // to over CDP (a person's Chrome, an Electron view), which it leaves open.
+import { setTimeout as delay } from "node:timers/promises";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
-import { delay } from "../../core/abort.ts";
-import { AppError, firstLine } from "../../core/errors.ts";
+import { AppError, firstLine, StopRequested } from "../../core/errors.ts";
+import type { Progress } from "../../core/progress.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
@@ -316,56 +317,72 @@ export class BrowserComputer implements Computer {
     return { clip: { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale } };
   }
 
-  async move(x: number, y: number): Promise<void> {
-    await this.input(async () => {
+  async move(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.move(p.x, p.y);
       this.cursor = { x, y };
     });
   }
 
-  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
-    await this.input(async () => {
+  async click(x: number, y: number, button: MouseButton = "left", count = 1, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.click(p.x, p.y, { button, clickCount: count });
       this.cursor = { x, y };
     });
   }
 
-  async doubleClick(x: number, y: number): Promise<void> {
-    await this.input(async () => {
+  async doubleClick(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const p = this.toCss(x, y);
       await this.page.mouse.dblclick(p.x, p.y);
       this.cursor = { x, y };
     });
   }
 
-  async drag(from: Point, to: Point): Promise<void> {
-    await this.input(async () => {
+  /** Moves in steps, checking between them; a drag cancelled midway lets go of the button where it is. */
+  async drag(from: Point, to: Point, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const a = this.toCss(from.x, from.y);
       const b = this.toCss(to.x, to.y);
       await this.page.mouse.move(a.x, a.y);
       await this.page.mouse.down();
-      await this.page.mouse.move(b.x, b.y, { steps: DRAG_STEPS });
-      await this.page.mouse.up();
+      try {
+        for (let step = 1; step <= DRAG_STEPS; step++) {
+          progress?.check();
+          await this.page.mouse.move(a.x + ((b.x - a.x) * step) / DRAG_STEPS, a.y + ((b.y - a.y) * step) / DRAG_STEPS);
+        }
+      } finally {
+        await this.page.mouse.up();
+      }
       this.cursor = { ...to };
     });
   }
 
-  async upload(file: UploadFile, at: Point | null): Promise<void> {
+  async upload(file: UploadFile, at: Point | null, progress?: Progress): Promise<void> {
     // A browser connected over CDP may run on another machine: Playwright then reads the file here
     // and sets its bytes on the input through the page (a DataTransfer's File, `input` and `change`).
-    await this.input(() => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
+    await this.input(progress, () => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
   }
 
-  async type(text: string): Promise<void> {
+  /** One character at a time, checking between them: typing cancelled midway adds nothing after it. */
+  async type(text: string, progress?: Progress): Promise<void> {
     const typed = this.secrets.reveal(text);
-    await this.input(() => this.page.keyboard.type(typed));
-    if (typed !== text) await this.web.maskFocused();
+    try {
+      await this.input(progress, async () => {
+        for (const char of typed) {
+          progress?.check();
+          await this.page.keyboard.type(char);
+        }
+      });
+    } finally {
+      if (typed !== text) await this.web.maskFocused();
+    }
   }
 
-  async keypress(keys: string[]): Promise<void> {
-    await this.input(async () => {
+  async keypress(keys: string[], progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const chord = normalizeChord(keys);
       const shortcut = BROWSER_SHORTCUTS[chord.join("+")];
       const last = chord.pop();
@@ -381,8 +398,8 @@ export class BrowserComputer implements Computer {
     });
   }
 
-  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
-    await this.input(async () => {
+  async holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const chord = normalizeChord(keys);
       const held: string[] = [];
       try {
@@ -390,15 +407,15 @@ export class BrowserComputer implements Computer {
           await this.page.keyboard.down(key);
           held.push(key);
         }
-        await delay(ms, signal);
+        await (progress ? progress.sleep(ms) : delay(ms));
       } finally {
         for (const key of held.reverse()) await this.page.keyboard.up(key);
       }
     });
   }
 
-  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
-    await this.input(async () => {
+  async scroll(x: number, y: number, scrollX: number, scrollY: number, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
       const p = this.toCss(x, y);
       const dpr = this.options.deviceScaleFactor ?? 1;
       await this.page.mouse.move(p.x, p.y);
@@ -415,15 +432,22 @@ export class BrowserComputer implements Computer {
     return this.closed ? null : this.page.url();
   }
 
-  async navigate(url: string): Promise<void> {
-    await this.input(async () => {
+  /** A navigation cancelled midway is stopped in the browser (`Page.stopLoading`), not left to load. */
+  async navigate(url: string, progress?: Progress): Promise<void> {
+    await this.input(progress, async () => {
+      const page = this.page;
+      const stop = () => void this.cdp.send("Page.stopLoading").catch(() => undefined);
+      progress?.signal.addEventListener("abort", stop, { once: true });
       try {
-        await this.page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
+        await page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
       } catch (error) {
-        if (!this.browser.isConnected() || this.renderers.get(this.page) === "crashed") throw error;
+        progress?.check();
+        if (!this.browser.isConnected() || this.renderers.get(page) === "crashed") throw error;
         // An address that serves a file starts a download instead of a page: opened as asked, the file is received.
         if (DOWNLOAD_STARTED.test(firstLine(error))) return;
         throw new AppError("ACTION_FAILED", `Could not open ${url}: ${firstLine(error)}`, { cause: error });
+      } finally {
+        progress?.signal.removeEventListener("abort", stop);
       }
     });
   }
@@ -593,10 +617,13 @@ export class BrowserComputer implements Computer {
     });
   }
 
-  /** An operation that acts on the page: settling waits for what it started. */
-  private input<T>(operation: () => Promise<T>): Promise<T> {
-    this.lastInputAt = Date.now();
-    return this.guard(operation);
+  /** An operation that acts on the page, not started once its progress is cancelled: settling waits for what it started. */
+  private input<T>(progress: Progress | undefined, operation: () => Promise<T>): Promise<T> {
+    return this.guard(() => {
+      progress?.check();
+      this.lastInputAt = Date.now();
+      return operation();
+    });
   }
 
   /**
@@ -627,7 +654,7 @@ export class BrowserComputer implements Computer {
       return await unlessUnresponsive(operation(), () => this.cdp);
     } catch (error) {
       this.assertAlive(error);
-      if (error instanceof AppError) throw error;
+      if (error instanceof AppError || error instanceof StopRequested) throw error;
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
   }

@@ -3,7 +3,8 @@
 // GetImage for the screen — so no action starts a process. Screen pixels are the input space;
 // nothing here knows a page's structure, so every planner works on it through the screenshot
 // alone, and Set-of-Mark's elements are found in the screen's pixels.
-import { delay } from "../../core/abort.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import type { Progress } from "../../core/progress.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { UiElement } from "../../perception/elements.ts";
 import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
@@ -98,58 +99,65 @@ export class DesktopComputer implements Computer {
     return captionOnScreen(await this.x.capture(), this.logicalSize, this.logicalSize.width * 4, { x, y });
   }
 
-  async move(x: number, y: number): Promise<void> {
-    await this.guard.before();
+  async move(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     this.pointTo(x, y);
     await this.x.sync();
   }
 
-  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
-    await this.guard.before();
+  async click(x: number, y: number, button: MouseButton = "left", count = 1, progress?: Progress): Promise<void> {
+    await this.before(progress);
     this.pointTo(x, y);
     for (let n = 0; n < count; n++) this.button(BUTTONS[button]);
     await this.x.sync();
   }
 
-  async doubleClick(x: number, y: number): Promise<void> {
-    await this.guard.before();
+  async doubleClick(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     this.pointTo(x, y);
     this.button(BUTTONS.left);
     this.button(BUTTONS.left);
     await this.x.sync();
   }
 
-  async drag(from: Point, to: Point): Promise<void> {
-    await this.guard.before();
+  /** A drag cancelled midway lets go of the button where the pointer is. */
+  async drag(from: Point, to: Point, progress?: Progress): Promise<void> {
+    await this.before(progress);
     // Both ends checked before the button goes down: a refused end must not leave it held.
     checkOnScreen(to.x, to.y, this.logicalSize);
     const { xtest, root } = this.x;
     this.pointTo(from.x, from.y);
     xtest.FakeInput(xtest.ButtonPress, BUTTONS.left, 0, root, 0, 0);
-    await this.x.sync();
-    for (const point of dragPath(from, to)) this.pointTo(point.x, point.y);
-    await this.x.sync();
-    xtest.FakeInput(xtest.ButtonRelease, BUTTONS.left, 0, root, 0, 0);
-    await this.x.sync();
+    try {
+      await this.x.sync();
+      for (const point of dragPath(from, to)) {
+        progress?.check();
+        this.pointTo(point.x, point.y);
+        await this.x.sync();
+      }
+    } finally {
+      xtest.FakeInput(xtest.ButtonRelease, BUTTONS.left, 0, root, 0, 0);
+      await this.x.sync();
+    }
   }
 
-  async type(text: string): Promise<void> {
-    await this.guard.before();
-    await typeText(text, this.keyboard, this.clipboard, async () => (await this.activeWindow())?.app ?? null);
+  async type(text: string, progress?: Progress): Promise<void> {
+    await this.before(progress);
+    await typeText(text, this.keyboard, this.clipboard, async () => (await this.activeWindow())?.app ?? null, progress);
   }
 
-  async keypress(keys: string[]): Promise<void> {
-    await this.guard.before();
+  async keypress(keys: string[], progress?: Progress): Promise<void> {
+    await this.before(progress);
     await this.keyboard.press(keys);
   }
 
-  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
-    await this.guard.before();
-    await this.keyboard.press(keys, () => delay(ms, signal));
+  async holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
+    await this.keyboard.press(keys, () => (progress ? progress.sleep(ms) : delay(ms)));
   }
 
-  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
-    await this.guard.before();
+  async scroll(x: number, y: number, scrollX: number, scrollY: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     this.pointTo(x, y);
     for (let n = 0; n < wheelNotches(scrollY); n++) this.button(scrollY > 0 ? WHEEL.down : WHEEL.up);
     for (let n = 0; n < wheelNotches(scrollX); n++) this.button(scrollX > 0 ? WHEEL.right : WHEEL.left);
@@ -160,11 +168,17 @@ export class DesktopComputer implements Computer {
    * Types the file's path, placed where the desktop's programs can read it, into the file dialog
    * that is open — into its name field at `at`, clicked first — and presses Enter to open it.
    */
-  async upload(file: UploadFile, at: Point | null): Promise<void> {
+  async upload(file: UploadFile, at: Point | null, progress?: Progress): Promise<void> {
     const placed = this.options.uploads ? await this.options.uploads.place(file) : file.path;
-    if (at) await this.click(at.x, at.y);
-    await this.type(placed);
-    await this.keypress(["Enter"]);
+    if (at) await this.click(at.x, at.y, "left", 1, progress);
+    await this.type(placed, progress);
+    await this.keypress(["Enter"], progress);
+  }
+
+  /** The fail-safe and the interval between inputs, then whether the action is still wanted: a cancelled one is not started. */
+  private async before(progress: Progress | undefined): Promise<void> {
+    await this.guard.before();
+    progress?.check();
   }
 
   /** From the window manager's _NET_ACTIVE_WINDOW, the window's _NET_WM_NAME (else WM_NAME) and WM_CLASS. */

@@ -5,6 +5,7 @@
 // instead: typing.ts.)
 import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../core/errors.ts";
+import type { Progress } from "../../core/progress.ts";
 import { normalizeChord } from "../../protocol/keys.ts";
 import type { X11Session } from "./x11-session.ts";
 
@@ -34,6 +35,8 @@ const NAMED_KEYSYMS: Record<string, number> = {
 const SHIFT = 0xffe1;
 /** Other programs read a changed map only after the server tells them; this long is enough for that. */
 const REMAP_SETTLE_MS = 15;
+/** Keystrokes sent between two round trips to the X server, where typing may be cancelled. */
+const STROKES_PER_SYNC = 8;
 
 /** The keysym of a key name (`Enter`, `F5`) or a character. */
 export function keysymOf(key: string): number | null {
@@ -73,7 +76,7 @@ export class Keyboard {
    * back at once could leave a keystroke it has not read yet with nothing on it. When the spares
    * run out, the one lent longest ago is taken back for the next character.
    */
-  async type(text: string): Promise<void> {
+  async type(text: string, progress?: Progress): Promise<void> {
     const keysyms = [...text.replace(/\r\n?/g, "\n")].flatMap((char) => keysymOf(char) ?? []);
     if (this.spares.length === 0 && keysyms.some((keysym) => !this.find(keysym))) {
       throw new AppError("ACTION_FAILED", "The keyboard map has no free keycode to type this character with.");
@@ -92,7 +95,12 @@ export class Keyboard {
         inRun.add(keysym);
       }
       await this.lend(lending);
-      for (const keysym of keysyms.slice(start, end)) {
+      // Sent a few at a time, each batch received before the next: typing cancelled stops within a batch.
+      for (const [n, keysym] of keysyms.slice(start, end).entries()) {
+        if (n % STROKES_PER_SYNC === 0) {
+          await this.x.sync();
+          progress?.check();
+        }
         const found = this.find(keysym);
         this.stroke(found?.code ?? this.lent.get(keysym)!, found?.shift ?? false);
       }

@@ -2,6 +2,7 @@
 // as keys through XTest (the keyboard map, with spare keycodes for what it lacks); CJK and the
 // scripts and symbols past it as a paste from the clipboard, as seed 002 does — one paste however
 // long the run, and no keysyms that programs with an input method may take differently.
+import type { Progress } from "../../core/progress.ts";
 import type { Clipboard } from "./clipboard.ts";
 import type { Keyboard } from "./keyboard.ts";
 
@@ -31,9 +32,10 @@ export function pasteKeys(app: string | null): string[] {
 }
 
 /** Types the text into the focused window; `focusedApp` names its program (WM_CLASS) when a run is pasted. */
-export async function typeText(text: string, keyboard: Keyboard, clipboard: Clipboard, focusedApp: () => Promise<string | null>): Promise<void> {
+export async function typeText(text: string, keyboard: Keyboard, clipboard: Clipboard, focusedApp: () => Promise<string | null>, progress?: Progress): Promise<void> {
   for (const run of keysAndPastes(text)) {
-    if (run.via === "keys") await keyboard.type(run.text);
+    progress?.check();
+    if (run.via === "keys") await keyboard.type(run.text, progress);
     else await clipboard.paste(run.text, async () => keyboard.press(pasteKeys(await focusedApp())));
   }
 }

@@ -92,7 +92,10 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       }
       const { task, stored } = await requireActive(task_id!);
       if (stored) await runtime.stopStored(task);
-      else runtime.stop(task_id!);
+      else {
+        runtime.stop(task_id!);
+        await runtime.stopped(task_id!);
+      }
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {

@@ -134,7 +134,7 @@ export const key = defineTool({
     if (chords.length === 0) return failed("INVALID_ARGUMENTS", "text names no key.");
     for (let time = 0; time < repeat; time++) {
       for (const keys of chords) {
-        ctx.signal.throwIfAborted();
+        ctx.progress.check();
         await ctx.perform({ kind: "action", action: { type: "keypress", args: { keys }, intent: `press ${keys.join("+")}`, requires_verification: false }, intent: `press ${text}` });
       }
     }

@@ -2,7 +2,6 @@
 // forward, which our page cannot do), wait, and list_tabs, whose answer is the tabs the result
 // reports (the driver adds them to every result that did not fail).
 import { z } from "zod";
-import { delay } from "../../core/abort.ts";
 import { BOTH, defineTool, failed, labelled, pageOf, type ToolOutcome } from "../tool.ts";
 import { otherTab, tabIdSchema } from "./member.ts";
 
@@ -52,7 +51,7 @@ export const wait = defineTool({
   async run({ duration, tab_id }, ctx): Promise<ToolOutcome> {
     const refused = await otherTab(ctx, tab_id);
     if (refused) return refused;
-    await delay(duration * 1000, ctx.signal);
+    await ctx.progress.sleep(duration * 1000);
     return { ok: true, data: { success: true, waited: duration }, text: `Waited ${duration} s.` };
   },
 });

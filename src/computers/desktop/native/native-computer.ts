@@ -4,8 +4,9 @@
 // captures more pixels than its input space has points, so every point is mapped between the two
 // through perception/coordinates.
 import type { Button } from "@nut-tree-fork/nut-js";
-import { delay } from "../../../core/abort.ts";
+import { setTimeout as delay } from "node:timers/promises";
 import { AppError } from "../../../core/errors.ts";
+import type { Progress } from "../../../core/progress.ts";
 import type { Point, Size } from "../../../perception/coordinates.ts";
 import { captionOnScreen } from "../../../perception/pixels/caption.ts";
 import type { ActiveWindow, Computer, LiveFrameListener, MouseButton, Screenshot } from "../../computer.ts";
@@ -81,48 +82,52 @@ export class NativeComputer implements Computer {
     return captionOnScreen(image.data, image, image.byteWidth, { x, y });
   }
 
-  async move(x: number, y: number): Promise<void> {
-    await this.guard.before();
+  async move(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     await this.pointTo(x, y);
   }
 
-  async click(x: number, y: number, button: MouseButton = "left", count = 1): Promise<void> {
-    await this.guard.before();
+  async click(x: number, y: number, button: MouseButton = "left", count = 1, progress?: Progress): Promise<void> {
+    await this.before(progress);
     await this.pointTo(x, y);
     for (let n = 0; n < count; n++) await this.nut.mouse.click(this.button(button));
   }
 
-  async doubleClick(x: number, y: number): Promise<void> {
-    await this.guard.before();
+  async doubleClick(x: number, y: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     await this.pointTo(x, y);
     await this.nut.mouse.doubleClick(this.button("left"));
   }
 
-  async drag(from: Point, to: Point): Promise<void> {
-    await this.guard.before();
+  async drag(from: Point, to: Point, progress?: Progress): Promise<void> {
+    await this.before(progress);
     // Both ends checked before the button goes down: a refused end must not leave it held.
     checkOnScreen(to.x, to.y, this.pixels);
     await this.pointTo(from.x, from.y);
     const left = this.button("left");
     await this.nut.mouse.pressButton(left);
     try {
-      for (const point of dragPath(from, to)) await this.pointTo(point.x, point.y);
+      for (const point of dragPath(from, to)) {
+        progress?.check();
+        await this.pointTo(point.x, point.y);
+      }
     } finally {
       await this.nut.mouse.releaseButton(left);
     }
   }
 
-  async type(text: string): Promise<void> {
-    await this.guard.before();
+  async type(text: string, progress?: Progress): Promise<void> {
+    await this.before(progress);
     const { keyboard, Key } = this.nut;
     for (const run of typingRuns(text)) {
+      progress?.check();
       if (run.type === "key") await keyboard.type(Key[run.key]);
       else await keyboard.type(run.text);
     }
   }
 
-  async keypress(keys: string[]): Promise<void> {
-    await this.guard.before();
+  async keypress(keys: string[], progress?: Progress): Promise<void> {
+    await this.before(progress);
     const chord = nutChord(keys, this.nut.Key);
     switch (chord.type) {
       case "keys":
@@ -136,20 +141,20 @@ export class NativeComputer implements Computer {
     }
   }
 
-  async holdKeys(keys: string[], ms: number, signal: AbortSignal): Promise<void> {
-    await this.guard.before();
+  async holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     const chord = nutChord(keys, this.nut.Key);
     if (chord.type !== "keys") throw new AppError("ACTION_FAILED", `${keys.join("+")} cannot be held down on this keyboard.`);
     await this.nut.keyboard.pressKey(...chord.keys);
     try {
-      await delay(ms, signal);
+      await (progress ? progress.sleep(ms) : delay(ms));
     } finally {
       await this.nut.keyboard.releaseKey(...chord.keys);
     }
   }
 
-  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
-    await this.guard.before();
+  async scroll(x: number, y: number, scrollX: number, scrollY: number, progress?: Progress): Promise<void> {
+    await this.before(progress);
     await this.pointTo(x, y);
     const { mouse } = this.nut;
     const perPixel = this.spaces.pointsPerPixel;
@@ -176,6 +181,12 @@ export class NativeComputer implements Computer {
 
   async currentUrl(): Promise<string | null> {
     return null;
+  }
+
+  /** The fail-safe and the interval between inputs, then whether the action is still wanted: a cancelled one is not started. */
+  private async before(progress: Progress | undefined): Promise<void> {
+    await this.guard.before();
+    progress?.check();
   }
 
   async navigate(): Promise<void> {
