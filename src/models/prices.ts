@@ -38,10 +38,8 @@ export const SHIPPED_PRICES: readonly Price[] = [
   { names: /^gemini-2-5-pro/, input_per_mtok: 1.25, output_per_mtok: 10 },
   { names: /^gemini-2-5-flash-lite/, input_per_mtok: 0.1, output_per_mtok: 0.4 },
   { names: /^gemini-2-5-flash/, input_per_mtok: 0.3, output_per_mtok: 2.5 },
-  // Alibaba Cloud Model Studio (DashScope international, the first input band), alibabacloud.com/help/en/model-studio/models.
-  { names: /^qwen3-vl-plus/, input_per_mtok: 0.2, output_per_mtok: 1.6 },
-  { names: /^qwen2-5-vl-72b/, input_per_mtok: 2.8, output_per_mtok: 8.4 },
-  { names: /^qwen-plus/, input_per_mtok: 0.4, output_per_mtok: 1.2 },
+  // Alibaba Cloud Model Studio (DashScope): no list price could be read here for its Qwen models, so
+  // they have none until MODEL_PRICES_FILE gives one; a wrong price would be worse than none.
   // Z.ai, docs.z.ai/guides/overview/pricing (GLM-4.5V).
   { names: /^glm-4-5v/, input_per_mtok: 0.6, output_per_mtok: 1.8 },
   // UI-TARS and OpenCUA are open weights that people serve themselves: no list price. A price file
