@@ -15,7 +15,7 @@ import type { Raster } from "./raster.ts";
 import type { TextRecognizer } from "./recognizer.ts";
 
 export interface DetectorOptions {
-  /** How long OCR may take on one screen, in ms; the controls' own text is read whatever it costs. */
+  /** How long OCR may take on one screen, in ms from when the regions to read are known; the controls' own text is read whatever it costs. */
   ocrBudgetMs: number;
   /** The elements the list will keep: texts that could not make it are not read. */
   maxElements: number;
@@ -29,7 +29,6 @@ const MIN_CONFIDENCE = 0.5;
 const SHORT_TEXT_PX = 240;
 
 export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
-  const started = performance.now();
   const mask = edgeMap(image, EDGE_THRESHOLD);
   const labelling = labelComponents(mask, image.width, image.height);
   const frames = findFrames(labelling, image.width);
@@ -51,7 +50,9 @@ export async function detect(image: Raster, recognizer: TextRecognizer, options:
   const room = Math.max(0, options.maxElements - controls.length - icons.length);
   const controlTexts = [...controls.flatMap((c) => c.inside.filter((g) => g.kind === "text")), ...labels];
   const toRead = [...controlTexts, ...freeText.slice(0, room)];
-  const found = await recognizer.read(image, toRead.map((g) => g.box), { deadline: started + options.ocrBudgetMs, always: controlTexts.length });
+  // The budget is OCR's own, counted from when the regions are known: on a busy machine finding
+  // them may take longer than the whole budget, and reading must not pay for it.
+  const found = await recognizer.read(image, toRead.map((g) => g.box), { deadline: performance.now() + options.ocrBudgetMs, always: controlTexts.length });
   const readings = new Map(toRead.map((g, i) => [g, found[i]!]));
   const textOf = (g: GlyphGroup | null) => {
     const reading = g ? readings.get(g) : null;
