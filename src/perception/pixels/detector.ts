@@ -30,14 +30,19 @@ const MIN_CONFIDENCE = 0.5;
 /** Texts at most this wide are read before longer lines: labels, menu items, links. */
 const SHORT_TEXT_PX = 240;
 
-export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
+/** Where the controls, icons and texts of an image are, before any is read: the work before OCR. */
+export function findRegions(image: Raster): { controls: Control[]; groups: GlyphGroup[] } {
   const mask = edgeMap(image, EDGE_THRESHOLD);
   const labelling = labelComponents(mask, image.width, image.height);
   const frames = findFrames(labelling, image.width);
   const outlines = new Set(frames.map((f) => f.component.label));
   const shapes = labelling.components.flatMap((c) => withoutLines(labelling, image.width, c, outlines.has(c.label)));
   const groups = groupGlyphs(shapes, mask, image.width, frames.map((f) => f.box));
-  const controls = controlsFrom(frames, groups, image);
+  return { controls: controlsFrom(frames, groups, image), groups };
+}
+
+export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
+  const { controls, groups } = findRegions(image);
   const owned = new Set(controls.flatMap((c) => c.inside));
   const free = groups.filter((g) => !owned.has(g));
   const icons = free.filter((g) => g.kind === "icon");
