@@ -1,6 +1,6 @@
-// Rectangles drawn around controls: a button's border, a text field's box, a checkbox's square.
-// On an edge map such an outline is one component whose pixels lie along its bounding box, with
-// all four sides drawn (rounded corners may be missing).
+// Rectangles drawn around controls: a button's border, a text field's box, a checkbox's square,
+// a list's box, a slider's trough. On an edge map such an outline is one component whose pixels
+// lie along its bounding box, with all four sides drawn (rounded corners may be missing).
 import type { Component, Labelling } from "./components.ts";
 import type { Box } from "./geometry.ts";
 import { SpatialIndex } from "./spatial-index.ts";
