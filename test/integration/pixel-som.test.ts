@@ -195,6 +195,8 @@ describe.each([
   afterAll(() => desktop?.close());
 
   it("marks every control with its kind and its label read whole, and plain text as text alone", async () => {
+    // Read afresh at this size, not remembered from the other.
+    (await TextRecognizer.shared()).forget();
     const elements = await desktop.computer.elements();
     const { controls, plain } = desktop.controls;
     expect(controls.length).toBeGreaterThanOrEqual(20);
