@@ -5,7 +5,12 @@
 // window reports. The caption under a click is read the same way, so a click on "Send message"
 // waits for the person as one on a page's Send button does. On a web page the pixels add what the DOM cannot name (a button drawn on a
 // canvas); with OMNIPARSER_URL an OmniParser server, here a local one answering in OmniParser's
-// own format, replaces the built-in detector.
+// own format, replaces the built-in detector. On a Tk window with a control of every kind, at two
+// screen sizes, every control gets a mark of its kind with its label read whole — icon-only
+// buttons of any shape, checkboxes and radio buttons with their labels, a list and its items,
+// text against a frame's line — and plain text is marked as text only; under two busy loops every
+// label and every plain text is read on the first look.
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
@@ -14,11 +19,13 @@ import { DesktopComputer } from "../../src/computers/desktop/desktop-computer.ts
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import type { UiElement } from "../../src/perception/elements.ts";
 import { imageSize } from "../../src/perception/image-size.ts";
-import { iou, type Box } from "../../src/perception/pixels/geometry.ts";
+import { area, center, contains, intersection, iou, type Box } from "../../src/perception/pixels/geometry.ts";
+import { TextRecognizer } from "../../src/perception/pixels/recognizer.ts";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { risksOfDeed } from "../../src/hands/classify.ts";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { openButtonsWindow, type ButtonsWindow } from "../fixtures/desktop/buttons-window.ts";
+import { openControlsWindow, type Control } from "../fixtures/desktop/controls-window.ts";
 import { startApp } from "../support/app.ts";
 import { onFixtureScreen } from "../support/fixture-browser.ts";
 import { act, planningText, type Reply } from "../support/scripted-model.ts";
@@ -144,6 +151,86 @@ describe("Set-of-Mark from a desktop's pixels", () => {
       await app.close();
     }
   }, 90_000);
+});
+
+/** The marks on a box: their centre is on it and they lie mostly inside it (a panel around it is not its mark). */
+function marksOn(elements: UiElement[], box: Box): UiElement[] {
+  return elements.filter((e) => contains(box, { ...center(e.box), width: 0, height: 0 }, 1) && intersection(e.box, box) >= 0.6 * area(e.box));
+}
+
+/** Each control's mark of its own kind, or null where it has none. */
+function markOf(elements: UiElement[], control: Control): UiElement | null {
+  return marksOn(elements, control.box).find((e) => e.kind === control.kind) ?? null;
+}
+
+/** A desktop of its own at `size` showing the window of every control, once it is drawn. */
+async function controlsDesktop(size: { width: number; height: number }, ocrBudgetMs: number) {
+  const screen = await VirtualDisplay.start({ ...size, windowManager: "openbox" });
+  const controls = await openControlsWindow(screen.name);
+  const computer = await DesktopComputer.open({ display: screen.name, jpegQuality: 80, liveFps: 1, minIntervalMs: 0, som: { maxElements: 40, ocrBudgetMs, omniparserTimeoutMs: 5_000 } });
+  const open = controls.controls.find((c) => c.name === "Open")!;
+  const deadline = Date.now() + 30_000;
+  while ((await computer.labelAt(center(open.box).x, center(open.box).y)) !== "Open") {
+    if (Date.now() > deadline) throw new Error("The controls window never showed its Open button where it said it was.");
+    await delay(500);
+  }
+  return {
+    controls,
+    computer,
+    close: async () => {
+      controls.close();
+      await computer.close();
+      await screen.close();
+    },
+  };
+}
+
+describe.each([
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+])("Set-of-Mark on a window with a control of every kind, at $width×$height", (size) => {
+  let desktop: Awaited<ReturnType<typeof controlsDesktop>>;
+  // A budget that reads every text: what is read under a short one is the next story's.
+  beforeAll(async () => void (desktop = await controlsDesktop(size, 5_000)), 90_000);
+  afterAll(() => desktop?.close());
+
+  it("marks every control with its kind and its label read whole, and plain text as text alone", async () => {
+    // Read afresh at this size, not remembered from the other.
+    (await TextRecognizer.shared()).forget();
+    const elements = await desktop.computer.elements();
+    const { controls, plain } = desktop.controls;
+    expect(controls.length).toBeGreaterThanOrEqual(20);
+    for (const control of controls) expect(markOf(elements, control), `${control.kind} ${control.name}`).toMatchObject({ kind: control.kind, label: control.label });
+    // Icon-only buttons of every shape, the trash can among them, have marks with no words.
+    expect(controls.filter((c) => c.label === "").map((c) => c.name)).toEqual(["Trash", "Star", "Play", "Add", "Record"]);
+    for (const text of plain) {
+      const on = marksOn(elements, text.box);
+      expect(on.map((e) => [e.kind, e.label]), text.text).toEqual([["text", text.text]]);
+    }
+  }, 60_000);
+});
+
+describe("Set-of-Mark under two busy loops", () => {
+  let desktop: Awaited<ReturnType<typeof controlsDesktop>>;
+  const loops: ChildProcess[] = [];
+  beforeAll(async () => {
+    desktop = await controlsDesktop({ width: 1280, height: 800 }, 300);
+    for (let i = 0; i < 2; i++) loops.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+  }, 90_000);
+  afterAll(async () => {
+    for (const loop of loops) loop.kill();
+    await desktop?.close();
+  });
+
+  it("reads every label and every plain text of the window on the first look", async () => {
+    // A first look: nothing read before is remembered.
+    (await TextRecognizer.shared()).forget();
+    const first = await desktop.computer.elements();
+    for (const control of desktop.controls.controls) expect(markOf(first, control), `${control.kind} ${control.name}`).toMatchObject({ kind: control.kind, label: control.label });
+    // The controls' labels are read whatever they cost; the plain text, in the OCR budget, which
+    // starts once the regions are known, and in one batch of free text that a look always reads.
+    for (const text of desktop.controls.plain) expect(marksOn(first, text.box).map((e) => [e.kind, e.label]), text.text).toEqual([["text", text.text]]);
+  }, 120_000);
 });
 
 describe("Set-of-Mark on a web page", () => {

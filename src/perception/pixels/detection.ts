@@ -2,7 +2,8 @@
 // before the list is capped, sorted and numbered for the model.
 import type { Box } from "./geometry.ts";
 
-export type DetectionKind = "button" | "textbox" | "checkbox" | "icon" | "text";
+/** A control's kind as the page's ARIA roles name it (a list's items are `option`s), or an icon or text. */
+export type DetectionKind = "button" | "textbox" | "checkbox" | "radio" | "listbox" | "option" | "slider" | "icon" | "text";
 
 export interface Detection {
   kind: DetectionKind;

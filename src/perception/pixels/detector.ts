@@ -1,7 +1,8 @@
 // The built-in pixel detector (seed 002 §2.4, offline on the CPU): outlines and glyph groups from
-// the edge map, controls from the outlines, and text read by OCR — a control's own text first,
-// then short texts, then long lines, for as long as the OCR budget lasts (what is left unread is
-// read on a later look, once its turn comes before the budget runs out). The detections come out
+// the edge map, controls from the outlines, and text read by OCR — a control's own text and the
+// label that names it first, whatever they cost, then short texts, then long lines, for as long as
+// the OCR budget lasts from when the regions are known (what is left unread is read on a later
+// look, once its turn comes before the budget runs out). The detections come out
 // in order of importance: controls and icons (with the text that names them), then read text,
 // then text not read yet.
 import { labelComponents } from "./components.ts";
@@ -11,11 +12,12 @@ import { edgeMap } from "./edges.ts";
 import { findFrames } from "./frames.ts";
 import { union } from "./geometry.ts";
 import { groupGlyphs, type GlyphGroup } from "./glyph-groups.ts";
+import { withoutLines } from "./lines.ts";
 import type { Raster } from "./raster.ts";
 import type { TextRecognizer } from "./recognizer.ts";
 
 export interface DetectorOptions {
-  /** How long OCR may take on one screen, in ms; the controls' own text is read whatever it costs. */
+  /** How long OCR may take on one screen, in ms from when the regions to read are known; the controls' own text is read whatever it costs. */
   ocrBudgetMs: number;
   /** The elements the list will keep: texts that could not make it are not read. */
   maxElements: number;
@@ -28,30 +30,37 @@ const MIN_CONFIDENCE = 0.5;
 /** Texts at most this wide are read before longer lines: labels, menu items, links. */
 const SHORT_TEXT_PX = 240;
 
-export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
-  const started = performance.now();
+/** Where the controls, icons and texts of an image are, before any is read: the work before OCR. */
+export function findRegions(image: Raster): { controls: Control[]; groups: GlyphGroup[] } {
   const mask = edgeMap(image, EDGE_THRESHOLD);
   const labelling = labelComponents(mask, image.width, image.height);
   const frames = findFrames(labelling, image.width);
   const outlines = new Set(frames.map((f) => f.component.label));
-  const groups = groupGlyphs(labelling.components.filter((c) => !outlines.has(c.label)), mask, image.width);
-  const controls = controlsFrom(frames, groups, image);
+  const shapes = labelling.components.flatMap((c) => withoutLines(labelling, image.width, c, outlines.has(c.label)));
+  const groups = groupGlyphs(shapes, mask, image.width, frames.map((f) => f.box));
+  return { controls: controlsFrom(frames, groups, image), groups };
+}
+
+export async function detect(image: Raster, recognizer: TextRecognizer, options: DetectorOptions): Promise<Detection[]> {
+  const { controls, groups } = findRegions(image);
   const owned = new Set(controls.flatMap((c) => c.inside));
   const free = groups.filter((g) => !owned.has(g));
   const icons = free.filter((g) => g.kind === "icon");
   const iconLabels = labelIcons(icons, free.filter((g) => g.kind === "text"));
-  // A checkbox's or an icon's label is part of it and is read with the controls' own text.
-  const labels = [...controls.flatMap((c) => (c.kind === "checkbox" && c.beside ? [c.beside] : [])), ...iconLabels.values()];
+  // A control's label — a checkbox's, a radio button's, an icon's, a field's, a list's or a
+  // slider's caption — names it, and is read with the controls' own text whatever it costs.
+  const labels = [...controls.flatMap((c) => ((c.kind === "checkbox" || c.kind === "radio") && c.beside ? [c.beside] : [])), ...iconLabels.values()];
   const partOf = new Set(labels);
-  // A field's caption is read first of the free texts, as its name.
-  const captions = new Set(controls.map((c) => c.beside));
-  const rank = (g: GlyphGroup) => (captions.has(g) ? 0 : g.box.width <= SHORT_TEXT_PX ? 1 : 2);
+  const captions = [...new Set(controls.flatMap((c) => (c.kind !== "checkbox" && c.kind !== "radio" && c.beside ? [c.beside] : [])))];
+  const rank = (g: GlyphGroup) => (g.box.width <= SHORT_TEXT_PX ? 0 : 1);
   const freeText = free.filter((g) => g.kind === "text" && !partOf.has(g)).sort((a, b) => rank(a) - rank(b) || a.box.y - b.box.y || a.box.x - b.box.x);
   // Only as many free texts as can still make the list are worth reading.
   const room = Math.max(0, options.maxElements - controls.length - icons.length);
-  const controlTexts = [...controls.flatMap((c) => c.inside.filter((g) => g.kind === "text")), ...labels];
-  const toRead = [...controlTexts, ...freeText.slice(0, room)];
-  const found = await recognizer.read(image, toRead.map((g) => g.box), { deadline: started + options.ocrBudgetMs, always: controlTexts.length });
+  const always = [...controls.flatMap((c) => c.inside.filter((g) => g.kind === "text")), ...labels, ...captions];
+  const toRead = [...always, ...freeText.filter((g) => !captions.includes(g)).slice(0, room)];
+  // The budget is OCR's own, counted from when the regions are known: on a busy machine finding
+  // them may take longer than the whole budget, and reading must not pay for it.
+  const found = await recognizer.read(image, toRead.map((g) => g.box), { deadline: performance.now() + options.ocrBudgetMs, always: always.length });
   const readings = new Map(toRead.map((g, i) => [g, found[i]!]));
   const textOf = (g: GlyphGroup | null) => {
     const reading = g ? readings.get(g) : null;
@@ -69,7 +78,7 @@ export async function detect(image: Raster, recognizer: TextRecognizer, options:
     const label = iconLabels.get(icon);
     return { kind: "icon", label: textOf(label ?? null), box: label ? union(icon.box, label.box) : icon.box };
   });
-  return [...controls.map((c) => controlDetection(c, textOf)), ...iconDetections, ...read, ...unread];
+  return [...controls.flatMap((c) => controlDetections(c, textOf)), ...iconDetections, ...read, ...unread];
 }
 
 /**
@@ -97,7 +106,7 @@ function labelIcons(icons: GlyphGroup[], texts: GlyphGroup[]): Map<GlyphGroup, G
   return labels;
 }
 
-function controlDetection(control: Control, textOf: (g: GlyphGroup | null) => string): Detection {
+function controlDetections(control: Control, textOf: (g: GlyphGroup | null) => string): Detection[] {
   const inside = control.inside
     .filter((g) => g.kind === "text")
     .sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)
@@ -106,11 +115,20 @@ function controlDetection(control: Control, textOf: (g: GlyphGroup | null) => st
     .join(" ");
   switch (control.kind) {
     case "checkbox":
+    case "radio":
       // The label is part of the control: clicking it ticks the box in every toolkit.
-      return { kind: "checkbox", label: textOf(control.beside), box: control.beside ? union(control.box, control.beside.box) : control.box };
+      return [{ kind: control.kind, label: textOf(control.beside), box: control.beside ? union(control.box, control.beside.box) : control.box }];
     case "textbox":
-      return { kind: "textbox", label: inside || textOf(control.beside), box: control.box };
+      return [{ kind: "textbox", label: inside || textOf(control.beside), box: control.box }];
+    case "listbox": {
+      // Each item is as wide as the list inside its border, where a click selects it.
+      const { x, width } = control.box;
+      const items = control.inside.map((line): Detection => ({ kind: "option", label: textOf(line), box: { x: x + 2, y: line.box.y, width: width - 4, height: line.box.height } }));
+      return [{ kind: "listbox", label: textOf(control.beside), box: control.box }, ...items];
+    }
+    case "slider":
+      return [{ kind: "slider", label: textOf(control.beside), box: control.box }];
     case "button":
-      return { kind: "button", label: inside, box: control.box };
+      return [{ kind: "button", label: inside, box: control.box }];
   }
 }

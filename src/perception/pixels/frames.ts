@@ -1,6 +1,6 @@
-// Rectangles drawn around controls: a button's border, a text field's box, a checkbox's square.
-// On an edge map such an outline is one component whose pixels lie along its bounding box, with
-// all four sides drawn (rounded corners may be missing).
+// Rectangles drawn around controls: a button's border, a text field's box, a checkbox's square,
+// a list's box, a slider's trough. On an edge map such an outline is one component whose pixels
+// lie along its bounding box, with all four sides drawn (rounded corners may be missing).
 import type { Component, Labelling } from "./components.ts";
 import type { Box } from "./geometry.ts";
 import { SpatialIndex } from "./spatial-index.ts";
@@ -9,15 +9,23 @@ import { SpatialIndex } from "./spatial-index.ts";
 const BAND = 3;
 /** The share of each side's middle part that must be drawn. */
 const SIDE_COVERAGE = 0.9;
-/** The share of the component's pixels that lie in the band along the box. */
-const ON_OUTLINE = 0.6;
+/**
+ * The share of the component's pixels that lie in the band along the box. Less on a large box:
+ * text set against its border (a list's items) joins it on the edge map, and a box whose four
+ * sides are all drawn is a frame whatever touches it.
+ */
+const ON_OUTLINE = { small: 0.6, large: 0.4 };
 const MIN_SIDE = 9;
+/** The tallest slider trough. */
+const TROUGH_HEIGHT = 40;
 /** Below this a box may be a glyph (D, n, 口): it is one when another glyph touches it. */
 const SMALL = 24;
 
 export interface Frame {
   component: Component;
   box: Box;
+  /** A slider's trough: a long thin frame with a knob's sides drawn across it, joined to its border. */
+  knob: boolean;
 }
 
 export function findFrames({ labels, components }: Labelling, width: number): Frame[] {
@@ -61,11 +69,23 @@ export function findFrames({ labels, components }: Labelling, width: number): Fr
         if (at(c.x1 - k, y)) onOutline++;
       }
     }
-    if (onOutline / c.pixels < ON_OUTLINE) continue;
+    if (onOutline / c.pixels < (Math.min(w, h) >= SMALL ? ON_OUTLINE.large : ON_OUTLINE.small)) continue;
     if (Math.max(w, h) < SMALL && besideGlyph(c, index)) continue;
-    frames.push({ component: c, box: { x: c.x0, y: c.y0, width: w, height: h } });
+    frames.push({ component: c, box: { x: c.x0, y: c.y0, width: w, height: h }, knob: h <= TROUGH_HEIGHT && w >= 4 * h && acrossCount(c, band, at) >= 2 });
   }
   return frames;
+}
+
+/** The columns inside the frame that its own pixels cross from top to bottom (give or take a few): a knob's sides, a divider. */
+function acrossCount(c: Component, band: number, at: (x: number, y: number) => boolean): number {
+  const rows = c.y1 - c.y0 + 1 - 2 * band;
+  let across = 0;
+  for (let x = c.x0 + band; x <= c.x1 - band; x++) {
+    let drawn = 0;
+    for (let y = c.y0 + band; y <= c.y1 - band; y++) if (at(x, y)) drawn++;
+    if (drawn >= 0.7 * rows) across++;
+  }
+  return across;
 }
 
 /** A letter of a word: another shape of about its height sits closer beside it than words are spaced. */

@@ -78,22 +78,26 @@ export class TextRecognizer {
   /**
    * The text in each box, in the boxes' order, read in that order too. The first `always` boxes
    * are read whatever it costs; a later box whose batch would end after `deadline` (a
-   * `performance.now()` time) is not read, and is null.
+   * `performance.now()` time) is not read, and is null — except in the first batch of later
+   * boxes alone, which is read however busy the machine is: what a look reads is remembered, so
+   * every look gets further down the list, and under load the text is read within a few looks.
    */
   async read(image: Raster, boxes: Box[], limits: { deadline: number; always: number }): Promise<(Reading | null)[]> {
     const readings: (Reading | null)[] = boxes.map(() => null);
     const pending: { index: number; key: string; pixels: Raster }[] = [];
     boxes.forEach((box, index) => {
-      const pixels = crop(image, pad(box, image));
+      const pixels = cutOut(image, box);
       const key = createHash("sha1").update(pixels.rgb).update(`${pixels.width}x${pixels.height}`).digest("base64");
       const known = this.cache.get(key);
       if (known) readings[index] = known;
       else pending.push({ index, key, pixels });
     });
+    let progressed = false;
     for (const batch of this.batches(pending.map((p) => p.pixels))) {
       const width = Math.max(...batch.map((s) => s.width)) * batch.length;
       const needed = batch.some((strip) => strip.placed.some((place) => pending[place.item]!.index < limits.always));
-      if (!needed && performance.now() + width * this.msPerPixel > limits.deadline) break;
+      if (!needed && progressed && performance.now() + width * this.msPerPixel > limits.deadline) break;
+      if (!needed) progressed = true;
       const started = performance.now();
       const found = await this.readStrips(batch);
       // What reading costs on this machine, for the next deadline check.
@@ -203,11 +207,29 @@ interface Strip {
 /** Margin added around a box before reading, as a share of its height: the model was trained on loosely cut lines. */
 const MARGIN = 0.2;
 
-function pad(box: Box, image: Raster): Box {
+/**
+ * The box's pixels with a margin around them, as the model was trained on: above and below, the
+ * screen's own; beside it, the background, blended row by row from the colour at the box's top
+ * left to the one just under its bottom left (a title bar's gradient runs on), since what lies
+ * beside a box on the screen — a group box's line running on past its title, a list's border —
+ * would be read as a dash or a letter.
+ */
+function cutOut(image: Raster, box: Box): Raster {
   const m = Math.round(box.height * MARGIN) + 1;
-  const x = Math.max(0, box.x - m);
-  const y = Math.max(0, box.y - m);
-  return { x, y, width: Math.min(image.width, box.x + box.width + m) - x, height: Math.min(image.height, box.y + box.height + m) - y };
+  const x0 = Math.max(0, box.x - m);
+  const y0 = Math.max(0, box.y - m);
+  const out = crop(image, { x: x0, y: y0, width: Math.min(image.width, box.x + box.width + m) - x0, height: Math.min(image.height, box.y + box.height + m) - y0 });
+  const top = (box.y * image.width + box.x) * 3;
+  const under = (Math.min(image.height - 1, box.y + box.height) * image.width + box.x) * 3;
+  const background = new Uint8Array(3);
+  for (let y = box.y; y < box.y + box.height && y - y0 < out.height; y++) {
+    const share = (y - box.y) / box.height;
+    for (let c = 0; c < 3; c++) background[c] = Math.round(image.rgb[top + c]! * (1 - share) + image.rgb[under + c]! * share);
+    const row = (y - y0) * out.width;
+    for (let x = 0; x < box.x - x0; x++) out.rgb.set(background, (row + x) * 3);
+    for (let x = box.x + box.width - x0; x < out.width; x++) out.rgb.set(background, (row + x) * 3);
+  }
+  return out;
 }
 
 /**
