@@ -86,7 +86,7 @@ export const configSchema = z.object({
     .object({
       bucket: z.string().min(1).optional(),
       /** The server of a bucket not on AWS: `http://127.0.0.1:9000` (MinIO), `https://{account}.r2.cloudflarestorage.com`. */
-      endpoint: z.string().url("S3_ENDPOINT must be a URL: http://127.0.0.1:9000").optional(),
+      endpoint: z.string().regex(/^https?:\/\/[^\s/]+/, "S3_ENDPOINT must be an http(s) URL: http://127.0.0.1:9000").optional(),
       region: z.string().min(1).default("us-east-1"),
       accessKeyId: z.string().min(1).optional(),
       secretAccessKey: z.string().min(1).optional(),
