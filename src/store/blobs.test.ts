@@ -82,6 +82,19 @@ describe.each(HOMES)("blobs on %s", (home) => {
   it.runIf(home === "s3")("keeps nothing under the data dir", async () => {
     expect(await readdir(dataDir)).toEqual([]);
   });
+
+  it.runIf(home === "s3")("drops at start the spool files a killed process left", async () => {
+    const left = blobs.landing("sessions/ses_c/tasks/t1/files/file_9/half.zip");
+    await mkdir(path.dirname(left), { recursive: true });
+    await writeFile(left, "half a download");
+    const again = await openBlobs(dataDir, server!.settings);
+    try {
+      expect(again.landing("sessions/ses_c/tasks/t1/files/file_9/half.zip")).toBe(left);
+      expect(existsSync(left)).toBe(false);
+    } finally {
+      await again.close();
+    }
+  });
 });
 
 describe("blobs on an unreachable bucket", () => {

@@ -2,7 +2,8 @@
 // received and artifacts, each under a key (`sessions/{session}/tasks/{task}/frames/0001.jpg`).
 // Two homes implement it: the data directory (disk-blobs.ts, the default) and an S3-compatible
 // bucket (s3-blobs.ts, given S3_BUCKET). Keys are always `/`-separated and relative.
-import { mkdtemp } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Config } from "../core/config.ts";
@@ -46,7 +47,10 @@ export type S3Settings = Config["s3"];
 /** The blob store the settings choose: a bucket when S3_BUCKET is set, else the data directory. */
 export async function openBlobs(dataDir: string, s3: S3Settings | null): Promise<BlobStore> {
   if (!s3?.bucket) return new DiskBlobs(dataDir);
-  // Downloads land here before they go to the bucket: outside the data dir, one folder per process.
-  const spool = await mkdtemp(path.join(tmpdir(), "easyagentcu-spool-"));
+  // Downloads land here before they go to the bucket: outside the data dir, in a folder of its own.
+  // The data dir is held by one process, so what is found there now a killed process left behind.
+  const spool = path.join(tmpdir(), `easyagentcu-spool-${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16)}`);
+  await rm(spool, { recursive: true, force: true });
+  await mkdir(spool, { recursive: true, mode: 0o700 });
   return new S3Blobs({ ...s3, bucket: s3.bucket }, spool);
 }
