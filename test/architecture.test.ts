@@ -26,7 +26,7 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
   hands: { src: ["protocol", "core", "perception", "computers"], packages: [] },
   tools: { src: ["protocol", "core", "perception", "computers", "hands", "models/chat"], packages: ["zod"] },
   agent: { src: ["protocol", "core", "perception", "computers", "models", "hands", "tools"], packages: ["node:", "pino", "zod"] },
-  store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely", "pg"] },
+  store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely", "pg", "@aws-sdk/client-s3"] },
   mcp: { src: ["protocol", "core", "agent", "store", "tools"], packages: ["node:", "zod", "hono", "@modelcontextprotocol/sdk"] },
   server: {
     src: ["protocol", "core", "agent", "store", "mcp", "computers/extension"],

@@ -123,7 +123,7 @@ async function exportCommand(taskId: string, options: CommonOptions & { format?:
   const cfg = quietConfig(options);
   const parsed = exportQuerySchema.safeParse({ format: options.format });
   if (!parsed.success) throw new Error(`--format must be json or playwright, not ${options.format}.`);
-  const store = await Store.open(cfg.dataDir, undefined, cfg.databaseUrl ?? null);
+  const store = await Store.open(cfg.dataDir, undefined, cfg.databaseUrl ?? null, cfg.s3);
   try {
     const task = await store.getTask(taskId);
     if (!task) throw new Error(`There is no task ${taskId} in ${cfg.dataDir}.`);

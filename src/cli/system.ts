@@ -74,7 +74,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
   // environment's, which a task begun before the person set another key may still echo.
   const redactNow = live.derive((current) => redactor(current, secretsOf(config)));
   const redact: Redactor = (value) => redactNow()(value);
-  const store = await Store.open(config.dataDir, redact, config.databaseUrl ?? null).catch(async (error: unknown) => {
+  const store = await Store.open(config.dataDir, redact, config.databaseUrl ?? null, config.s3).catch(async (error: unknown) => {
     await lock.release();
     throw error;
   });

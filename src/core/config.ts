@@ -78,6 +78,33 @@ export const configSchema = z.object({
   dataDir: z.string().default("./data"),
   /** A Postgres server to keep the chats in instead of the SQLite file under the data dir (frames and files stay there). */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "DATABASE_URL must be a postgres:// address: postgres://user:password@host:5432/database").optional(),
+  /**
+   * An S3-compatible bucket (AWS S3, MinIO, R2) for frames, attachments, received files and
+   * artifacts; without S3_BUCKET they stay under the data dir. No keys: the SDK's own chain
+   * (AWS_PROFILE, instance roles) finds them.
+   */
+  s3: z
+    .object({
+      bucket: z.string().min(1).optional(),
+      /** The server of a bucket not on AWS: `http://127.0.0.1:9000` (MinIO), `https://{account}.r2.cloudflarestorage.com`. */
+      endpoint: z.string().regex(/^https?:\/\/[^\s/]+/, "S3_ENDPOINT must be an http(s) URL: http://127.0.0.1:9000").optional(),
+      region: z.string().min(1).default("us-east-1"),
+      accessKeyId: z.string().min(1).optional(),
+      secretAccessKey: z.string().min(1).optional(),
+      /** A folder in the bucket every key goes under (`easyagentcu/prod`); slashes at its ends are dropped. */
+      prefix: z.string().default("").transform((p) => p.replace(/^\/+|\/+$/g, "")),
+      /** `bucket` in the path rather than the host name: most servers other than AWS's want it. */
+      forcePathStyle: bool.default(false),
+    })
+    .prefault({})
+    .superRefine((s3, ctx) => {
+      if (!s3.bucket && (s3.endpoint || s3.accessKeyId || s3.secretAccessKey || s3.prefix)) {
+        ctx.addIssue({ code: "custom", message: "S3_ENDPOINT, S3_PREFIX and the S3 keys need S3_BUCKET, the bucket to keep files in" });
+      }
+      if (Boolean(s3.accessKeyId) !== Boolean(s3.secretAccessKey)) {
+        ctx.addIssue({ code: "custom", message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's own credentials" });
+      }
+    }),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
   locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -296,6 +323,15 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     port: env.PORT,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    s3: {
+      bucket: env.S3_BUCKET,
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      prefix: env.S3_PREFIX,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    },
     logLevel: env.LOG_LEVEL,
     locale: env.LOCALE,
     model: {

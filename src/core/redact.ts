@@ -10,7 +10,7 @@ const MIN_SECRET = 8;
 
 /** Every key the configuration holds, and the values of the task secrets. */
 export function secretsOf(config: Config): string[] {
-  const keys = [config.model.apiKey, config.chat.apiKey, config.agent.searchApiKey, ...Object.values(config.providers).map((p) => p?.apiKey), ...Object.values(config.secrets)];
+  const keys = [config.model.apiKey, config.chat.apiKey, config.agent.searchApiKey, config.s3.secretAccessKey, ...Object.values(config.providers).map((p) => p?.apiKey), ...Object.values(config.secrets)];
   return [...new Set(keys.filter((k): k is string => typeof k === "string" && k.length >= MIN_SECRET))];
 }
 

@@ -1,11 +1,9 @@
-// The files under the data directory, laid out as seed 000 §8: frame images in
-// sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones beside them, plus live.jpg,
-// the task's live frame as it was last kept), long page texts in
+// The task's and session's files in the blob store (blobs.ts), keyed as seed 000 §8 lays out the
+// data directory: frame images in sessions/{session}/tasks/{task}/frames/0001.jpg (annotated ones
+// beside them, plus live.jpg, the task's live frame as it was last kept), long page texts in
 // sessions/{session}/tasks/{task}/artifacts/, and attachments in sessions/{session}/attachments/.
-// The frames table knows where each frame is and its size. A running task's live frame is served
+// The frames table knows each frame's key and its size. A running task's live frame is served
 // from memory (live-frames.ts).
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { FrameOptions, StepFrame } from "../agent/ports.ts";
@@ -14,6 +12,7 @@ import { newId, nowIso } from "../core/ids.ts";
 import { decodeDataUrl } from "../core/data-url.ts";
 import { AppError } from "../core/errors.ts";
 import type { Attachment, ChatMessage, FrameRef, Task } from "../protocol/index.ts";
+import type { BlobStore, BlobStream } from "./blobs.ts";
 import { LiveFrames, liveFrameId } from "./live-frames.ts";
 import type { Database, FramesTable } from "./schema.ts";
 
@@ -22,7 +21,7 @@ export class DataFiles {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dataDir: string,
+    private readonly blobs: BlobStore,
   ) {}
 
   /**
@@ -34,12 +33,12 @@ export class DataFiles {
     const id = newId("frame");
     const check = options.check ? `_check${options.check}` : options.approval ? `_approval_${id}` : "";
     const suffix = kind === "annotated" ? "_annotated" : "";
-    const relative = path.join(this.framesDir(task), `${String(index).padStart(4, "0")}${check}${suffix}.${extension(shot)}`);
+    const relative = path.posix.join(this.framesDir(task), `${String(index).padStart(4, "0")}${check}${suffix}.${extension(shot)}`);
     const created_at = nowIso();
     return {
       ref: toRef({ id, width: shot.width, height: shot.height, kind, version: 1 }),
       save: async () => {
-        await this.write(relative, shot.data);
+        await this.blobs.put(relative, shot.data);
         await this.db.insertInto("frames").values({ id, task_id: task.id, step_id: null, path: relative, width: shot.width, height: shot.height, kind, created_at }).execute();
       },
     };
@@ -61,8 +60,8 @@ export class DataFiles {
     try {
       if (!frame) return;
       const { shot, version } = frame;
-      const relative = path.join(this.framesDir(task), `live.${extension(shot)}`);
-      await this.write(relative, shot.data);
+      const relative = path.posix.join(this.framesDir(task), `live.${extension(shot)}`);
+      await this.blobs.put(relative, shot.data);
       const row = { path: relative, width: shot.width, height: shot.height, version };
       await this.db
         .insertInto("frames")
@@ -77,7 +76,7 @@ export class DataFiles {
   /** A text too long to hand around (a page's article text): stored as artifacts/{id}.txt, named by its id. */
   async saveArtifact(task: Task, text: string): Promise<string> {
     const id = newId("art");
-    await this.write(artifactPath(task, id), Buffer.from(text, "utf8"));
+    await this.blobs.put(artifactPath(task, id), Buffer.from(text, "utf8"));
     return id;
   }
 
@@ -85,7 +84,7 @@ export class DataFiles {
   async readArtifact(task: Task, id: string): Promise<string | null> {
     // An id names a file: one that could name another place is no id of ours.
     if (!/^art_[a-z0-9]+$/.test(id)) return null;
-    return readFile(path.join(this.dataDir, artifactPath(task, id)), "utf8").catch(() => null);
+    return (await this.blobs.get(artifactPath(task, id)))?.toString("utf8") ?? null;
   }
 
   /** Keeps attached files beside the session: sessions/{session}/attachments/{message}/{n}-{name}. */
@@ -93,7 +92,7 @@ export class DataFiles {
     for (const [i, attachment] of attachments.entries()) {
       const decoded = decodeDataUrl(attachment.data_url);
       if (!decoded) throw new AppError("INVALID_BODY", `attachments.${i}.data_url: not a valid data: URL`);
-      await this.write(attachmentPath(message, i, attachment.name), decoded.data);
+      await this.blobs.put(attachmentPath(message, i, attachment.name), decoded.data);
     }
   }
 
@@ -101,7 +100,7 @@ export class DataFiles {
   async readAttachments(message: ChatMessage): Promise<Attachment[]> {
     const read = await Promise.all(
       message.attachments.map(async ({ name, mime_type }, i) => {
-        const data = await readFile(path.join(this.dataDir, attachmentPath(message, i, name))).catch(() => null);
+        const data = await this.blobs.get(attachmentPath(message, i, name));
         return data ? [{ name, mime_type, data_url: `data:${mime_type};base64,${data.toString("base64")}` }] : [];
       }),
     );
@@ -121,49 +120,22 @@ export class DataFiles {
     return row ? toRef(row) : null;
   }
 
-  /** The image bytes and type, or null when the frame is unknown or its file is gone. */
-  async read(id: string): Promise<{ data: Buffer; mimeType: string } | null> {
+  /** The image, streamed, and its type; null when the frame is unknown or its object is gone. */
+  async open(id: string): Promise<(BlobStream & { mimeType: string }) | null> {
     const live = this.live.get(id);
-    if (live) return { data: live.shot.data, mimeType: live.shot.mimeType };
+    if (live) return { body: new Blob([new Uint8Array(live.shot.data)]).stream(), size: live.shot.data.length, mimeType: live.shot.mimeType };
     const row = await this.db.selectFrom("frames").select(["path"]).where("id", "=", id).executeTakeFirst();
-    if (!row) return null;
-    try {
-      const data = await readFile(path.join(this.dataDir, row.path));
-      return { data, mimeType: row.path.endsWith(".png") ? "image/png" : "image/jpeg" };
-    } catch {
-      return null;
-    }
+    const image = row && (await this.blobs.stream(row.path));
+    return image ? { ...image, mimeType: row.path.endsWith(".png") ? "image/png" : "image/jpeg" } : null;
   }
 
-  /** Everything under sessions/{session}: its frames, artifacts and attachments. */
+  /** Everything under sessions/{session}: its frames, artifacts, attachments and received files. */
   async removeSession(sessionId: string): Promise<void> {
-    await rm(path.join(this.dataDir, "sessions", path.basename(sessionId)), { recursive: true, force: true });
+    await this.blobs.deleteAll(`sessions/${path.basename(sessionId)}/`);
   }
 
   private framesDir(task: Task): string {
-    return path.join("sessions", task.session_id, "tasks", task.id, "frames");
-  }
-
-  /**
-   * Writes through a temporary file, so a reader never sees half an image. A write the disk
-   * refuses (full, or the directory gone wrong) leaves no temporary file and is STORAGE_FAILED.
-   */
-  private async write(relative: string, data: Buffer): Promise<void> {
-    const absolute = path.join(this.dataDir, relative);
-    const temporary = `${absolute}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      // The directory is made only when missing: most writes go where one went before.
-      await writeFile(temporary, data).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-        await mkdir(path.dirname(absolute), { recursive: true });
-        await writeFile(temporary, data);
-      });
-      await rename(temporary, absolute);
-    } catch (error) {
-      await rm(temporary, { force: true }).catch(() => undefined);
-      const why = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new AppError("STORAGE_FAILED", `Could not write ${relative} in the data directory (${why}); free some space or fix the directory, then run the task again.`, { cause: error });
-    }
+    return path.posix.join("sessions", task.session_id, "tasks", task.id, "frames");
   }
 }
 
@@ -173,12 +145,12 @@ export function toRef(row: Pick<FramesTable, "id" | "width" | "height" | "kind">
 }
 
 function artifactPath(task: Task, id: string): string {
-  return path.join("sessions", task.session_id, "tasks", task.id, "artifacts", `${id}.txt`);
+  return path.posix.join("sessions", task.session_id, "tasks", task.id, "artifacts", `${id}.txt`);
 }
 
 function attachmentPath(message: Pick<ChatMessage, "id" | "session_id">, index: number, name: string): string {
   const safeName = path.basename(name).replace(/[^\w.\- ]+/g, "_") || "file";
-  return path.join("sessions", message.session_id, "attachments", message.id, `${index + 1}-${safeName}`);
+  return path.posix.join("sessions", message.session_id, "attachments", message.id, `${index + 1}-${safeName}`);
 }
 
 function extension(shot: Screenshot): string {

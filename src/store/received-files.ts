@@ -1,29 +1,35 @@
-// Files the tasks received (downloads), in the files table, and where each is kept:
-// sessions/{session}/tasks/{task}/files/{id}/{name}. A refused one has a row and no file.
+// Files the tasks received (downloads), in the files table, and their bytes in the blob store under
+// sessions/{session}/tasks/{task}/files/{id}/{name}. A refused one has a row and no object.
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { ReceivedFile } from "../agent/ports.ts";
 import { nowIso } from "../core/ids.ts";
 import type { Task, TaskFile } from "../protocol/index.ts";
+import type { BlobStore, BlobStream } from "./blobs.ts";
 import { writtenOrder } from "./flavor.ts";
 import type { Database } from "./schema.ts";
 
 export class ReceivedFiles {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dataDir: string,
+    private readonly blobs: BlobStore,
   ) {}
 
-  /** The absolute path a file of the task is written to: its own folder, so that its name stays its own. */
+  /**
+   * The absolute local path a file of the task is written to as it arrives: in its own folder, so
+   * that its name stays its own. On disk that is where it is kept; a bucket takes it in on `record`.
+   */
   placeFor(task: Task, id: string, name: string): string {
-    return path.join(this.dataDir, "sessions", task.session_id, "tasks", task.id, "files", path.basename(id), path.basename(name));
+    return this.blobs.landing(keyOf(task, id, name));
   }
 
+  /** Records the file; a kept one's bytes go from where they landed into the blob store first. */
   async record(task: Task, file: ReceivedFile): Promise<void> {
-    const relative = file.path === null ? null : path.relative(this.dataDir, file.path);
+    const key = file.path === null ? null : keyOf(task, file.id, file.name);
+    if (key !== null && file.path !== null) await this.blobs.putFile(key, file.path);
     await this.db
       .insertInto("files")
-      .values({ id: file.id, task_id: task.id, step: file.step, name: file.name, mime_type: file.mime_type, size: file.size, path: relative, refused: file.refused, created_at: nowIso() })
+      .values({ id: file.id, task_id: task.id, step: file.step, name: file.name, mime_type: file.mime_type, size: file.size, path: key, refused: file.refused, created_at: nowIso() })
       .execute();
   }
 
@@ -38,10 +44,29 @@ export class ReceivedFiles {
       .execute();
   }
 
-  /** A kept file with the absolute path of its bytes; null when unknown or refused. */
+  /** A kept file with where a person finds its bytes (a path, or an s3:// address); null when unknown or refused. */
   async find(id: string): Promise<(TaskFile & { path: string }) | null> {
+    const row = await this.row(id);
+    return row ? { ...row, path: this.blobs.where(row.key) } : null;
+  }
+
+  /** A kept file with its bytes, streamed; null when unknown, refused, or its object is gone. */
+  async open(id: string): Promise<(TaskFile & BlobStream) | null> {
+    const row = await this.row(id);
+    if (!row) return null;
+    const { key, ...file } = row;
+    const bytes = await this.blobs.stream(key);
+    return bytes ? { ...file, ...bytes } : null;
+  }
+
+  private async row(id: string): Promise<(TaskFile & { key: string }) | null> {
     const row = await this.db.selectFrom("files").select(["id", "name", "mime_type", "size", "step", "path"]).where("id", "=", id).executeTakeFirst();
     if (!row?.path) return null;
-    return { ...row, path: path.join(this.dataDir, row.path) };
+    const { path: key, ...file } = row;
+    return { ...file, key };
   }
+}
+
+function keyOf(task: Task, id: string, name: string): string {
+  return path.posix.join("sessions", task.session_id, "tasks", task.id, "files", path.basename(id), path.basename(name));
 }

@@ -1,5 +1,5 @@
 // The store: sessions, messages, tasks, steps, events and frame records in SQLite or Postgres, plus
-// frame images and attachments as files. It implements the agent's ports (RunRecorder,
+// frame images, attachments, received files and artifacts in the blob store (the data dir or a bucket). It implements the agent's ports (RunRecorder,
 // ChatRecorder) and answers the API's reads.
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { ChatRecorder, FrameOptions, ReceivedFile, RunRecorder, StepFrame } from "../agent/ports.ts";
@@ -27,6 +27,7 @@ import {
   type Task,
   type TaskStatus,
 } from "../protocol/index.ts";
+import { openBlobs, type BlobStore, type S3Settings } from "./blobs.ts";
 import { openDatabase, type Notices, type OpenDatabase } from "./database.ts";
 import { jsonText, writtenOrder } from "./flavor.ts";
 import { EventLog } from "./event-log.ts";
@@ -48,20 +49,29 @@ export class Store implements RunRecorder, ChatRecorder {
 
   private constructor(
     { db, notices }: OpenDatabase,
-    dataDir: string,
+    private readonly blobs: BlobStore,
     /** What every task, step, message, artifact and event passes before it is written or sent (core/redact.ts). */
     private readonly redact: Redactor,
   ) {
     this.db = db;
     this.notices = notices;
     this.events = new EventLog(db, redact, notices);
-    this.files = new DataFiles(db, dataDir);
-    this.received = new ReceivedFiles(db, dataDir);
+    this.files = new DataFiles(db, blobs);
+    this.received = new ReceivedFiles(db, blobs);
   }
 
-  /** The store under `dataDir`, its rows in SQLite there or, given `databaseUrl`, in that Postgres database. */
-  static async open(dataDir: string, redact: Redactor = (value) => value, databaseUrl: string | null = null): Promise<Store> {
-    const store = new Store(await openDatabase(dataDir, databaseUrl), dataDir, redact);
+  /**
+   * The store under `dataDir`: its rows in SQLite there or, given `databaseUrl`, in that Postgres
+   * database; its files there too or, given `s3` with a bucket, in that bucket.
+   */
+  static async open(dataDir: string, redact: Redactor = (value) => value, databaseUrl: string | null = null, s3: S3Settings | null = null): Promise<Store> {
+    const database = await openDatabase(dataDir, databaseUrl);
+    const blobs = await openBlobs(dataDir, s3).catch(async (error: unknown) => {
+      await database.notices?.close();
+      await database.db.destroy();
+      throw error;
+    });
+    const store = new Store(database, blobs, redact);
     try {
       await store.events.start();
     } catch (error) {
@@ -74,6 +84,7 @@ export class Store implements RunRecorder, ChatRecorder {
   async close(): Promise<void> {
     await this.notices?.close();
     await this.db.destroy();
+    await this.blobs.close();
   }
 
   /** A task left active by a process that died becomes failed, with an event that says so. */

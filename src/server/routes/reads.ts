@@ -1,7 +1,6 @@
 // Read APIs: a session's messages and tasks, a task with its steps, its artifacts and the files it
 // received, frame images, and a received file's bytes — always as a download, never rendered in the
-// app's origin.
-import { readFile } from "node:fs/promises";
+// app's origin. Images and files are streamed from the blob store (the data dir or a bucket).
 import { Hono } from "hono";
 import { artifactRangeSchema, idSchema, type ArtifactReply, type MessagesReply, type TaskReply, type TasksReply } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
@@ -43,19 +42,19 @@ export function readRoutes(store: Store) {
     })
     .get("/frames/:id", async (c) => {
       const id = c.req.param("id");
-      const frame = await store.files.read(id);
+      const frame = await store.files.open(id);
       if (!frame) throw notFound("frame", id);
       // Step frames never change; the live frame's URL carries a version, so caching is safe.
       c.header("cache-control", "private, max-age=31536000, immutable");
-      return c.body(new Uint8Array(frame.data), 200, { "content-type": frame.mimeType });
+      return c.body(frame.body, 200, { "content-type": frame.mimeType, "content-length": String(frame.size) });
     })
     .get("/files/:id", async (c) => {
       const id = c.req.param("id");
-      const file = await store.received.find(id);
-      const data = file && (await readFile(file.path).catch(() => null));
-      if (!file || !data) throw notFound("file", id);
-      return c.body(new Uint8Array(data), 200, {
+      const file = await store.received.open(id);
+      if (!file) throw notFound("file", id);
+      return c.body(file.body, 200, {
         "content-type": file.mime_type,
+        "content-length": String(file.size),
         "content-disposition": attachment(file.name),
         "x-content-type-options": "nosniff",
         "cache-control": "private, no-store",
