@@ -1,12 +1,12 @@
 // The layering of STYLE.md, checked on every import: protocol ← core ← perception ← computers ←
-// models ← hands ← tools ← agent ← store ← server ← cli; `playwright-core` only inside computers/browser; the web
+// models ← hands ← tools ← agent ← store ← server ← eval ← cli; `playwright-core` only inside computers/browser; the web
 // UI and the Chrome extension import nothing of the server but src/protocol.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const LAYERS = ["protocol", "core", "perception", "computers", "models", "hands", "tools", "agent", "store", "server", "cli"];
+const LAYERS = ["protocol", "core", "perception", "computers", "models", "hands", "tools", "agent", "store", "server", "eval", "cli"];
 
 function files(dir: string): string[] {
   let entries: string[];

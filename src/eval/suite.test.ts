@@ -1,0 +1,23 @@
+// A suite file read as the harness reads it: checks become tagged checks, and a mistake names the task and field.
+import { describe, expect, it } from "vitest";
+import { parseSuite } from "./suite.ts";
+
+const suite = (check: string) => `name: little\ntasks:\n  - id: first\n    text: Open the page\n    check: {url: done}\n  - id: second\n    text: Read the price\n    check: ${check}\n`;
+
+describe("a suite file", () => {
+  it("reads YAML checks into tagged checks, patterns without regard to case", () => {
+    const read = parseSuite(suite("{all: [{answer: '42'}, {js: 'document.title === \"x\"'}]}"), "little.yaml");
+    expect(read.tasks[1]!.check).toEqual({ type: "all", checks: [{ type: "answer", pattern: /42/i }, { type: "js", expression: 'document.title === "x"' }] });
+  });
+
+  it("names the task and the field of a check it cannot use", () => {
+    expect(() => parseSuite(suite("{answr: '42'}"), "little.yaml")).toThrow(/little\.yaml has 2 mistakes: task "second" \(tasks\[1\]\) check: Unrecognized key: "answr"; task "second" \(tasks\[1\]\) check: must have exactly one of/);
+    expect(() => parseSuite(suite("{url: '(unclosed'}"), "little.yaml")).toThrow(/task "second" \(tasks\[1\]\) check\.url: not a regular expression/);
+    expect(() => parseSuite(suite("{url: a, answer: b}"), "little.yaml")).toThrow(/task "second" \(tasks\[1\]\) check: must have exactly one of url, page_text, js, answer, file, judge, all; it has url and answer/);
+  });
+
+  it("refuses two tasks with one id, and JSON that is not JSON", () => {
+    expect(() => parseSuite(JSON.stringify({ name: "n", tasks: [{ id: "a", text: "x", check: { url: "y" } }, { id: "a", text: "z", check: { url: "y" } }] }), "n.json")).toThrow(/task "a" \(tasks\[1\]\) id: "a" is the id of an earlier task too/);
+    expect(() => parseSuite("{", "n.json")).toThrow(/n\.json is not valid JSON/);
+  });
+});
