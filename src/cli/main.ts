@@ -2,7 +2,8 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line (and where each file it received was saved)
 // as it comes, and exits 0 only on success;
-// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
+// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way;
+// `easyagentcu eval SUITE` runs an evaluation suite and writes its report (cli/eval.ts).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
@@ -12,6 +13,7 @@ import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../
 import { newId } from "../core/ids.ts";
 import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
+import { evaluate, type EvalOptions } from "./eval.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
 interface CommonOptions {
@@ -81,8 +83,8 @@ async function replay(taskId: string, options: CommonOptions): Promise<void> {
   await follow(system, task.session_id, () => system.chat.runAgain(task, steps));
 }
 
-function quietConfig(options: CommonOptions): Config {
-  return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
+function quietConfig(options: CommonOptions, overrides: DeepPartial<ConfigInput> = {}): Config {
+  return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn", ...overrides } as DeepPartial<ConfigInput>, options);
 }
 
 /** Where a file the task received was saved, for the person to open. */
@@ -197,6 +199,21 @@ program
   .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
   .argument("<task_id>", "the task to run again")
   .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
+
+program
+  .command("eval")
+  .description("run an evaluation suite (JSON or YAML, docs/evaluation.md) and write DIR/report.json and DIR/report.html")
+  .argument("[suite]", "the suite file, e.g. evals/web/suite.yaml")
+  .option("--model <provider:name>", "the model the tasks use, e.g. anthropic:claude-sonnet-5 (default: the configured one)")
+  .option("--episodes <n>", "how many times each task runs (default 1)")
+  .option("--concurrency <n>", "how many tasks run at once (default 2)")
+  .option("--out <dir>", "where the report and the run's data dir go (default eval-runs/<suite>-<time>)")
+  .option("--ui <url>", "the address the report's links open (default http://127.0.0.1:PORT, for `serve --data-dir DIR/data`)")
+  .option("--compare <reports...>", "print two reports side by side instead: --compare A/report.json B/report.json")
+  .action((suite: string | undefined, options: EvalOptions) => {
+    const common = program.opts<CommonOptions>();
+    return evaluate(suite, { ...options, ...(common.dataDir ? { dataDir: common.dataDir } : {}) }, (overrides) => quietConfig({ ...common, dataDir: undefined }, overrides)).then(() => process.exit(0));
+  });
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -21,3 +21,26 @@ describe("a suite file", () => {
     expect(() => parseSuite("{", "n.json")).toThrow(/n\.json is not valid JSON/);
   });
 });
+
+describe("the public task files", () => {
+  it("reads WebVoyager's JSONL as tasks on live sites, judged", () => {
+    const lines = [
+      { web_name: "Allrecipes", id: "Allrecipes--0", ques: "Find a vegetarian lasagna recipe with over 100 reviews.", web: "https://www.allrecipes.com/" },
+      { web_name: "GitHub", id: "GitHub--3", ques: "Find the most starred JavaScript repository.", web: "https://github.com/" },
+    ];
+    const read = parseSuite(lines.map((l) => JSON.stringify(l)).join("\n"), "/tmp/WebVoyager_data.jsonl");
+    expect(read.name).toBe("WebVoyager_data");
+    expect(read.tasks[1]).toMatchObject({ id: "GitHub--3", text: "Find the most starred JavaScript repository.", start_url: "https://github.com/" });
+    expect(read.tasks[1]!.check).toMatchObject({ type: "judge", criteria: expect.stringContaining("Find the most starred JavaScript repository.") });
+  });
+
+  it("reads Online-Mind2Web's JSON with a step cap from the reference length", () => {
+    const rows = [{ task_id: "ade4c09ad3fdb1607209750924cd232f", confirmed_task: "Compare the prices of two ebikes.", website: "https://www.rei.com/", reference_length: 8 }];
+    const read = parseSuite(JSON.stringify(rows), "Online_Mind2Web.json");
+    expect(read.tasks[0]).toMatchObject({ id: "ade4c09ad3fdb1607209750924cd232f", start_url: "https://www.rei.com/", max_steps: 24, check: { type: "judge" } });
+  });
+
+  it("names the line of a WebVoyager task without a question", () => {
+    expect(() => parseSuite(JSON.stringify({ web_name: "X", id: "X--1", web: "https://x.example/" }), "wv.jsonl")).toThrow(/task "X--1" \(tasks\[0\]\) text/);
+  });
+});

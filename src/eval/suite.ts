@@ -8,6 +8,7 @@ import { z } from "zod";
 import { approvalPolicySchema } from "../core/approval-policy.ts";
 import { AppError } from "../core/errors.ts";
 import { AGENT_MODES, COMPUTERS } from "../protocol/index.ts";
+import { importedSuite } from "./importers.ts";
 
 /** What decides a task's success, judged on the task's end state (eval/checks.ts). */
 export type Check =
@@ -123,12 +124,15 @@ export async function loadSuite(file: string): Promise<Suite> {
   return parseSuite(text, file);
 }
 
+/** A suite file, or one of the public task formats (eval/importers.ts) read as one. */
 export function parseSuite(text: string, file: string): Suite {
+  const json = /\.jsonl?$/i.test(file);
   let raw: unknown;
   try {
-    raw = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+    const parsed: unknown = /\.jsonl$/i.test(file) ? null : json ? JSON.parse(text) : parseYaml(text);
+    raw = importedSuite(text, file, parsed) ?? parsed;
   } catch (error) {
-    throw new AppError("INVALID_SUITE", `${file} is not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${(error as Error).message}`);
+    throw new AppError("INVALID_SUITE", `${file} is not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`);
   }
   const parsed = suiteSchema.safeParse(raw);
   if (!parsed.success) {
