@@ -13,7 +13,7 @@ import { servePages } from "../eval/page-server.ts";
 import { buildReport } from "../eval/report.ts";
 import { reportHtml } from "../eval/report-html.ts";
 import { runSuite, type TaskResult } from "../eval/runner.ts";
-import { loadSuite } from "../eval/suite.ts";
+import { loadSuite, type Suite } from "../eval/suite.ts";
 import { MODEL_PROVIDERS, type ModelProvider } from "../protocol/index.ts";
 import { startSystem } from "./system.ts";
 
@@ -24,6 +24,8 @@ export interface EvalOptions {
   out?: string;
   ui?: string;
   compare?: string[];
+  /** Only these task ids, comma-separated: a subset of a suite. */
+  tasks?: string;
   dataDir?: string;
 }
 
@@ -40,6 +42,15 @@ function modelOverride(value: string | undefined): DeepPartial<ConfigInput> {
   const [provider, ...name] = value.split(":");
   if (!MODEL_PROVIDERS.includes(provider as ModelProvider)) throw new AppError("INVALID_BODY", `--model must be provider:name with a provider among ${MODEL_PROVIDERS.join(", ")}, not "${value}".`);
   return { model: { provider: provider as ModelProvider, ...(name.length ? { name: name.join(":") } : {}) } };
+}
+
+/** The suite with only the tasks `--tasks` names, in the suite's order. */
+function only(suite: Suite, ids: string | undefined): Suite {
+  if (ids === undefined) return suite;
+  const wanted = ids.split(",").map((id) => id.trim()).filter(Boolean);
+  const unknown = wanted.filter((id) => !suite.tasks.some((t) => t.id === id));
+  if (unknown.length > 0 || wanted.length === 0) throw new AppError("INVALID_BODY", `--tasks names ${unknown.length ? `no task of ${suite.name}: ${unknown.join(", ")}` : "no task"}; its tasks are ${suite.tasks.map((t) => t.id).join(", ")}.`);
+  return { ...suite, tasks: suite.tasks.filter((t) => wanted.includes(t.id)) };
 }
 
 /** A bar on a terminal, a line per episode elsewhere (a CI log). */
@@ -67,7 +78,7 @@ export async function evaluate(suiteFile: string | undefined, options: EvalOptio
     return;
   }
   if (!suiteFile) throw new AppError("INVALID_BODY", "Name a suite to run (easyagentcu eval evals/web/suite.yaml), or --compare two reports.");
-  const suite = await loadSuite(suiteFile);
+  const suite = only(await loadSuite(suiteFile), options.tasks);
   const episodes = count(options.episodes, 1, "--episodes");
   const concurrency = count(options.concurrency, 2, "--concurrency");
   const startedAt = nowIso();

@@ -208,6 +208,7 @@ program
   .option("--episodes <n>", "how many times each task runs (default 1)")
   .option("--concurrency <n>", "how many tasks run at once (default 2)")
   .option("--out <dir>", "where the report and the run's data dir go (default eval-runs/<suite>-<time>)")
+  .option("--tasks <ids>", "only these tasks of the suite, comma-separated")
   .option("--ui <url>", "the address the report's links open (default http://127.0.0.1:PORT, for `serve --data-dir DIR/data`)")
   .option("--compare <reports...>", "print two reports side by side instead: --compare A/report.json B/report.json")
   .action((suite: string | undefined, options: EvalOptions) => {
