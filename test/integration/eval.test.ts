@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/eval/report.ts";
 import { loadSuite } from "../../src/eval/suite.ts";
 import { costUsd } from "../../src/models/prices.ts";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
 import { solveWebSuite } from "../support/web-suite-solver.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -105,6 +105,24 @@ describe("easyagentcu eval", () => {
     expect(run.out).toMatch(/^overall\s+100\.0%\s+96\.9%\s/m);
     expect(run.out).toContain("B: local-web · qwen:other");
   });
+
+  it("fails a task that asks a person as needs_user, unless the suite says how the person answers", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "easyagentcu-suite-"));
+    const suite = (name: string, person: string) =>
+      `name: ${name}\npages: ${path.join(ROOT, "evals/web/pages")}\n${person}tasks:\n  - id: send\n    text: '${name}: press Send on the empty contact form.'\n    start_url: form.html\n    check: {page_text: 'Please enter your name'}\n`;
+    for (const name of ["nobody answers", "the person approves"]) {
+      model.route((r) => planningText(r).includes(`Task: ${name}: press Send`), act("click", { x: 100, y: 320 }, "Send"), act("done", { answer: "The form asks for a name." }, "Done"));
+    }
+    await writeFile(path.join(dir, "ask.yaml"), suite("nobody answers", ""));
+    await writeFile(path.join(dir, "approve.yaml"), suite("the person approves", "person: {approvals: approve}\n"));
+    const [asked, approved] = await Promise.all(["ask", "approve"].map(async (name) => {
+      const run = await evalCli([path.join(dir, `${name}.yaml`), "--out", path.join(dir, name)]);
+      expect(run.code).toBe(0);
+      return (JSON.parse(await readFile(path.join(dir, name, "report.json"), "utf8")) as Report).tasks[0]!;
+    }));
+    expect(asked).toMatchObject({ success: false, status: "needs_user", why: expect.stringMatching(/^the task ended needs_user \(it asked to approve: .*Send/) });
+    expect(approved).toMatchObject({ success: true, status: "completed", steps: 2 });
+  }, 120_000);
 
   it("refuses a suite with a wrong check before running anything, naming the task and the field", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "easyagentcu-suite-"));
