@@ -1,6 +1,8 @@
 // A suite file read as the harness reads it: checks become tagged checks, and a mistake names the task and field.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSuite } from "./suite.ts";
+import { loadSuite, parseSuite } from "./suite.ts";
 
 const suite = (check: string) => `name: little\ntasks:\n  - id: first\n    text: Open the page\n    check: {url: done}\n  - id: second\n    text: Read the price\n    check: ${check}\n`;
 
@@ -42,5 +44,17 @@ describe("the public task files", () => {
 
   it("names the line of a WebVoyager task without a question", () => {
     expect(() => parseSuite(JSON.stringify({ web_name: "X", id: "X--1", web: "https://x.example/" }), "wv.jsonl")).toThrow(/task "X--1" \(tasks\[0\]\) text/);
+  });
+});
+
+describe("the suites we ship", () => {
+  it("read without a mistake: at least 30 web tasks on the suite's own pages, at least 10 desktop tasks", async () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const web = await loadSuite(path.join(root, "evals/web/suite.yaml"));
+    expect(web.tasks.length).toBeGreaterThanOrEqual(30);
+    for (const task of web.tasks) expect(existsSync(path.join(web.dir, web.pages!, task.start_url!.replace(/#.*$/, "")))).toBe(true);
+    const desktop = await loadSuite(path.join(root, "evals/desktop/suite.yaml"));
+    expect(desktop.tasks.length).toBeGreaterThanOrEqual(10);
+    expect(desktop.tasks.every((t) => t.computer === "desktop")).toBe(true);
   });
 });
