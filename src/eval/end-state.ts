@@ -18,7 +18,7 @@ export interface EndState {
   screenshot: Screenshot | null;
 }
 
-export type ScreenLook = Pick<EndState, "url" | "text" | "js" | "screenshot">;
+export type EndLook = Pick<EndState, "url" | "text" | "js" | "screenshot">;
 
 /** Visible text of the page and of its same-origin frames and open shadow roots, as a person reads them. */
 const VISIBLE_TEXT = `(() => {
@@ -58,7 +58,7 @@ function needs(check: Check, into: { text: boolean; js: Set<string>; screen: boo
 }
 
 /** Reads what the check needs from a computer about to close; never throws, a failed read is recorded. */
-export async function lookAtEnd(computer: Computer, check: Check): Promise<ScreenLook> {
+export async function lookAtEnd(computer: Computer, check: Check): Promise<EndLook> {
   const want = needs(check, { text: false, js: new Set(), screen: false });
   const url = await computer.currentUrl().catch(() => null);
   const evaluate = computer.evaluate?.bind(computer);
@@ -81,7 +81,7 @@ export async function lookAtEnd(computer: Computer, check: Check): Promise<Scree
  */
 export class EndLooks {
   private readonly wanted = new Map<string, Check>();
-  private readonly seen = new Map<string, ScreenLook>();
+  private readonly seen = new Map<string, EndLook>();
 
   expect(sessionId: string, check: Check): void {
     this.wanted.set(sessionId, check);
@@ -93,7 +93,7 @@ export class EndLooks {
   }
 
   /** What was seen, once; a task whose computer never opened saw nothing. */
-  take(sessionId: string): ScreenLook {
+  take(sessionId: string): EndLook {
     const look = this.seen.get(sessionId) ?? { url: null, text: null, js: new Map(), screenshot: null };
     this.wanted.delete(sessionId);
     this.seen.delete(sessionId);

@@ -20,7 +20,7 @@ export type Check =
   | { type: "judge"; criteria: string }
   | { type: "all"; checks: Check[] };
 
-export const CHECK_KINDS = ["url", "page_text", "js", "answer", "file", "judge", "all"] as const;
+const CHECK_KINDS = ["url", "page_text", "js", "answer", "file", "judge", "all"] as const;
 
 /** Patterns are JavaScript regular expressions, matched without regard to case: pages and answers vary it. */
 const pattern = z.string().min(1).transform((source, ctx) => {

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/eval/report.ts";
 import { loadSuite } from "../../src/eval/suite.ts";
 import { costUsd } from "../../src/models/prices.ts";
-import { act, planningText, startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { JUDGE_SYSTEM } from "../../src/eval/judge.ts";
+import { act, planningText, startScriptedModel, systemText, userText, type ScriptedModel } from "../support/scripted-model.ts";
 import { solveWebSuite } from "../support/web-suite-solver.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -80,6 +81,14 @@ describe("easyagentcu eval", () => {
     expect(report.summary).toMatchObject({ episodes: 32, tokens_in: all * CALL.input_tokens, tokens_out: all * CALL.output_tokens });
     expect(report.summary.mean_steps).toBeCloseTo(all / 32, 2);
     expect(report.summary.total_cost_usd).toBeCloseTo(cost, 6);
+  });
+
+  it("shows the judge the end screen and the answer", () => {
+    const judged = model.requests.filter((r) => systemText(r) === JUDGE_SYSTEM);
+    expect(judged).toHaveLength(1);
+    expect(userText(judged[0]!)).toContain("The agent's final answer: The Desk.");
+    expect(JSON.stringify(judged[0]!.body.messages)).toContain("data:image/jpeg;base64,");
+    expect(report.tasks.find((t) => t.id === "table-judged")!.why).toContain("the judge says: The answer names the Desk");
   });
 
   it("writes a page with every task, its runs' links, the distributions and the slowest steps", async () => {
