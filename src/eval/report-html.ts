@@ -28,7 +28,7 @@ function histogram(title: string, values: number[], format: (v: number) => strin
       return `<rect x="${i * 30 + 2}" y="${110 - h}" width="26" height="${h}" rx="3"><title>${esc(`${format(from)} – ${format(from + width)}: ${count}`)}</title></rect>${count ? `<text x="${i * 30 + 15}" y="${106 - h}">${count}</text>` : ""}`;
     })
     .join("");
-  return `<figure><figcaption>${esc(title)}</figcaption><svg viewBox="0 0 ${bins * 30} 124" role="img" aria-label="${esc(title)}">${bars}<text x="0" y="122" class="axis" text-anchor="start">${esc(format(min))}</text><text x="${bins * 30}" y="122" class="axis" text-anchor="end">${esc(format(max))}</text></svg></figure>`;
+  return `<figure><figcaption>${esc(title)}</figcaption><svg viewBox="-24 0 ${bins * 30 + 48} 124" role="img" aria-label="${esc(title)}">${bars}<text x="0" y="122" class="axis" text-anchor="start">${esc(format(min))}</text><text x="${bins * 30}" y="122" class="axis" text-anchor="end">${esc(format(max))}</text></svg></figure>`;
 }
 
 /** One row per task: a mark per episode (linked to its run), its success share, median time and cost. */
@@ -60,7 +60,7 @@ export function reportHtml(report: Report): string {
     ["total cost", money(summary.total_cost_usd)],
   ];
   const slow = report.slowest_steps
-    .map((s) => `<tr><td><a href="${esc(s.run_url)}">${esc(s.id)} #${s.episode}</a></td><td class="num">${s.index}</td><td>${esc(s.text)}</td><td class="num">${s.seconds.toFixed(2)} s</td><td class="num">${s.model_seconds.toFixed(2)} s</td></tr>`)
+    .map((s) => `<tr><td><a href="${esc(s.run_url)}">${esc(s.id)} #${s.episode}</a></td><td class="num">${s.index}</td><td>${esc(s.text)}</td><td class="num">${s.seconds.toFixed(2)} s</td><td class="num">${s.model_seconds.toFixed(2)} s</td><td>${esc(s.longest_phase ?? "")}</td></tr>`)
     .join("\n");
   const costs = report.tasks.flatMap((t) => (t.cost_usd === null ? [] : [t.cost_usd]));
   return `<!doctype html>
@@ -95,9 +95,9 @@ ${histogram("Model seconds per episode", report.tasks.map((t) => t.model_seconds
 ${histogram("Cost per episode", costs, (v) => money(v))}
 </div>
 <h2>Slowest steps</h2>
-<table><thead><tr><th>Run</th><th class="num">Step</th><th>What it did</th><th class="num">Time</th><th class="num">Model</th></tr></thead>
+<table><thead><tr><th>Run</th><th class="num">Step</th><th>What it did</th><th class="num">Time</th><th class="num">Model</th><th>Most of it in</th></tr></thead>
 <tbody>
-${slow || '<tr><td colspan="5" class="muted">No steps were recorded.</td></tr>'}
+${slow || '<tr><td colspan="6" class="muted">No steps were recorded.</td></tr>'}
 </tbody></table>
 </body></html>
 `;

@@ -29,6 +29,8 @@ export interface SlowStep {
   text: string;
   seconds: number;
   model_seconds: number;
+  /** The phase that took the most of it (ProgressStep.timings), e.g. `capture 2.31 s`. */
+  longest_phase: string | null;
   run_url: string;
 }
 

@@ -37,7 +37,7 @@ export interface TaskResult {
   /** The time the harness spent on the episode outside the task's own run (its session, its check). */
   overhead_seconds: number;
   /** Each step's time, for the report's slowest steps. */
-  step_times: { index: number; text: string; seconds: number; model_seconds: number }[];
+  step_times: { index: number; text: string; seconds: number; model_seconds: number; longest_phase: string | null }[];
 }
 
 export interface EvalHost {
@@ -68,6 +68,13 @@ async function attachmentOf(suite: Suite, file: string): Promise<Attachment> {
 
 function seconds(ms: number): number {
   return Math.round(ms) / 1000;
+}
+
+/** Where most of a step's time went: `capture 2.31 s`; null for a step recorded without its timings. */
+function longestPhase(step: ProgressStep): string | null {
+  const phases = Object.entries(step.timings ?? {}).filter(([name, ms]) => name !== "total" && typeof ms === "number");
+  const [name, ms] = phases.sort((a, b) => b[1]! - a[1]!)[0] ?? [];
+  return name === undefined || ms === undefined ? null : `${name} ${(ms / 1000).toFixed(2)} s`;
 }
 
 /** Runs every episode of every task; results come in the suite's order, episode by episode. */
@@ -160,7 +167,7 @@ async function runEpisode(host: EvalHost, plan: RunPlan, spec: SuiteTask, episod
     task_id: taskId,
     session_id: sessionId,
     overhead_seconds: seconds(Math.max(0, performance.now() - begun - runMs)),
-    step_times: steps.map((s) => ({ index: s.index, text: s.text, seconds: seconds(s.timings?.total ?? 0), model_seconds: seconds(planMs(s)) })),
+    step_times: steps.map((s) => ({ index: s.index, text: s.text, seconds: seconds(s.timings?.total ?? 0), model_seconds: seconds(planMs(s)), longest_phase: longestPhase(s) })),
   };
 }
 

@@ -100,6 +100,8 @@ describe("easyagentcu eval", () => {
     expect(html).toContain("Cost per episode");
     expect(report.slowest_steps).toHaveLength(10);
     expect(html).toContain(report.slowest_steps[0]!.text);
+    expect(report.slowest_steps[0]!.longest_phase).toMatch(/^[a-z]+ \d+\.\d\d s$/);
+    expect(report.slowest_steps.map((s) => s.seconds)).toEqual([...report.slowest_steps.map((s) => s.seconds)].sort((a, b) => b - a));
     // The links open the runs: the data dir beside the report holds their chats.
     expect(existsSync(path.join(out, "data", "sessions"))).toBe(true);
   });
