@@ -1,5 +1,7 @@
 // A suite file read as the harness reads it: checks become tagged checks, and a mistake names the task and field.
 import { existsSync } from "node:fs";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSuite, parseSuite } from "./suite.ts";
@@ -56,5 +58,11 @@ describe("the suites we ship", () => {
     const desktop = await loadSuite(path.join(root, "evals/desktop/suite.yaml"));
     expect(desktop.tasks.length).toBeGreaterThanOrEqual(10);
     expect(desktop.tasks.every((t) => t.computer === "desktop")).toBe(true);
+  });
+
+  it("names an attachment that is not beside the suite before any task runs", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "easyagentcu-suite-"));
+    await writeFile(path.join(dir, "s.yaml"), "name: s\ntasks:\n  - id: up\n    text: Upload it.\n    attachments: [gone.txt]\n    check: {answer: ok}\n");
+    await expect(loadSuite(path.join(dir, "s.yaml"))).rejects.toThrow(`task "up" (tasks[0]) attachments[0]: there is no file ${path.join(dir, "gone.txt")}`);
   });
 });

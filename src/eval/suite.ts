@@ -1,7 +1,7 @@
 // An evaluation suite as its file says it (docs/evaluation.md): JSON or YAML, read and checked here
 // at the edge, so that a wrong field stops the run before any task starts, naming the task and the
 // field. Inside, a check is a union tagged by `type`.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -121,7 +121,15 @@ export async function loadSuite(file: string): Promise<Suite> {
   const text = await readFile(file, "utf8").catch((error: unknown) => {
     throw new AppError("INVALID_SUITE", `Cannot read the suite ${file}: ${(error as Error).message}`);
   });
-  return parseSuite(text, file);
+  const suite = parseSuite(text, file);
+  // A missing file is the suite's mistake, found before any task starts rather than halfway through.
+  for (const [i, task] of suite.tasks.entries()) {
+    for (const [j, name] of task.attachments.entries()) {
+      const at = path.resolve(suite.dir, name);
+      if (!(await stat(at).then((s) => s.isFile(), () => false))) throw new AppError("INVALID_SUITE", `${file} has a mistake: task "${task.id}" (tasks[${i}]) attachments[${j}]: there is no file ${at}`);
+    }
+  }
+  return suite;
 }
 
 /** A suite file, or one of the public task formats (eval/importers.ts) read as one. */
