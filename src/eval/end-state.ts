@@ -57,11 +57,30 @@ function needs(check: Check, into: { text: boolean; js: Set<string>; screen: boo
   return into;
 }
 
+/** How long the end waits for a page still loading: a task may end right after a click that submitted a form. */
+const END_LOAD_MS = 5_000;
+
+/**
+ * The expression's value in the page once it has loaded; tried once more when a navigation
+ * replaced the page while it ran (its context was destroyed).
+ */
+async function inLoadedPage(computer: Computer & { evaluate(expression: string): Promise<unknown> }, expression: string): Promise<unknown> {
+  try {
+    return await computer.evaluate(expression);
+  } catch {
+    await computer.web?.waitForLoad(END_LOAD_MS).catch(() => false);
+    return computer.evaluate(expression);
+  }
+}
+
 /** Reads what the check needs from a computer about to close; never throws, a failed read is recorded. */
 export async function lookAtEnd(computer: Computer, check: Check): Promise<EndLook> {
   const want = needs(check, { text: false, js: new Set(), screen: false });
+  // What the last action started (a form's post, a navigation) is let finish before the end is read.
+  await computer.settle().catch(() => undefined);
+  await computer.web?.waitForLoad(END_LOAD_MS).catch(() => false);
   const url = await computer.currentUrl().catch(() => null);
-  const evaluate = computer.evaluate?.bind(computer);
+  const evaluate = computer.evaluate ? (expression: string) => inLoadedPage(computer as Parameters<typeof inLoadedPage>[0], expression) : undefined;
   const text = want.text && evaluate ? await evaluate(VISIBLE_TEXT).then(String, () => null) : null;
   const js = new Map<string, boolean | { error: string }>();
   for (const expression of want.js) {
