@@ -28,12 +28,13 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
   agent: { src: ["protocol", "core", "perception", "computers", "models", "hands", "tools"], packages: ["node:", "pino", "zod"] },
   store: { src: ["protocol", "core", "perception", "agent/ports.ts"], packages: ["node:", "pino", "better-sqlite3", "kysely", "pg", "@aws-sdk/client-s3"] },
   mcp: { src: ["protocol", "core", "agent", "store", "tools"], packages: ["node:", "zod", "hono", "@modelcontextprotocol/sdk"] },
+  eval: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store"], packages: ["node:", "zod", "yaml"] },
   server: {
     src: ["protocol", "core", "agent", "store", "mcp", "computers/extension"],
     packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws", "@ag-ui/core", "@ag-ui/encoder"],
   },
   cli: {
-    src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "mcp", "server"],
+    src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "mcp", "server", "eval"],
     packages: ["node:", "pino", "commander", "@modelcontextprotocol/sdk"],
   },
 };

@@ -5,6 +5,7 @@
 // `easyagentcu replay <task_id>` runs a recorded task again the same way;
 // `easyagentcu export <task_id> --format json|playwright` prints its trajectory or a Playwright script;
 // `easyagentcu mcp` serves MCP over stdio (stdout is the protocol's: logs go to stderr).
+// `easyagentcu eval SUITE` runs an evaluation suite and writes its report (cli/eval.ts).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -18,6 +19,7 @@ import { createMcpServer } from "../mcp/server.ts";
 import { Store } from "../store/store.ts";
 import { agentModeSchema, exportQuerySchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
+import { evaluate, type EvalOptions } from "./eval.ts";
 import { startSystem, WEB_DIR, type System } from "./system.ts";
 
 interface CommonOptions {
@@ -133,8 +135,8 @@ async function exportCommand(taskId: string, options: CommonOptions & { format?:
   }
 }
 
-function quietConfig(options: CommonOptions): Config {
-  return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn" } as DeepPartial<ConfigInput>, options);
+function quietConfig(options: CommonOptions, overrides: DeepPartial<ConfigInput> = {}): Config {
+  return config({ logLevel: process.env.LOG_LEVEL ? undefined : "warn", ...overrides } as DeepPartial<ConfigInput>, options);
 }
 
 /** Where a file the task received was saved, for the person to open. */
@@ -281,6 +283,22 @@ program
   .argument("<task_id>", "the task to export")
   .option("--format <format>", "json or playwright", "json")
   .action((taskId: string, options: { format?: string }) => exportCommand(taskId, { ...program.opts<CommonOptions>(), ...options }));
+
+program
+  .command("eval")
+  .description("run an evaluation suite (JSON or YAML, docs/evaluation.md) and write DIR/report.json and DIR/report.html")
+  .argument("[suite]", "the suite file, e.g. evals/web/suite.yaml")
+  .option("--model <provider:name>", "the model the tasks use, e.g. anthropic:claude-sonnet-5 (default: the configured one)")
+  .option("--episodes <n>", "how many times each task runs (default 1)")
+  .option("--concurrency <n>", "how many tasks run at once (default 2)")
+  .option("--out <dir>", "where the report and the run's data dir go (default eval-runs/<suite>-<time>)")
+  .option("--tasks <ids>", "only these tasks of the suite, comma-separated")
+  .option("--ui <url>", "the address the report's links open (default http://127.0.0.1:PORT, for `serve --data-dir DIR/data`)")
+  .option("--compare <reports...>", "print two reports side by side instead: --compare A/report.json B/report.json")
+  .action((suite: string | undefined, options: EvalOptions) => {
+    const common = program.opts<CommonOptions>();
+    return evaluate(suite, { ...options, ...(common.dataDir ? { dataDir: common.dataDir } : {}) }, (overrides) => quietConfig({ ...common, dataDir: undefined }, overrides)).then(() => process.exit(0));
+  });
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -24,7 +24,8 @@ import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { modelReadiness } from "../models/readiness.ts";
 import { loadTokenizer } from "../perception/page-view/tokens.ts";
-import type { ModelStatusReply } from "../protocol/index.ts";
+import type { ModelStatusReply, Task } from "../protocol/index.ts";
+import type { Computer } from "../computers/computer.ts";
 import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
@@ -57,11 +58,17 @@ export interface System {
 
 const MODEL_STATUS_TTL_MS = 15_000;
 
-/**
- * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
- * `run` or `replay` leaves them for the server to find.
- */
-export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
+export interface SystemOptions {
+  /**
+   * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
+   * `run` or `replay` leaves them for the server to find.
+   */
+  recover: boolean;
+  /** Called with each task's computer as the task closes it, while it still shows the task's end (an evaluation's checks). */
+  beforeClose?: (task: Task, computer: Computer) => Promise<void>;
+}
+
+export async function startSystem(config: Config, options: SystemOptions, log: Logger = createLogger(config)): Promise<System> {
   // Every process holds its data dir, the server and `run` and `replay` alike: a second server
   // would take the first one's tasks for interrupted, and two processes' tasks would share its files.
   const lock = await lockDataDir(config.dataDir);
@@ -133,19 +140,24 @@ export async function startSystem(config: Config, options: { recover: boolean },
       plannerFor: (_task, choice) => createPlanner(live.current, choice, log),
       chatModel,
       openComputer: async (task) => {
-        if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
-        if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
-        if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
-        const url = allowedEndpoint(config, task.cdp.url);
-        if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL, ATTACH_CHROME or CDP_ALLOWED_URLS any more.`);
-        const target = task.cdp.target_id ?? undefined;
-        if (isRunningChrome(url)) return attachRunningChrome(browsers, url, target, { jpegQuality, navigationTimeoutMs, secrets });
-        return browsers.attach(url, target, { jpegQuality, navigationTimeoutMs, secrets });
+        const computer = await open(task);
+        const { beforeClose } = options;
+        return beforeClose ? closingAfter(computer, () => beforeClose(task, computer)) : computer;
       },
       forgetChat: (sessionId) => browsers.forget(sessionId),
     },
     log,
   );
+  async function open(task: Task): Promise<Computer> {
+    if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
+    if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
+    if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
+    const url = allowedEndpoint(config, task.cdp.url);
+    if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL, ATTACH_CHROME or CDP_ALLOWED_URLS any more.`);
+    const target = task.cdp.target_id ?? undefined;
+    if (isRunningChrome(url)) return attachRunningChrome(browsers, url, target, { jpegQuality, navigationTimeoutMs, secrets });
+    return browsers.attach(url, target, { jpegQuality, navigationTimeoutMs, secrets });
+  }
   const chat = new ChatAgent(runtime, store, chatModel, live, log);
   let status: { at: number; of: Config; reply: Promise<ModelStatusReply> } | null = null;
   const modelStatus = () => {
@@ -174,6 +186,17 @@ export async function startSystem(config: Config, options: { recover: boolean },
       await lock.release();
     },
   };
+}
+
+/** The computer, whose `close` first runs `first` (whatever it throws is the caller's to log). */
+function closingAfter(computer: Computer, first: () => Promise<void>): Computer {
+  return new Proxy(computer, {
+    get(target, key) {
+      if (key === "close") return () => first().catch(() => undefined).then(() => target.close());
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** This machine's addresses on its network interfaces. */

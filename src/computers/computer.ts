@@ -282,6 +282,11 @@ export interface Computer {
    */
   pageShows?(texts: readonly string[]): Promise<boolean[]>;
   /**
+   * Computers with a page (a browser): the value of a JavaScript expression in the active page,
+   * awaited when it is a promise. Never offered to the model: an evaluation reads its task's end with it.
+   */
+  evaluate?(expression: string): Promise<unknown>;
+  /**
    * Computers that show the person who has the screen (the extension's overlay in their own tab):
    * told when the person takes it (a takeover, a request to act), when nobody drives it (the task
    * waits for a decision on an approval) and when the agent has it again.

@@ -296,6 +296,11 @@ export const configSchema = z.object({
   secrets: secretsFileSchema.default({}),
   /** MODEL_PRICES_FILE: price rows that come before the shipped ones (models/prices.ts), first match wins. */
   prices: priceFileSchema.default([]),
+  /** The evaluation harness (src/eval/). */
+  evaluation: z.object({
+    /** The model a suite's `judge` checks ask, as `provider:model` with a chat provider; without it those checks fail saying so. */
+    judgeModel: z.string().regex(/^(qwen|openai|anthropic|gemini):.+$/, "EVAL_JUDGE_MODEL must be provider:model with a chat provider (qwen, openai, anthropic, gemini), e.g. anthropic:claude-sonnet-5").optional(),
+  }).prefault({}),
   /** Where the agent's own browser may go (the network fence; see computers/browser/fence.ts). */
   network: z.object({
     /** Local or private origins the agent may open (`http://127.0.0.1:3000`, `localhost:*`); everything public is allowed anyway. */
@@ -404,6 +409,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     approvals: env.APPROVAL_POLICY,
     secrets: env.SECRETS_FILE,
     prices: env.MODEL_PRICES_FILE,
+    evaluation: { judgeModel: env.EVAL_JUDGE_MODEL },
     network: { allowedOrigins: env.ALLOWED_ORIGINS, blockedDomains: env.BLOCKED_DOMAINS, allowedDomains: env.ALLOWED_DOMAINS, sensitiveDomains: env.SENSITIVE_DOMAINS },
   };
   const merged = merge(dropUndefined(fromEnv), dropUndefined(overrides));

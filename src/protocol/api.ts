@@ -206,6 +206,8 @@ export const ERROR_CODES = [
   "DATA_DIR_LOCKED",
   "STORAGE_FAILED",
   "INTERNAL",
+  /** An evaluation suite (src/eval/suite.ts) that names a field wrongly or misses one. */
+  "INVALID_SUITE",
   // The extension's (seed 004 §4, §5.1); some are the same as the ones above.
   ...EXTENSION_ERROR_CODES,
 ] as const;

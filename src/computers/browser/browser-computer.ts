@@ -522,6 +522,10 @@ export class BrowserComputer implements Computer {
     return this.guard(() => pageShows(this.cdp, texts));
   }
 
+  evaluate(expression: string): Promise<unknown> {
+    return this.guard(() => this.page.evaluate(expression));
+  }
+
   onLiveFrame(listener: LiveFrameListener): () => void {
     return this.live.listen(listener);
   }

@@ -47,14 +47,14 @@ async function fileInputOf(element: ElementHandle<Element>): Promise<ElementHand
 }
 
 // Runs in the page: the file input itself, the one its label names, or the only one inside it
-// (a drop zone that hides its input); null for anything else.
+// (a drop zone that hides its input); null for anything else. It names no function inside: under
+// tsx (the `easyagentcu` command) a named one is wrapped in a helper the page does not have.
 function findFileInput(element: Element): HTMLInputElement | null {
-  const isFile = (e: Element | null | undefined): e is HTMLInputElement => e instanceof HTMLInputElement && e.type === "file";
-  if (isFile(element)) return element;
-  const control = element.closest("label")?.control;
-  if (isFile(control)) return control;
   const inside = element.querySelectorAll("input[type=file]");
-  return inside.length === 1 && isFile(inside[0]) ? inside[0] : null;
+  for (const candidate of [element, element.closest("label")?.control, inside.length === 1 ? inside[0] : null]) {
+    if (candidate instanceof HTMLInputElement && candidate.type === "file") return candidate;
+  }
+  return null;
 }
 
 // Runs in the page: the element as a person would name it.
