@@ -150,9 +150,10 @@ export class PersonGate {
     budget.pauseClock();
     // Two checks may find the same risk in the same words: each reason is said once.
     const why = [...new Set(approval.checks.map((c) => c.message || c.code))].join("\n");
+    // Waiting from the start: a decision made the moment the request is seen is not lost.
+    const decision = new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide }));
     await record.update({ status: "awaiting_user", approval, answer: why });
     await record.emit({ type: "approval.requested", task_id: record.current.id, approval });
-    const decision = new Promise<boolean>((decide) => (this.decisionWaiter = { approvalId: approval.id, decide }));
     await this.handOver("nobody");
     const approved = await raceAbort(decision, this.signal);
     await this.handOver("agent");

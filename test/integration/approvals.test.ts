@@ -65,6 +65,24 @@ describe("the planner's actions under the default policy", () => {
     await pages.waitForRecord("nick=ada");
   });
 
+  it("takes a decision made the moment the request is heard, before anything else happens", async () => {
+    const task = "Save my profile at once";
+    model.route(plannedFor(task), act("click", { x: 390, y: 220 }, "Saving the profile"), act("done", { answer: "Saved." }, "Finished"));
+    const decided: boolean[] = [];
+    // A program (the eval harness, a script) that answers in the same turn it hears the request.
+    const stop = await strict.system.store.events.subscribe("s-appr-at-once", 0, (event) => {
+      if (event.type === "approval.requested") decided.push(strict.system.runtime.decide(event.task_id, event.approval.id, true));
+    });
+    try {
+      const sent = await strict.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-appr-at-once", text: task, start_url: pages.url("approvals.html") });
+      await expect.poll(async () => (await strict.api<{ task: { status: string } }>("GET", `/api/tasks/${sent.json.task_id}`)).json.task.status, { timeout: 60_000 }).toBe("completed");
+      expect(decided).toEqual([true]);
+      await pages.waitForRecord("nick=ada");
+    } finally {
+      stop();
+    }
+  });
+
   it("refuses what the policy denies without asking", async () => {
     const task = "Pay the bill";
     model.route(plannedFor(task), act("click", { x: 380, y: 120 }, "Paying"), act("done", { answer: "Paying is not allowed here." }, "Finished"));
