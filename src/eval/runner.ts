@@ -105,17 +105,16 @@ async function runEpisode(host: EvalHost, plan: RunPlan, spec: SuiteTask, episod
   let asked: string | null = null;
   const { person } = plan.suite;
   let taskId = "";
-  // The event is told before the task waits for the answer: the answer is given once this turn is over.
   const stop = await store.events.subscribe(sessionId, 0, (event: SessionEvent) => {
     if (event.type === "approval.requested") {
       const { approvals } = person;
-      if (approvals) setImmediate(() => runtime.decide(event.task_id, event.approval.id, approvals === "approve"));
+      if (approvals) runtime.decide(event.task_id, event.approval.id, approvals === "approve");
       else {
         asked = `it asked to approve: ${event.approval.checks.map((c) => c.message).join(" ")}`;
         runtime.stop(event.task_id);
       }
     } else if (event.type === "task.awaiting_user") {
-      if (person.needs_user === "ack") setImmediate(() => runtime.acknowledge(event.task_id));
+      if (person.needs_user === "ack") runtime.acknowledge(event.task_id);
       else {
         asked = `it asked the person: ${event.answer}`;
         runtime.stop(event.task_id);
