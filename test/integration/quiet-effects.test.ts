@@ -32,6 +32,12 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 const done = act("done", { answer: "ok" });
 
 describe("an effect the screen does not show", () => {
+  it("a control inside a shadow root, open or closed, that changes only itself is clicked once", async () => {
+    const { steps } = await run("flip both toggles", [act("click", { x: 180, y: 120 }, "Flipping the toggle"), act("click", { x: 180, y: 220 }, "Ticking the box"), done], "shadow-toggles.html");
+    expect(steps[0]?.effect).toMatchObject({ changed: true, retries: 0, seen: "structure" });
+    expect(steps[1]?.effect).toMatchObject({ changed: true, retries: 0, seen: "structure" });
+  });
+
   it("a download link clicked once is requested once, and the model is told a download started", async () => {
     const { steps, asked, requests } = await run("get the report", [act("click", { x: 180, y: 120 }, "Downloading the report"), done]);
     await settled();

@@ -9,18 +9,39 @@ import { inOrder } from "./page-effects.ts";
 // input/change events of form controls, whose new state (a ticked checkbox) is not a mutation,
 // and focus moving into a field (a click into a field has that effect and no other); `at` is
 // when it last counted (the page's clock), so settling can tell whether the DOM is still moving.
+// Shadow roots, open or closed, are watched too: a document's observer does not see into them, and
+// a control's `change` does not leave its root. Each root is caught as it is attached (the page's
+// scripts run after this one), or as a declarative one arrives with its host.
 const COUNTER = "__easyagentcuMutations";
 const COUNT_MUTATIONS = `(() => {
   if (window.${COUNTER} !== undefined) return;
   const counter = { n: 0, at: -Infinity };
   const count = (n) => { counter.n += n; counter.at = performance.now(); };
   Object.defineProperty(window, "${COUNTER}", { value: counter, enumerable: false });
-  for (const type of ["input", "change"]) document.addEventListener(type, () => count(1), true);
   const field = "textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image])";
-  document.addEventListener("focusin", (e) => { if (e.target instanceof Element && e.target.matches(field)) count(1); }, true);
-  const observe = () => new MutationObserver((records) => count(records.length))
-    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  if (document.documentElement) observe(); else document.addEventListener("DOMContentLoaded", observe, { once: true });
+  const watched = new WeakSet();
+  const observer = new MutationObserver((records) => {
+    count(records.length);
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof Element) watchTree(node);
+  });
+  const watch = (root) => {
+    if (watched.has(root)) return;
+    watched.add(root);
+    for (const type of ["input", "change"]) root.addEventListener(type, () => count(1), true);
+    root.addEventListener("focusin", (e) => { const target = e.composedPath()[0]; if (target instanceof Element && target.matches(field)) count(1); }, true);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  };
+  const watchTree = (element) => {
+    for (const el of [element, ...element.querySelectorAll("*")]) if (el.shadowRoot) { watch(el.shadowRoot); watchTree(el.shadowRoot); }
+  };
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    watch(root);
+    return root;
+  };
+  const start = () => { watch(document); if (document.documentElement) watchTree(document.documentElement); };
+  if (document.documentElement) start(); else document.addEventListener("DOMContentLoaded", start, { once: true });
 })()`;
 
 /** A frame at 60 Hz: a DOM that has not changed for this long has stopped moving. */
