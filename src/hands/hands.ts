@@ -8,123 +8,31 @@
 // reported instead. A scroll without effect is tried once the other way, then reported
 // (scroll-back.ts). What happened is data for the step record and the model's history, never a
 // reason to fail the task. Before any of it, the action is classified and judged by the approval
-// policy: it runs, waits for the person, or is refused (DENIED, which goes back to whoever decided it).
-import type { Computer, ElementTarget, Risk, StructuralEffect, UploadFile } from "../computers/computer.ts";
-import { judge, originOf, UNREPEATED } from "../core/approval-policy.ts";
-import { closedPhrase, type DomainList } from "../core/network-policy.ts";
+// policy (consent.ts): it runs, waits for the person, or is refused (DENIED, which goes back to
+// whoever decided it). What a deed is and what performing it answers: deeds.ts.
+import type { Risk, StructuralEffect, UploadFile } from "../computers/computer.ts";
+import { UNREPEATED } from "../core/approval-policy.ts";
 import type { Config } from "../core/config.ts";
-import { Secrets } from "../core/secrets.ts";
 import { raceAbort } from "../core/abort.ts";
-import type { Progress } from "../core/progress.ts";
 import { AppError } from "../core/errors.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { ScreenAction } from "../perception/resolve.ts";
 import { ScreenReader } from "../perception/screen-diff.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
-import { actionPoint, type EffectSeen, type FrameRef, type PersonInput, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
+import { actionPoint, type EffectSeen, type PersonInput, type StepEffect, type StepVerification, type Usage } from "../protocol/index.ts";
 import { CheckLog, type StepChecks } from "./checks.ts";
-import { actsOnPage, deedElement, localNetworkRisks, risksOfDeed, secretRisks, sensitiveSiteRisks, withNewOrigins, type DeedTarget } from "./classify.ts";
+import { localNetworkRisks, risksOfDeed, type DeedTarget } from "./classify.ts";
+import { Consent } from "./consent.ts";
 import { checkedUrl, execute } from "./execute.ts";
 import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
-import { citedBy, followsPage, unnamedRisks } from "./provenance.ts";
+import { unnamedRisks } from "./provenance.ts";
 import { reversed, scrollNote } from "./scroll-back.ts";
 
+import type { Deed, HandsOptions, Performed, PerformOptions } from "./deeds.ts";
+
 export type { PointerLook, FrameOptions, StepChecks, DeedTarget };
-
-/** What the hands are asked to do. */
-export type Deed =
-  /**
-   * A computer action at screenshot pixels; `element`: the element a click is meant for, when
-   * known; `repeat`: keys pressed several times, checked once; `focus`: a click that only puts
-   * the focus where typing follows — its pointer is checked, its effect is the typing's, measured
-   * from the screen before both; `fresh`: the screen may have changed since it was last seen (the
-   * element was scrolled into view), so take it anew first.
-   */
-  | { kind: "action"; action: ScreenAction; intent: string; element?: ElementTarget | null; repeat?: number; focus?: boolean; fresh?: boolean }
-  /**
-   * Anything else that changes the page (fill a field, go back): run, then settle, capture and
-   * compare; `on`: the element it acts on and how, for the approval policy; `passive`: it only
-   * scrolls or leaves the page, and touches nothing on it; `opens`: the address it opens (a new
-   * tab at it), judged as opening it in the tab would be; `risks`: what it risks by its own account,
-   * where no element or address says (a page's own tool, which may submit).
-   */
-  | { kind: "page"; run: (signal: AbortSignal) => Promise<void>; intent?: string; on?: DeedTarget; passive?: boolean; opens?: string; risks?: Risk[] };
-
-export type Performed =
-  | {
-      kind: "acted";
-      after: Screenshot;
-      /** Where the action happened (after any correction), in screenshot pixels. */
-      at: Point | null;
-      /** Null for a focusing click, whose effect the typing after it shows. */
-      effect: StepEffect | null;
-      verification: StepVerification | null;
-      usage: Usage;
-    }
-  /** The pointer could not be placed on the target: nothing was clicked. */
-  | { kind: "unverified"; verification: StepVerification; usage: Usage };
-
-export interface PerformOptions {
-  /** The model's look at the pointer, when the driver's model can look. */
-  look: PointerLook | null;
-  /** Whether the decider asked for the pointer to be checked (`requires_verification`). */
-  requested: boolean;
-  /** The decider's own VERIFY_CLICKS, overriding the configured one. */
-  clicks?: Config["verification"]["clicks"] | null;
-  /**
-   * The operation the deed is part of, when it is tighter than the task (a tool call, with its
-   * deadline held while the person decides): the action stops where it acts when it ends.
-   */
-  progress?: Progress;
-}
-
-/** An action the policy says to ask about: the screen before it, and where on it the action lands. */
-export interface ApprovalRequest {
-  risks: Risk[];
-  intent: string;
-  action: ScreenAction | null;
-  url: string | null;
-  shot: Screenshot;
-  at: Point | null;
-  box: ElementTarget["box"];
-  /**
-   * The action follows the page, not the person: what it types, or the host of an address it opens
-   * or sends to, is not in what the person wrote, and the page holds it (`followsPage`).
-   */
-  fromPage: boolean;
-  /** The origin of the frame inside the page that the action lands in, when it is not the page's own. */
-  frameOrigin: string | null;
-}
-
-export interface HandsOptions {
-  computer: Computer;
-  config: Config;
-  /** The task's progress: its Stop, and the timing of the phases of the step being made. */
-  progress: Progress;
-  /** Stores a capture of the current step's pointer checks. */
-  saveFrame(shot: Screenshot, options: FrameOptions): Promise<FrameRef>;
-  /**
-   * The origins the person named for the task: there the policy's allow stands for every class.
-   * An origin of `proposed` joins them once the person allows the task to go there.
-   */
-  trusted: Set<string>;
-  /** Origins the chat assistant chose for the task that the person did not name: the first visit asks. */
-  proposed?: ReadonlySet<string>;
-  /** What the person wrote for the task so far (its text, start page, their follow-ups): what an action carries beyond it may come from the page. */
-  personText?: () => string;
-  /** Passwords the task's text gives in plain words (core/approval-policy.ts `plainPasswords`): typing one is `sensitive_field`. */
-  passwords?: readonly string[];
-  /** Asks the person about an action; true when they allow it. */
-  ask(request: ApprovalRequest): Promise<boolean>;
-  /** How long the policy may take for the structure read beside it to stand: a few frames by default. */
-  earlyReadMs?: number;
-  /**
-   * The file of the message's attachment an upload names; throws ACTION_FAILED, naming the
-   * attachments there are, for a name the message did not attach. Without it, nothing is uploaded.
-   */
-  uploadFile?(name: string): Promise<UploadFile>;
-}
+export type { ApprovalRequest, Deed, HandsOptions, Performed, PerformOptions } from "./deeds.ts";
 
 /** What an attempt at an action showed, against the screen before it. */
 interface Seen {
@@ -174,11 +82,7 @@ export class Hands {
   /** The screen as last seen: what the next action's effect is measured against. */
   private latest: Screenshot | null = null;
   private readonly log = new CheckLog();
-  /** The origins the task has been on. */
-  private readonly visited = new Set<string>();
-  /** Whether an origin is closed to the agent (EasyAgentCU's own server; a domain list), as judged once. */
-  private readonly closed = new Map<string, { own: boolean; closedBy: DomainList | null }>();
-  private readonly secrets: Secrets;
+  private readonly consent: Consent;
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
 
@@ -188,7 +92,7 @@ export class Hands {
   private acting: Promise<void> | null = null;
 
   constructor(private readonly options: HandsOptions) {
-    this.secrets = new Secrets(options.config.secrets);
+    this.consent = new Consent(options);
   }
 
   /** Opens the task's start page, if any, and takes the first look: nothing was there before to compare with. */
@@ -196,13 +100,13 @@ export class Hands {
     const { computer, progress } = this.options;
     const { signal } = progress;
     if (url) {
-      await raceAbort(this.keepOffClosed([url], "opened"), signal);
+      await raceAbort(this.consent.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
-      if (risks.length > 0) await this.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
+      if (risks.length > 0) await this.consent.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
       await computer.navigate(checkedUrl(url), progress);
       this.settledAt = performance.now();
     }
-    this.visit(await computer.currentUrl());
+    this.consent.visit(await computer.currentUrl());
     return this.capture();
   }
 
@@ -240,7 +144,7 @@ export class Hands {
     const waits = action?.type === "wait";
     const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
-    const asked = await progress.phase("policy", () => this.approve(deed, before, target, progress));
+    const asked = await progress.phase("policy", () => this.consent.approve(deed, before, target, progress));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
@@ -359,7 +263,7 @@ export class Hands {
       note = scrollNote(action, result.changed);
     }
     const effect: StepEffect = { changed: result.changed, ratio: result.ratio, structural: result.structural, retries, note, seen: result.seen };
-    this.visit(await computer.currentUrl());
+    this.consent.visit(await computer.currentUrl());
     this.log.add({ effect, verification, usage, after: result.after });
     return { kind: "acted", after: result.after, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect, verification, usage };
   }
@@ -418,109 +322,12 @@ export class Hands {
   }
 
   /**
-   * Classifies the deed and applies the policy: returns once it may run, true when the person was
-   * asked first; throws DENIED when the policy or the person refuses it.
-   */
-  private async approve(deed: Deed, before: Screenshot, at: Point | null, progress: Progress): Promise<boolean> {
-    const { computer, config } = this.options;
-    const { signal } = progress;
-    const action = deed.kind === "action" ? deed.action : deed.opens ? opening(deed.opens, deed.intent ?? "") : null;
-    const on = deed.kind === "page" ? (deed.on ?? null) : null;
-    const url = await computer.currentUrl();
-    this.visit(url);
-    const found = [...(await raceAbort(risksOfDeed(computer, action, on, (kind) => config.approvals[kind] !== "allow"), signal)), ...(deed.kind === "page" ? (deed.risks ?? []) : [])];
-    const leads = [...found.flatMap((r) => r.origin ?? []), ...(action?.type === "navigate" ? [action.args.url] : [])];
-    // The page the agent is on may be blocked (a redirect took it there): it may only leave.
-    await raceAbort(this.keepOffClosed(leads, "opened"), signal);
-    const acts = deed.kind === "page" ? deed.passive !== true : actsOnPage(deed.action);
-    if (url) await raceAbort(this.keepOffClosed([url], acts ? "acted on" : "looked at"), signal);
-    const secrets = secretRisks(action, on, this.secrets, this.options.passwords);
-    // An element inside a frame of another origin acts toward that origin: a secret typed there
-    // goes to it, and the person is shown which frame it is and where in it the action lands.
-    const element = computer.web && found.length + secrets.length > 0 ? deedElement(action, on) : null;
-    const frame = element ? await raceAbort(computer.web!.frameOf(element), signal) : null;
-    const risks = [
-      ...found,
-      ...secrets.map((risk) => (frame ? { ...risk, origin: frame.origin } : risk)),
-      ...sensitiveSiteRisks(config.network.sensitiveDomains, url, action, on, deed.kind === "page" && (deed.risks ?? []).length > 0),
-      // An address the assistant chose, opened later than the start (a task with no start page): asked as at the start.
-      ...(action?.type === "navigate" ? unnamedRisks(action.args.url, this.options.proposed, this.options.trusted) : []),
-      ...(await raceAbort(localNetworkRisks(computer.gate, leads), signal)),
-    ];
-    const intent = deed.kind === "action" ? deed.intent : (deed.intent ?? "");
-    // Measured through the frames, past each one's border and padding, which the element's own box leaves out.
-    const box = frame?.box ?? (deed.kind === "action" ? deed.element?.box : null) ?? null;
-    const cited = citedBy(action, on, [...leads, ...risks.flatMap((r) => r.origin ?? [])]);
-    return this.decide(risks, { intent, action, url, shot: before, at, box, frameOrigin: frame?.origin ?? null }, progress, cited);
-  }
-
-  /**
    * Judges a whole call of a risky desktop tool (seed 003's risk levels) before it runs: returns
    * when it may, after asking the person if the policy says so; throws DENIED otherwise.
    */
   async approveCall(risks: Risk[], intent: string, progress = this.options.progress): Promise<void> {
     const shot = this.latest ?? (await this.capture(progress));
-    await this.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, progress);
-  }
-
-  /**
-   * Applies the policy to the risks: returns when the action may run (true when the person was
-   * asked first), and opens the fence to the local origins it was allowed to reach; throws DENIED
-   * when the policy or the person refuses it.
-   */
-  private async decide(
-    risks: Risk[],
-    request: Omit<ApprovalRequest, "risks" | "fromPage">,
-    progress: Progress,
-    /** What the action carries (the text it types, the hosts it goes to): the person is told if it follows the page. */
-    cited: readonly string[] = [],
-  ): Promise<boolean> {
-    const { computer, config, trusted, ask } = this.options;
-    if (risks.length === 0) return false;
-    const judged = judge(config.approvals, withNewOrigins(risks, this.visited), request.url ? originOf(request.url) : null, (origin) => trusted.has(origin));
-    const what = judged.risks.map((r) => r.message).join(" and ");
-    if (judged.verdict === "deny") throw new AppError("DENIED", `The approval policy does not allow this: it ${what}.`);
-    if (judged.verdict === "ask") {
-      const said = this.options.personText?.();
-      const fromPage = said !== undefined && (await raceAbort(followsPage(computer, said, cited), progress.signal));
-      if (!(await progress.hold(() => raceAbort(ask({ risks: judged.risks, ...request, fromPage }), progress.signal)))) throw new AppError("DENIED", `The person did not allow this: it ${what}.`);
-    }
-    for (const risk of risks) if (risk.kind === "local_network" && risk.origin) computer.gate?.permit(risk.origin);
-    // The person allowed going where the assistant chose: from now on it counts as named by them.
-    if (judged.verdict === "ask") for (const risk of risks) if (risk.origin && this.options.proposed?.has(risk.origin)) trusted.add(risk.origin);
-    return judged.verdict === "ask";
-  }
-
-  /**
-   * EasyAgentCU's own UI is never acted on, nor opened, and a site the domain lists close
-   * (BLOCKED_DOMAINS, or outside ALLOWED_DOMAINS) never opened by an address, a link or a form the
-   * agent sends (`opened`); on such a page it is already on
-   * (a redirect took it there) it may look, scroll, wait and leave (`looked at`), not act on an
-   * element, type or press keys (`acted on`). A browser attached over CDP and the person's
-   * Chrome are not fenced, and the UI there could start tasks or press "I've done it". Judged once
-   * per origin.
-   */
-  private async keepOffClosed(urls: string[], how: "opened" | "acted on" | "looked at"): Promise<void> {
-    const gate = this.options.computer.gate;
-    if (!gate) return;
-    for (const origin of new Set(urls.flatMap((url) => originOf(url) ?? []))) {
-      let closed = this.closed.get(origin);
-      if (closed === undefined) {
-        const verdict = await gate.judge(origin);
-        closed = { own: !verdict.allowed && verdict.own === true, closedBy: (!verdict.allowed && verdict.closedBy) || null };
-        this.closed.set(origin, closed);
-      }
-      if (closed.own) throw new AppError("DENIED", `EasyAgentCU never acts on its own UI (${origin}).`);
-      if (closed.closedBy && how === "opened") throw new AppError("DENIED", `The agent never opens ${origin}: it ${closedPhrase(closed.closedBy)}.`);
-      if (closed.closedBy && how === "acted on") {
-        throw new AppError("DENIED", `${origin} ${closedPhrase(closed.closedBy)}: the agent may only leave it, by opening another address or going back.`);
-      }
-    }
-  }
-
-  private visit(url: string | null): void {
-    const origin = url ? originOf(url) : null;
-    if (origin) this.visited.add(origin);
+    await this.consent.decide(risks, { intent, action: null, url: await this.options.computer.currentUrl(), shot, at: null, box: null, frameOrigin: null }, progress);
   }
 
   /**
@@ -564,11 +371,6 @@ export class Hands {
       }
     }
   }
-}
-
-/** The navigation a page deed that opens `url` is classified as: the fence and the policy see no difference. */
-function opening(url: string, intent: string): ScreenAction {
-  return { type: "navigate", args: { url }, intent, requires_verification: false };
 }
 
 /** What a structural effect shows first; a request only when nothing else does. */
