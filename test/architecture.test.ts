@@ -31,7 +31,8 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
     src: ["protocol", "core", "agent", "store", "computers/extension"],
     packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws", "@ag-ui/core", "@ag-ui/encoder"],
   },
-  cli: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "server"], packages: ["node:", "pino", "commander"] },
+  worker: { src: ["core", "agent/ports.ts"], packages: ["pino", "pg-boss"] },
+  cli: { src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "server", "worker"], packages: ["node:", "pino", "commander"] },
 };
 
 /** A computer's actions; only the hands call them. */

@@ -2,6 +2,7 @@
 // recorders, the composition root supplies computers, planners and chat models. The agent
 // imports no store and builds no computer or model itself.
 import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { PersonWords } from "../core/approval-policy.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
@@ -70,4 +71,24 @@ export interface TaskResources {
   plannerFor(task: Pick<Task, "id" | "text">, choice?: ModelChoice): Planner;
   /** The chat model that drives the browser tool agent. */
   chatModel(): ChatModel;
+}
+
+/** What a worker needs, beside the stored task, to run it as `serve` would have (plain data: it travels in the queue). */
+export interface QueuedTask {
+  taskId: string;
+  maxSteps: number;
+  /** The person's own words and start page, when the chat assistant worded the task. */
+  personWords: PersonWords | null;
+  /** The task's own model, when not the configured one. */
+  model: ModelChoice | null;
+  /** Continue: the ended task it goes on from. */
+  continues: string | null;
+}
+
+/** Where `serve` hands its tasks when workers run them (TASK_QUEUE=postgres): the queue, and the store's word on how each ended. */
+export interface TaskDispatch {
+  /** Hands a recorded task to the queue; resolves once the queue holds it. */
+  enqueue(job: QueuedTask): Promise<void>;
+  /** Resolves with the task as it ended, in whichever process ran it. */
+  ended(task: Task): Promise<Task>;
 }

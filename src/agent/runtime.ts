@@ -1,7 +1,8 @@
 // The runtime: accepts tasks, runs each in its own TaskRun, and routes Stop and "I've done it"
 // to the right one. Tasks in different sessions run concurrently, up to MAX_CONCURRENT_TASKS (the
 // rest wait, queued); a session runs one task at a time and a second send while one is active is
-// refused with SESSION_BUSY (409).
+// refused with SESSION_BUSY (409). With a TaskDispatch (TASK_QUEUE=postgres), `serve` records
+// each task and queues it for a worker instead, and a worker's Runtime runs what it takes (`take`).
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import type { LiveConfig } from "../core/live-config.ts";
@@ -11,14 +12,14 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
-import type { RunRecorder, TaskResources } from "./ports.ts";
+import type { QueuedTask, RunRecorder, TaskDispatch, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
-import { continuationOf, resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
+import { continuationOf, resumptionOf, takenUpOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
 import { ackText, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
@@ -71,6 +72,7 @@ export class Runtime {
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
     private readonly log: Logger,
+    private readonly dispatch: TaskDispatch | null = null,
   ) {
     this.queue = new TaskQueue(live.current.limits.maxConcurrentTasks);
   }
@@ -142,13 +144,14 @@ export class Runtime {
           created_at: now,
         };
     const cap = submission.maxSteps === undefined ? defaultStepCap(task.mode, this.config) : Math.min(submission.maxSteps, this.config.limits.maxSteps);
-    const { done } = await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, (release) =>
-      // A message the chat already stored keeps its attachments; it is only linked to the task.
+    // A message the chat already stored keeps its attachments; it is only linked to the task.
+    const record = (release: () => void) =>
       this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
         release();
         throw error;
-      }),
-    );
+      });
+    const queued: QueuedTask = { taskId: task.id, maxSteps: cap, personWords: submission.personWords ?? null, model: submission.model ?? null, continues: continues?.of.id ?? null };
+    const { done } = this.dispatch ? await this.enqueue(task, queued, record) : await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, record);
     return { task, message, done };
   }
 
@@ -168,6 +171,36 @@ export class Runtime {
         : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
     const attachments = await this.recorder.taskAttachments(task);
     await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, null, async () => undefined);
+  }
+
+  /**
+   * A worker's slot runs a task `serve` queued: as submitted when it is new; when a worker that held
+   * it died (it is not `queued` any more), from its last stored step, on that step's page, its driver
+   * told the steps so far and that it was resumed. A replay taken up again ends interrupted: it would
+   * have to find its place in the recording again. `before` is the ended task a Continue goes on from,
+   * or the task a replay plays again, with their steps.
+   */
+  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null): Promise<Task> {
+    const again = task.status !== "queued";
+    if (again && task.replay_of) return this.interrupt(task);
+    const resumption = again ? takenUpOf(task, steps) : before && !task.replay_of ? continuationOf(before.of, before.steps) : null;
+    const history = again ? steps : (before?.steps ?? []);
+    const driver: Driver = task.replay_of
+      ? new ReplayDriver(this.resources.chatModel(), before?.steps ?? [])
+      : task.mode === "actions"
+        ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
+        : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
+    const attachments = await this.recorder.taskAttachments(task);
+    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined);
+    return done;
+  }
+
+  private async interrupt(task: Task): Promise<Task> {
+    const record = new TaskRecord(task, this.recorder);
+    const error = { code: "INTERRUPTED", message: "interrupted: the worker running this replay stopped; run it again instead" };
+    await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
+    await record.emit({ type: "task.failed", task_id: task.id, error });
+    return record.current;
   }
 
   /** Stops a task that waits for the person since an earlier server process died. */
@@ -214,6 +247,27 @@ export class Runtime {
         this.finished.delete(done);
       });
     this.finished.add(done);
+    return { done };
+  }
+
+  /**
+   * Marks the session busy as `launch` does, records the task and queues it for a worker; the
+   * session is free again when the store says the task ended, wherever it ran.
+   */
+  private async enqueue(task: Task, job: QueuedTask, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+    const dispatch = this.dispatch!;
+    const sessionId = task.session_id;
+    const active = this.busySessions.get(sessionId);
+    if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
+    this.busySessions.set(sessionId, task.id);
+    const release = () => void this.busySessions.delete(sessionId);
+    await record(release);
+    await dispatch.enqueue(job).catch((error: unknown) => {
+      release();
+      throw error;
+    });
+    // Not among `finished`: shutting this process down does not wait for a worker's task.
+    const done = dispatch.ended(task).finally(release);
     return { done };
   }
 

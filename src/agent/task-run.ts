@@ -249,7 +249,9 @@ export class TaskRun {
     }
     if (!answer) {
       await record.update({ status: "running" });
-      await record.emit({ type: "task.started", task_id: id, task: record.current });
+      // The same task taken up again by another worker started already: it resumes.
+      const takenUp = this.resumption?.from === id;
+      await record.emit(takenUp ? { type: "task.resumed", task_id: id } : { type: "task.started", task_id: id, task: record.current });
       return;
     }
     await this.recordAnswer(answer);

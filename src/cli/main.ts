@@ -2,7 +2,8 @@
 // `easyagentcu serve` runs the server (what `npm start` runs); `easyagentcu run "task"` runs one
 // task in the terminal, printing each progress line (and where each file it received was saved)
 // as it comes, and exits 0 only on success;
-// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way.
+// `easyagentcu replay <task_id>` runs a recorded tool-agent task again the same way;
+// `easyagentcu worker` runs the tasks `serve` queued on Postgres (TASK_QUEUE=postgres).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
@@ -12,7 +13,9 @@ import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../
 import { newId } from "../core/ids.ts";
 import { agentModeSchema, describeStep, type SessionEvent } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
-import { startSystem, WEB_DIR, type System } from "./system.ts";
+import { TaskJobs } from "../worker/task-jobs.ts";
+import { createLogger, startSystem, WEB_DIR, type System } from "./system.ts";
+import { work } from "./worker.ts";
 
 interface CommonOptions {
   dataDir?: string;
@@ -48,7 +51,8 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   // token is required, made up if none is given.
   const open = isLoopback(cfg.host) && cfg.allowedHosts.length === 0;
   const authToken = cfg.authToken ?? (open ? undefined : randomBytes(24).toString("base64url"));
-  const system = await startSystem(cfg, { recover: true });
+  const queue = cfg.taskQueue === "postgres" ? await TaskJobs.open(cfg.databaseUrl!, createLogger(cfg)) : undefined;
+  const system = await startSystem(cfg, { recover: true, queue });
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
@@ -68,6 +72,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
     closing = true;
     await system.runtime.shutdown();
     await server.close();
+    await queue?.close(false);
     await system.close();
     process.exit(0);
   };
@@ -213,6 +218,18 @@ program
   .description("run a completed tool-agent task again from its recording, asking the model only where the page changed")
   .argument("<task_id>", "the task to run again")
   .action((taskId: string) => replay(taskId, program.opts<CommonOptions>()));
+
+program
+  .command("worker")
+  .description("run the tasks serve queued on DATABASE_URL's Postgres (TASK_QUEUE=postgres)")
+  .option("--slots <n>", "how many tasks it runs at once (default 1)")
+  .action((options: { slots?: string }) => {
+    const slots = Number(options.slots ?? 1);
+    if (!Number.isInteger(slots) || slots < 1) throw new Error("--slots takes a whole number of tasks, 1 or more.");
+    const cfg = config({}, program.opts<CommonOptions>());
+    if (!cfg.databaseUrl) throw new Error("A worker takes its tasks from the Postgres server of DATABASE_URL; set it, as for serve.");
+    return work(cfg, slots);
+  });
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -24,12 +24,13 @@ import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { modelReadiness } from "../models/readiness.ts";
 import { loadTokenizer } from "../perception/page-view/tokens.ts";
-import type { ModelStatusReply } from "../protocol/index.ts";
+import { isFinished, type ModelStatusReply, type Task } from "../protocol/index.ts";
 import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
+import type { TaskJobs } from "../worker/task-jobs.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -57,11 +58,20 @@ export interface System {
 
 const MODEL_STATUS_TTL_MS = 15_000;
 
-/**
- * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
- * `run` or `replay` leaves them for the server to find.
- */
-export async function startSystem(config: Config, options: { recover: boolean }, log: Logger = createLogger(config)): Promise<System> {
+export interface SystemOptions {
+  /**
+   * Marks tasks a dead process left active as interrupted; the server does it, while a `run` or
+   * `replay` leaves them for the server to find. With TASK_QUEUE=postgres the queue takes up a dead
+   * worker's tasks instead, and only the process's own leftovers are removed.
+   */
+  recover: boolean;
+  /** `serve` with TASK_QUEUE=postgres: its tasks go to this queue, for workers to run. */
+  queue?: TaskJobs | undefined;
+  /** A worker: its tasks are watched from other processes. */
+  worker?: boolean | undefined;
+}
+
+export async function startSystem(config: Config, options: SystemOptions, log: Logger = createLogger(config)): Promise<System> {
   // Every process holds its data dir, the server and `run` and `replay` alike: a second server
   // would take the first one's tasks for interrupted, and two processes' tasks would share its files.
   const lock = await lockDataDir(config.dataDir);
@@ -83,9 +93,12 @@ export async function startSystem(config: Config, options: { recover: boolean },
     await lock.release();
     throw error;
   });
-  if (options.recover) {
+  if (options.worker) store.events.watchEverySession();
+  if (options.recover && config.taskQueue === "process") {
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+  }
+  if (options.recover) {
     const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
     await UploadFiles.removeLeftovers(config.dataDir).catch((error: unknown) => log.warn({ err: error }, "could not remove the upload files of a previous process"));
@@ -145,6 +158,7 @@ export async function startSystem(config: Config, options: { recover: boolean },
       forgetChat: (sessionId) => browsers.forget(sessionId),
     },
     log,
+    options.queue ? { enqueue: (job) => options.queue!.enqueue(job), ended: (task) => taskEnd(store, task) } : null,
   );
   const chat = new ChatAgent(runtime, store, chatModel, live, log);
   let status: { at: number; of: Config; reply: Promise<ModelStatusReply> } | null = null;
@@ -175,6 +189,31 @@ export async function startSystem(config: Config, options: { recover: boolean },
     },
   };
 }
+
+/** The task as it ended, once the store says it did: a worker ran it. */
+function taskEnd(store: Store, task: Task): Promise<Task> {
+  return new Promise<Task>((resolve, reject) => {
+    let settled = false;
+    let leave: (() => void) | null = null;
+    const look = () =>
+      store.getTask(task.id).then((now) => {
+        if (settled || !now || !isFinished(now.status)) return;
+        settled = true;
+        leave?.();
+        resolve(now);
+      }, reject);
+    store.events
+      .subscribe(task.session_id, 0, (event) => {
+        if ("task_id" in event && event.task_id === task.id && ENDS.has(event.type)) void look();
+      })
+      .then((stop) => {
+        if (settled) stop();
+        else leave = stop;
+      }, reject);
+  });
+}
+
+const ENDS = new Set<string>(["task.completed", "task.failed", "task.stopped"]);
 
 /** This machine's addresses on its network interfaces. */
 function localAddresses(): string[] {

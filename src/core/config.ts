@@ -77,6 +77,8 @@ export const configSchema = z.object({
   dataDir: z.string().default("./data"),
   /** A Postgres server to keep the chats in instead of the SQLite file under the data dir (frames and files stay there). */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "DATABASE_URL must be a postgres:// address: postgres://user:password@host:5432/database").optional(),
+  /** Where `serve` runs its tasks: in its own process, or queued on DATABASE_URL's Postgres for `easyagentcu worker` processes to take. */
+  taskQueue: z.enum(["process", "postgres"]).default("process"),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
   locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -288,6 +290,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
     port: env.PORT,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    taskQueue: env.TASK_QUEUE,
     logLevel: env.LOG_LEVEL,
     locale: env.LOCALE,
     model: {
@@ -365,6 +368,9 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${issues}`);
+  }
+  if (parsed.data.taskQueue === "postgres" && !parsed.data.databaseUrl) {
+    throw new Error("Invalid configuration: TASK_QUEUE=postgres queues tasks on the Postgres server of DATABASE_URL; set DATABASE_URL too.");
   }
   if (parsed.data.browser.attachChrome && parsed.data.browser.cdpUrl) {
     throw new Error("Invalid configuration: CDP_URL and ATTACH_CHROME (--attach-chrome) each name the browser to drive; set only one of them.");
