@@ -6,7 +6,7 @@ import type { PersonWords } from "../core/approval-policy.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
-import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task, TaskFile } from "../protocol/index.ts";
+import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, PersonInput, ProgressStep, Task, TaskFile } from "../protocol/index.ts";
 
 export type { FrameOptions };
 
@@ -91,4 +91,19 @@ export interface TaskDispatch {
   enqueue(job: QueuedTask): Promise<void>;
   /** Resolves with the task as it ended, in whichever process ran it. */
   ended(task: Task): Promise<Task>;
+  /** Gives the person's command to the worker that holds the task; resolves with its reply, or null when none holds it. */
+  command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C> | null>;
 }
+
+/** What the person does to a task under way (the Runtime's methods of the same names), as it travels to a worker. */
+export type TaskCommand =
+  | { kind: "stop" }
+  | { kind: "acknowledge"; text: string }
+  | { kind: "decide"; approvalId: string; approved: boolean }
+  | { kind: "takeOver" }
+  | { kind: "handBack" }
+  | { kind: "personInput"; input: PersonInput }
+  | { kind: "tell"; text: string };
+
+/** A command's reply: whether it took, or for `tell` the stored message and whether it answered a question. */
+export type CommandReply<C extends TaskCommand> = C extends { kind: "tell" } ? { messageId: string; answered: boolean } | null : boolean;

@@ -12,7 +12,7 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
-import type { QueuedTask, RunRecorder, TaskDispatch, TaskResources } from "./ports.ts";
+import type { CommandReply, QueuedTask, RunRecorder, TaskCommand, TaskDispatch, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
 import { PlannerDriver } from "./drivers/planner.ts";
@@ -301,11 +301,9 @@ export class Runtime {
     return this.busySessions.get(sessionId);
   }
 
-  /** False when the task is not running in this process. */
-  stop(taskId: string): boolean {
-    const run = this.runs.get(taskId);
-    run?.stop();
-    return Boolean(run);
+  /** False when the task is not running in this process, nor held by a worker. */
+  stop(taskId: string): Promise<boolean> {
+    return this.command(taskId, { kind: "stop" });
   }
 
   /** What "I've done it" says when the person adds no words. */
@@ -313,29 +311,69 @@ export class Runtime {
     return ackText(this.config.locale);
   }
 
-  acknowledge(taskId: string, text = this.ackText): boolean {
-    return this.runs.get(taskId)?.acknowledge(text) ?? false;
+  acknowledge(taskId: string, text = this.ackText): Promise<boolean> {
+    return this.command(taskId, { kind: "acknowledge", text });
   }
 
   /** The person's message to a task under way (TaskRun.tell); null when it is not running here, or is ending. */
-  async tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
-    return (await this.runs.get(taskId)?.tell(text)) ?? null;
+  tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
+    return this.command(taskId, { kind: "tell", text });
   }
 
-  decide(taskId: string, approvalId: string, approved: boolean): boolean {
-    return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
+  decide(taskId: string, approvalId: string, approved: boolean): Promise<boolean> {
+    return this.command(taskId, { kind: "decide", approvalId, approved });
   }
 
-  takeOver(taskId: string): boolean {
-    return this.runs.get(taskId)?.takeOver() ?? false;
+  takeOver(taskId: string): Promise<boolean> {
+    return this.command(taskId, { kind: "takeOver" });
   }
 
-  handBack(taskId: string): boolean {
-    return this.runs.get(taskId)?.handBack() ?? false;
+  handBack(taskId: string): Promise<boolean> {
+    return this.command(taskId, { kind: "handBack" });
   }
 
-  async personInput(taskId: string, input: PersonInput): Promise<boolean> {
-    return (await this.runs.get(taskId)?.personInput(input)) ?? false;
+  personInput(taskId: string, input: PersonInput): Promise<boolean> {
+    return this.command(taskId, { kind: "personInput", input });
+  }
+
+  /** Whether tasks run in workers (TASK_QUEUE=postgres): then a task that has not ended is held by one. */
+  get queued(): boolean {
+    return this.dispatch !== null;
+  }
+
+  /** Carries out the person's command on a task running here, else on the worker that holds it; the reply says it did not take when neither does. */
+  private async command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C>> {
+    const missed = (command.kind === "tell" ? null : false) as CommandReply<C>;
+    if (this.runs.has(taskId)) return (await this.carryOut(taskId, command)) ?? missed;
+    return (await this.dispatch?.command(taskId, command)) ?? missed;
+  }
+
+  /** A command to a task running in this process (a worker's, from `serve`); null when it does not run here. */
+  async carryOut<C extends TaskCommand>(taskId: string, command: TaskCommand & C): Promise<CommandReply<C> | null> {
+    const run = this.runs.get(taskId);
+    if (!run) return null;
+    const reply = await this.replyOf(run, command);
+    return reply as CommandReply<C>;
+  }
+
+  private async replyOf(run: TaskRun, command: TaskCommand): Promise<boolean | { messageId: string; answered: boolean } | null> {
+    switch (command.kind) {
+      case "stop":
+        run.stop();
+        return true;
+      case "acknowledge":
+        return run.acknowledge(command.text);
+      case "tell":
+        return (await run.tell(command.text)) ?? null;
+      case "decide":
+        return run.decide(command.approvalId, command.approved);
+      case "takeOver":
+        return run.takeOver();
+      case "handBack":
+        return run.handBack();
+      case "personInput":
+        return run.personInput(command.input);
+    }
   }
 
   isActive(taskId: string): boolean {

@@ -152,7 +152,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
     }
   });
   const { task, done } = await start();
-  process.once("SIGINT", () => system.runtime.stop(task.id));
+  process.once("SIGINT", () => void system.runtime.stop(task.id));
   await done;
   stop();
   await printed;
@@ -165,9 +165,9 @@ async function askToApprove(runtime: Pick<Runtime, "decide" | "stop">, taskId: s
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question("  Allow it? [y/N] ");
-    runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
+    void runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
   } catch {
-    runtime.stop(taskId);
+    void runtime.stop(taskId);
   } finally {
     rl.close();
   }
@@ -178,9 +178,9 @@ async function askToContinue(runtime: Pick<Runtime, "acknowledge" | "stop">, tas
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     await rl.question("  Press Enter when you have done it… ");
-    runtime.acknowledge(taskId);
+    void runtime.acknowledge(taskId);
   } catch {
-    runtime.stop(taskId);
+    void runtime.stop(taskId);
   } finally {
     rl.close();
   }

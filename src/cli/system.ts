@@ -30,6 +30,7 @@ import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
+import { CommandSender } from "../worker/task-commands.ts";
 import type { TaskJobs } from "../worker/task-jobs.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -94,6 +95,14 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     throw error;
   });
   if (options.worker) store.events.watchEverySession();
+  const { queue } = options;
+  const sender = queue
+    ? await CommandSender.open(store).catch(async (error: unknown) => {
+        await store.close();
+        await lock.release();
+        throw error;
+      })
+    : null;
   if (options.recover && config.taskQueue === "process") {
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
@@ -130,7 +139,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     {
       takeover: (taskId) => void runtime.takeOver(taskId),
       // Resume hands back a takeover, or answers a request to act as "I've done it" does.
-      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId) || runtime.acknowledge(taskId)),
+      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId).then((back) => back || runtime.acknowledge(taskId))),
       tab: (taskId, tab) =>
         void store
           .getTask(taskId)
@@ -158,7 +167,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
       forgetChat: (sessionId) => browsers.forget(sessionId),
     },
     log,
-    options.queue ? { enqueue: (job) => options.queue!.enqueue(job), ended: (task) => taskEnd(store, task) } : null,
+    queue && sender ? { enqueue: (job) => queue.enqueue(job), ended: (task) => taskEnd(store, task), command: (taskId, command) => sender.send(taskId, command) } : null,
   );
   const chat = new ChatAgent(runtime, store, chatModel, live, log);
   let status: { at: number; of: Config; reply: Promise<ModelStatusReply> } | null = null;

@@ -4,6 +4,7 @@
 // tasks under way end first; a worker that is killed loses its tasks to the others (worker/task-jobs.ts).
 import type { Config } from "../core/config.ts";
 import { isFinished } from "../protocol/index.ts";
+import { carryOutCommands } from "../worker/task-commands.ts";
 import { TaskJobs } from "../worker/task-jobs.ts";
 import { startSystem } from "./system.ts";
 
@@ -16,6 +17,13 @@ export async function work(config: Config, slots: number): Promise<void> {
     await system.close();
     throw error;
   });
+  // The person's commands to the tasks it holds, said by any `serve`.
+  await carryOutCommands(
+    store,
+    (taskId) => runtime.isActive(taskId),
+    (taskId, command) => runtime.carryOut(taskId, command),
+    (error) => log.warn({ err: error }, "could not carry out a command to a task"),
+  );
   await jobs.work(slots, async (job, attempt) => {
     const task = await store.getTask(job.taskId);
     // Stopped while it waited in the queue, or deleted with its chat: nothing to run.

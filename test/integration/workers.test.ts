@@ -90,6 +90,37 @@ describe("workers", () => {
   }, 300_000);
 });
 
+describe("commands to a worker's task", () => {
+  it("reach the worker that holds it from any server: I've done it and Stop", async () => {
+    const databaseUrl = await postgres.database();
+    model.route(
+      (r) => planningText(r).includes("Task: ask me"),
+      act("click", { x: 50, y: 50 }, "Looking around"),
+      act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"),
+      act("done", { answer: "Logged in." }, "Finished"),
+    );
+    model.route((r) => planningText(r).includes("Task: keep going"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+
+    const asking = await api.send({ mode: "task", session_id: "s-ask", text: "ask me", start_url: pages.url("form.html") });
+    const asked = await openStream(other.url, "s-ask", 0);
+    await asked.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    expect((await other.api("POST", "/api/chat/ack-user-action", { task_id: asking })).status).toBe(202);
+    expect(await asked.completes(asking, 60_000)).toMatchObject({ answer: "Logged in." });
+    asked.close();
+
+    const going = await api.send({ mode: "task", session_id: "s-going", text: "keep going", start_url: pages.url("form.html") });
+    const watched = await openStream(other.url, "s-going", 0);
+    await watched.waitFor((e) => e.type === "progress.append", 60_000);
+    expect((await other.api("POST", "/api/chat/stop", { task_id: going })).status).toBe(202);
+    expect(await watched.waitForEnd(going, 60_000)).toMatchObject({ type: "task.stopped" });
+    watched.close();
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${going}`)).json.task.status).toBe("stopped");
+  }, 240_000);
+});
+
 function kept(events: SessionEvent[]): SessionEvent[] {
   return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
 }
@@ -102,7 +133,7 @@ interface Started {
   url: string;
   said(): string;
   send(body: Record<string, unknown>): Promise<string>;
-  api<T>(method: string, route: string): Promise<{ json: T }>;
+  api<T>(method: string, route: string, body?: Record<string, unknown>): Promise<{ status: number; json: T }>;
   /** kill -9 of it and its browsers, resolved once it is gone. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -148,9 +179,9 @@ async function startProcess(args: string[], databaseUrl: string, ready: RegExp):
       expect(response.status).toBe(202);
       return ((await response.json()) as { task_id: string }).task_id;
     },
-    async api<T>(method: string, route: string) {
-      const response = await fetch(`${url}${route}`, { method, headers });
-      return { json: (await response.json()) as T };
+    async api<T>(method: string, route: string, body?: Record<string, unknown>) {
+      const response = await fetch(`${url}${route}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+      return { status: response.status, json: (await response.json()) as T };
     },
     kill: () => gone("SIGKILL"),
     stop: () => gone("SIGKILL"),
