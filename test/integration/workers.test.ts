@@ -2,27 +2,24 @@
 // Postgres, two workers take them, and when one worker is killed mid-task the other takes that task
 // up from its last step, on the same page, its model told it was resumed. A client of a second
 // `serve` sees every event of every task once and in order, as the first one does.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INSTALL_TOKEN_HEADER, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
+import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
 import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
 import { openStream, type EventStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
 let postgres: Postgres;
-const started: Started[] = [];
+const running: ProductProcess[] = [];
 
 beforeAll(async () => {
   postgres = await startPostgres();
 }, 60_000);
 
 afterAll(async () => {
-  for (const process of started) await process.stop();
+  for (const process of running) await process.kill();
   await postgres?.stop();
 });
 
@@ -129,63 +126,10 @@ function kinds(events: SessionEvent[]): string[] {
   return kept(events).map((e) => e.type);
 }
 
-interface Started {
-  url: string;
-  said(): string;
-  send(body: Record<string, unknown>): Promise<string>;
-  api<T>(method: string, route: string, body?: Record<string, unknown>): Promise<{ status: number; json: T }>;
-  /** kill -9 of it and its browsers, resolved once it is gone. */
-  kill(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<Started> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-workers-"));
-  const child: ChildProcess = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dataDir], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      TASK_QUEUE: "postgres",
-      MODEL_BASE_URL: model.baseUrl,
-      MODEL_NAME: "scripted-vl",
-      LOG_LEVEL: "info",
-      ALLOWED_ORIGINS: new URL(pages.url("")).origin,
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let said = "";
-  child.stderr!.on("data", (chunk: Buffer) => (said += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const found = ready.exec(chunk.toString());
-      if (found) resolve(found[1] ?? "");
-    });
-    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}: ${said}`)));
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const token = args[0] === "serve" ? (await readFile(path.join(dataDir, "install-token"), "utf8")).trim() : "";
-  const headers = { "content-type": "application/json", [INSTALL_TOKEN_HEADER]: token };
-  const gone = async (signal: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(-child.pid!, signal);
-    await exited;
-  };
-  const handle: Started = {
-    url,
-    said: () => said,
-    async send(body) {
-      const response = await fetch(`${url}/api/chat/send`, { method: "POST", headers, body: JSON.stringify(body) });
-      expect(response.status).toBe(202);
-      return ((await response.json()) as { task_id: string }).task_id;
-    },
-    async api<T>(method: string, route: string, body?: Record<string, unknown>) {
-      const response = await fetch(`${url}${route}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
-      return { status: response.status, json: (await response.json()) as T };
-    },
-    kill: () => gone("SIGKILL"),
-    stop: () => gone("SIGKILL"),
-  };
-  started.push(handle);
-  return handle;
+/** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
+async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<ProductProcess> {
+  const env = { DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
+  const started = await startProductProcess(args, env, ready);
+  running.push(started);
+  return started;
 }
