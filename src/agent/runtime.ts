@@ -191,7 +191,7 @@ export class Runtime {
         ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
         : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
     const attachments = await this.recorder.taskAttachments(task);
-    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined);
+    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, !again);
     return done;
   }
 
@@ -214,7 +214,17 @@ export class Runtime {
    * Marks the session (and the attached page) busy, runs `record` (which must undo that on
    * failure with the release it is given), then queues the run; `done` resolves with its end.
    */
-  private async launch(task: Task, driver: Driver, attachments: Attachment[], maxSteps: number, resume: Resumption | null, personWords: PersonWords | null, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+  private async launch(
+    task: Task,
+    driver: Driver,
+    attachments: Attachment[],
+    maxSteps: number,
+    resume: Resumption | null,
+    personWords: PersonWords | null,
+    record: (release: () => void) => Promise<void>,
+    /** A worker's new task, whose `task.started` `serve` said as it queued it. */
+    announced = false,
+  ): Promise<{ done: Promise<Task> }> {
     const sessionId = task.session_id;
     const active = this.busySessions.get(sessionId);
     if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
@@ -234,7 +244,8 @@ export class Runtime {
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
     // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,
     // so none can overtake it meanwhile.
-    if (this.queue.full) run.announceQueued();
+    if (announced) run.announcedElsewhere();
+    else if (this.queue.full) run.announceQueued();
     const done = this.queue
       .run(() => run.run(), run.signal)
       .catch((error: unknown) => {
@@ -262,6 +273,8 @@ export class Runtime {
     this.busySessions.set(sessionId, task.id);
     const release = () => void this.busySessions.delete(sessionId);
     await record(release);
+    // Seen at once, as a task waiting its turn in this process is; the worker goes on with `task.running`.
+    await new TaskRecord(task, this.recorder).emit({ type: "task.started", task_id: task.id, task });
     await dispatch.enqueue(job).catch((error: unknown) => {
       release();
       throw error;

@@ -146,6 +146,11 @@ export class TaskRun {
     told.catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
   }
 
+  /** The task's clients were told it is queued by the process that queued it (`serve`, for a worker): it begins with `task.running`. */
+  announcedElsewhere(): void {
+    this.announcedQueued = true;
+  }
+
   /** Runs the task to its end and resolves with it as it ended. */
   async run(): Promise<Task> {
     const signal = this.controller.signal;

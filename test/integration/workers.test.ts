@@ -76,7 +76,7 @@ describe("workers", () => {
       const { json } = await api.api<TaskReply>("GET", `/api/tasks/${tasks[index]}`);
       expect(json.task.status).toBe("completed");
     }
-    expect(kinds(streams.get("s-long")!.events)).toEqual(["task.started", "progress.append", "task.resumed", "progress.append", "task.completed"]);
+    expect(kinds(streams.get("s-long")!.events)).toEqual(["task.started", "task.running", "progress.append", "task.resumed", "progress.append", "task.completed"]);
     const longReply = (await api.api<TaskReply>("GET", `/api/tasks/${long}`)).json;
     expect(longReply.task.answer).toBe("Finished where it was left.");
     expect(longReply.steps.map((s) => s.index)).toEqual([1, 2]);
