@@ -99,7 +99,7 @@ describe("commands to a worker's task", () => {
     model.route((r) => planningText(r).includes("Task: keep going"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
     const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
     const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
 
     const asking = await api.send({ mode: "task", session_id: "s-ask", text: "ask me", start_url: pages.url("form.html") });
     const asked = await openStream(other.url, "s-ask", 0);
@@ -111,10 +111,20 @@ describe("commands to a worker's task", () => {
     const going = await api.send({ mode: "task", session_id: "s-going", text: "keep going", start_url: pages.url("form.html") });
     const watched = await openStream(other.url, "s-going", 0);
     await watched.waitFor((e) => e.type === "progress.append", 60_000);
+    // The worker's one slot is taken: the next task waits in the queue, and Stop ends it there.
+    const waiting = await api.send({ mode: "task", session_id: "s-waiting", text: "never run", start_url: pages.url("form.html") });
+    const waited = await openStream(other.url, "s-waiting", 0);
+    expect((await other.api("POST", "/api/chat/stop", { task_id: waiting })).status).toBe(202);
+    expect(await waited.waitForEnd(waiting, 30_000)).toMatchObject({ type: "task.stopped" });
+    waited.close();
     expect((await other.api("POST", "/api/chat/stop", { task_id: going })).status).toBe(202);
     expect(await watched.waitForEnd(going, 60_000)).toMatchObject({ type: "task.stopped" });
     watched.close();
     expect((await api.api<TaskReply>("GET", `/api/tasks/${going}`)).json.task.status).toBe("stopped");
+    // Once the slot is free, the stopped task is not run.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(model.requests.some((r) => planningText(r).includes("Task: never run"))).toBe(false);
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task.status).toBe("stopped");
   }, 240_000);
 });
 

@@ -93,7 +93,8 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       }
       const { task, stored } = await requireActive(task_id!);
       if (stored) await runtime.stopStored(task);
-      else await runtime.stop(task_id!);
+      // A task still waiting for a worker is held by none: it ends here, and no worker runs it then.
+      else if (!(await runtime.stop(task_id!)) && task.status === "queued") await runtime.stopStored(task);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {
