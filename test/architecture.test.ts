@@ -33,8 +33,9 @@ const DEPS: Record<string, { src: string[]; packages: string[] }> = {
     src: ["protocol", "core", "agent", "store", "mcp", "computers/extension"],
     packages: ["node:", "pino", "zod", "hono", "@hono/node-server", "ws", "@ag-ui/core", "@ag-ui/encoder"],
   },
+  worker: { src: ["core", "agent/ports.ts"], packages: ["pino", "pg-boss"] },
   cli: {
-    src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "mcp", "server", "eval"],
+    src: ["protocol", "core", "perception", "computers", "models", "agent", "store", "mcp", "server", "eval", "worker"],
     packages: ["node:", "pino", "commander", "@modelcontextprotocol/sdk"],
   },
 };

@@ -209,7 +209,7 @@ export class ChatAgent {
     const turn = [...this.turns.values()].find((t) => t.messageId === messageId);
     if (!turn || turn.controller.signal.aborted) return false;
     turn.controller.abort(new StopRequested());
-    if (turn.taskId) this.runtime.stop(turn.taskId);
+    if (turn.taskId) void this.runtime.stop(turn.taskId);
     return true;
   }
 
@@ -299,7 +299,7 @@ export class ChatAgent {
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.
-    if (turn.controller.signal.aborted) this.runtime.stop(task.id);
+    if (turn.controller.signal.aborted) void this.runtime.stop(task.id);
     const ended = await raceAbort(done, turn.controller.signal);
     turn.taskId = null;
     const result = { task_id: task.id, status: ended.status, steps: ended.current_step_index };

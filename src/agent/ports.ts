@@ -2,10 +2,11 @@
 // recorders, the composition root supplies computers, planners and chat models. The agent
 // imports no store and builds no computer or model itself.
 import type { Computer, Screenshot } from "../computers/computer.ts";
+import type { PersonWords } from "../core/approval-policy.ts";
 import type { FrameOptions } from "../hands/hands.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import type { Planner } from "../models/planner.ts";
-import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, ProgressStep, Task, TaskFile } from "../protocol/index.ts";
+import type { AgentEvent, Attachment, ChatMessage, ModelChoice, FrameRef, PersonInput, ProgressStep, Task, TaskFile } from "../protocol/index.ts";
 
 export type { FrameOptions };
 
@@ -71,3 +72,38 @@ export interface TaskResources {
   /** The chat model that drives the browser tool agent. */
   chatModel(): ChatModel;
 }
+
+/** What a worker needs, beside the stored task, to run it as `serve` would have (plain data: it travels in the queue). */
+export interface QueuedTask {
+  taskId: string;
+  maxSteps: number;
+  /** The person's own words and start page, when the chat assistant worded the task. */
+  personWords: PersonWords | null;
+  /** The task's own model, when not the configured one. */
+  model: ModelChoice | null;
+  /** Continue: the ended task it goes on from. */
+  continues: string | null;
+}
+
+/** Where `serve` hands its tasks when workers run them (TASK_QUEUE=postgres): the queue, and the store's word on how each ended. */
+export interface TaskDispatch {
+  /** Hands a recorded task to the queue; resolves once the queue holds it. */
+  enqueue(job: QueuedTask): Promise<void>;
+  /** Resolves with the task as it ended, in whichever process ran it. */
+  ended(task: Task): Promise<Task>;
+  /** Gives the person's command to the worker that holds the task; resolves with its reply, or null when none holds it. */
+  command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C> | null>;
+}
+
+/** What the person does to a task under way (the Runtime's methods of the same names), as it travels to a worker. */
+export type TaskCommand =
+  | { kind: "stop"; reason?: string }
+  | { kind: "acknowledge"; text: string }
+  | { kind: "decide"; approvalId: string; approved: boolean }
+  | { kind: "takeOver" }
+  | { kind: "handBack" }
+  | { kind: "personInput"; input: PersonInput }
+  | { kind: "tell"; text: string };
+
+/** A command's reply: whether it took, or for `tell` the stored message and whether it answered a question. */
+export type CommandReply<C extends TaskCommand> = C extends { kind: "tell" } ? { messageId: string; answered: boolean } | null : boolean;

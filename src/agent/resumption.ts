@@ -3,7 +3,8 @@
 // the page it was on, with a fresh driver told the steps so far, the question and the answer,
 // which looks again before it acts. A pending approval's action was lost with the process: it is
 // not done, and the driver decides it anew. Continue (issue 16) takes up an ended task the same
-// way, as a new task with no answer of the person's: it starts on the last step's page.
+// way, as a new task with no answer of the person's: it starts on the last step's page. A task whose
+// worker died is taken up the same way by another worker, as the same task (`task.resumed`).
 import type { ProgressStep, Task } from "../protocol/index.ts";
 
 /** What the person answered: "I've done it" (or their words), or a decision on the pending approval. */
@@ -28,6 +29,17 @@ export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer:
   const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
   const reopened = url ? ` The page was opened again at ${url}.` : "";
   return { answer, url, note: `The server restarted while the task waited for ${asked}; ${said}.${reopened}`, from: task.id };
+}
+
+/**
+ * A task taken up again by another worker after the one running it died (issue 38): the same task,
+ * its driver told the steps stored so far, on the page it was on.
+ */
+export function takenUpOf(task: Task, steps: readonly ProgressStep[]): Resumption {
+  const url = [...steps].reverse().find((step) => step.url)?.url ?? task.start_url;
+  const reopened = url ? ` The page was opened again at ${url}; look at it before you act.` : " Look at the screen before you act.";
+  const note = `This task was resumed: the process running it stopped after ${steps.length} step${steps.length === 1 ? "" : "s"} (listed above), and another took it up. Go on from there: do not redo what is done.${reopened}`;
+  return { answer: null, url, note, from: task.id };
 }
 
 /**

@@ -1,7 +1,8 @@
 // The runtime: accepts tasks, runs each in its own TaskRun, and routes Stop and "I've done it"
 // to the right one. Tasks in different sessions run concurrently, up to MAX_CONCURRENT_TASKS (the
 // rest wait, queued); a session runs one task at a time and a second send while one is active is
-// refused with SESSION_BUSY (409).
+// refused with SESSION_BUSY (409). With a TaskDispatch (TASK_QUEUE=postgres), `serve` records
+// each task and queues it for a worker instead, and a worker's Runtime runs what it takes (`take`).
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import type { LiveConfig } from "../core/live-config.ts";
@@ -12,7 +13,7 @@ import { newId, nowIso } from "../core/ids.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
 import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
-import type { RunRecorder, TaskResources } from "./ports.ts";
+import type { CommandReply, QueuedTask, RunRecorder, TaskCommand, TaskDispatch, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
 import { ActionReplayDriver } from "./drivers/action-replay.ts";
@@ -20,7 +21,7 @@ import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
-import { continuationOf, resumptionOf, type PersonAnswer, type Resumption } from "./resumption.ts";
+import { continuationOf, resumptionOf, takenUpOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
 import { ackText, TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
@@ -75,6 +76,7 @@ export class Runtime {
     private readonly recorder: RunRecorder,
     private readonly resources: TaskResources,
     private readonly log: Logger,
+    private readonly dispatch: TaskDispatch | null = null,
   ) {
     this.queue = new TaskQueue(live.current.limits.maxConcurrentTasks);
   }
@@ -151,13 +153,14 @@ export class Runtime {
           created_at: now,
         };
     const cap = submission.maxSteps === undefined ? defaultStepCap(task.mode, this.config) : Math.min(submission.maxSteps, this.config.limits.maxSteps);
-    const { done } = await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, (release) =>
-      // A message the chat already stored keeps its attachments; it is only linked to the task.
+    // A message the chat already stored keeps its attachments; it is only linked to the task.
+    const record = (release: () => void) =>
       this.recorder.createTask(task, message, submission.message ? [] : submission.attachments).catch((error: unknown) => {
         release();
         throw error;
-      }),
-    );
+      });
+    const queued: QueuedTask = { taskId: task.id, maxSteps: cap, personWords: submission.personWords ?? null, model: submission.model ?? null, continues: continues?.of.id ?? null };
+    const { done } = this.dispatch ? await this.enqueue(task, queued, record) : await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, record);
     return { task, message, done };
   }
 
@@ -179,6 +182,36 @@ export class Runtime {
     await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, null, async () => undefined);
   }
 
+  /**
+   * A worker's slot runs a task `serve` queued: as submitted when it is new; when a worker that held
+   * it died (it is not `queued` any more), from its last stored step, on that step's page, its driver
+   * told the steps so far and that it was resumed. A replay taken up again ends interrupted: it would
+   * have to find its place in the recording again. `before` is the ended task a Continue goes on from,
+   * or the task a replay plays again, with their steps.
+   */
+  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null): Promise<Task> {
+    const again = task.status !== "queued";
+    if (again && task.replay_of) return this.interrupt(task);
+    const resumption = again ? takenUpOf(task, steps) : before && !task.replay_of ? continuationOf(before.of, before.steps) : null;
+    const history = again ? steps : (before?.steps ?? []);
+    const driver: Driver = task.replay_of
+      ? new ReplayDriver(this.resources.chatModel(), before?.steps ?? [])
+      : task.mode === "actions"
+        ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
+        : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
+    const attachments = await this.recorder.taskAttachments(task);
+    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, !again);
+    return done;
+  }
+
+  private async interrupt(task: Task): Promise<Task> {
+    const record = new TaskRecord(task, this.recorder);
+    const error = { code: "INTERRUPTED", message: "interrupted: the worker running this replay stopped; run it again instead" };
+    await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
+    await record.emit({ type: "task.failed", task_id: task.id, error });
+    return record.current;
+  }
+
   /** Stops a task that waits for the person since an earlier server process died. */
   async stopStored(task: Task): Promise<void> {
     const record = new TaskRecord(task, this.recorder);
@@ -190,7 +223,17 @@ export class Runtime {
    * Marks the session (and the attached page) busy, runs `record` (which must undo that on
    * failure with the release it is given), then queues the run; `done` resolves with its end.
    */
-  private async launch(task: Task, driver: Driver, attachments: Attachment[], maxSteps: number, resume: Resumption | null, personWords: PersonWords | null, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+  private async launch(
+    task: Task,
+    driver: Driver,
+    attachments: Attachment[],
+    maxSteps: number,
+    resume: Resumption | null,
+    personWords: PersonWords | null,
+    record: (release: () => void) => Promise<void>,
+    /** A worker's new task, whose `task.started` `serve` said as it queued it. */
+    announced = false,
+  ): Promise<{ done: Promise<Task> }> {
     const sessionId = task.session_id;
     const active = this.busySessions.get(sessionId);
     if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
@@ -210,7 +253,8 @@ export class Runtime {
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
     // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,
     // so none can overtake it meanwhile.
-    if (this.queue.full) run.announceQueued();
+    if (announced) run.announcedElsewhere();
+    else if (this.queue.full) run.announceQueued();
     const done = this.queue
       .run(() => run.run(), run.signal)
       .catch((error: unknown) => {
@@ -223,6 +267,29 @@ export class Runtime {
         this.finished.delete(done);
       });
     this.finished.add(done);
+    return { done };
+  }
+
+  /**
+   * Marks the session busy as `launch` does, records the task and queues it for a worker; the
+   * session is free again when the store says the task ended, wherever it ran.
+   */
+  private async enqueue(task: Task, job: QueuedTask, record: (release: () => void) => Promise<void>): Promise<{ done: Promise<Task> }> {
+    const dispatch = this.dispatch!;
+    const sessionId = task.session_id;
+    const active = this.busySessions.get(sessionId);
+    if (active) throw new AppError("SESSION_BUSY", `Session ${sessionId} is already running task ${active}; stop it or wait for it.`);
+    this.busySessions.set(sessionId, task.id);
+    const release = () => void this.busySessions.delete(sessionId);
+    await record(release);
+    // Seen at once, as a task waiting its turn in this process is; the worker goes on with `task.running`.
+    await new TaskRecord(task, this.recorder).emit({ type: "task.started", task_id: task.id, task });
+    await dispatch.enqueue(job).catch((error: unknown) => {
+      release();
+      throw error;
+    });
+    // Not among `finished`: shutting this process down does not wait for a worker's task.
+    const done = dispatch.ended(task).finally(release);
     return { done };
   }
 
@@ -256,16 +323,12 @@ export class Runtime {
     return this.busySessions.get(sessionId);
   }
 
-  /** False when the task is not running in this process. */
-  stop(taskId: string, reason?: string): boolean {
-    const run = this.runs.get(taskId);
-    run?.stop(reason);
-    return Boolean(run);
-  }
-
-  /** Resolves once the action the task was doing when stopped has stopped (TaskRun `stopped`). */
-  async stopped(taskId: string): Promise<void> {
-    await this.runs.get(taskId)?.stopped();
+  /**
+   * False when the task is not running in this process, nor held by a worker. Resolves once the
+   * action the task was doing has stopped where it acted (TaskRun `stopped`), wherever it runs.
+   */
+  stop(taskId: string, reason?: string): Promise<boolean> {
+    return this.command(taskId, { kind: "stop", ...(reason ? { reason } : {}) });
   }
 
   /** What "I've done it" says when the person adds no words. */
@@ -273,29 +336,70 @@ export class Runtime {
     return ackText(this.config.locale);
   }
 
-  acknowledge(taskId: string, text = this.ackText): boolean {
-    return this.runs.get(taskId)?.acknowledge(text) ?? false;
+  acknowledge(taskId: string, text = this.ackText): Promise<boolean> {
+    return this.command(taskId, { kind: "acknowledge", text });
   }
 
   /** The person's message to a task under way (TaskRun.tell); null when it is not running here, or is ending. */
-  async tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
-    return (await this.runs.get(taskId)?.tell(text)) ?? null;
+  tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
+    return this.command(taskId, { kind: "tell", text });
   }
 
-  decide(taskId: string, approvalId: string, approved: boolean): boolean {
-    return this.runs.get(taskId)?.decide(approvalId, approved) ?? false;
+  decide(taskId: string, approvalId: string, approved: boolean): Promise<boolean> {
+    return this.command(taskId, { kind: "decide", approvalId, approved });
   }
 
-  takeOver(taskId: string): boolean {
-    return this.runs.get(taskId)?.takeOver() ?? false;
+  takeOver(taskId: string): Promise<boolean> {
+    return this.command(taskId, { kind: "takeOver" });
   }
 
-  handBack(taskId: string): boolean {
-    return this.runs.get(taskId)?.handBack() ?? false;
+  handBack(taskId: string): Promise<boolean> {
+    return this.command(taskId, { kind: "handBack" });
   }
 
-  async personInput(taskId: string, input: PersonInput): Promise<boolean> {
-    return (await this.runs.get(taskId)?.personInput(input)) ?? false;
+  personInput(taskId: string, input: PersonInput): Promise<boolean> {
+    return this.command(taskId, { kind: "personInput", input });
+  }
+
+  /** Whether tasks run in workers (TASK_QUEUE=postgres): then a task that has not ended is held by one. */
+  get queued(): boolean {
+    return this.dispatch !== null;
+  }
+
+  /** Carries out the person's command on a task running here, else on the worker that holds it; the reply says it did not take when neither does. */
+  private async command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C>> {
+    const missed = (command.kind === "tell" ? null : false) as CommandReply<C>;
+    if (this.runs.has(taskId)) return (await this.carryOut(taskId, command)) ?? missed;
+    return (await this.dispatch?.command(taskId, command)) ?? missed;
+  }
+
+  /** A command to a task running in this process (a worker's, from `serve`); null when it does not run here. */
+  async carryOut<C extends TaskCommand>(taskId: string, command: TaskCommand & C): Promise<CommandReply<C> | null> {
+    const run = this.runs.get(taskId);
+    if (!run) return null;
+    const reply = await this.replyOf(run, command);
+    return reply as CommandReply<C>;
+  }
+
+  private async replyOf(run: TaskRun, command: TaskCommand): Promise<boolean | { messageId: string; answered: boolean } | null> {
+    switch (command.kind) {
+      case "stop":
+        run.stop(command.reason);
+        await run.stopped();
+        return true;
+      case "acknowledge":
+        return run.acknowledge(command.text);
+      case "tell":
+        return (await run.tell(command.text)) ?? null;
+      case "decide":
+        return run.decide(command.approvalId, command.approved);
+      case "takeOver":
+        return run.takeOver();
+      case "handBack":
+        return run.handBack();
+      case "personInput":
+        return run.personInput(command.input);
+    }
   }
 
   isActive(taskId: string): boolean {

@@ -162,6 +162,11 @@ export class TaskRun {
     told.catch((error: unknown) => this.log.warn({ err: error }, "could not tell that the task is queued"));
   }
 
+  /** The task's clients were told it is queued by the process that queued it (`serve`, for a worker): it begins with `task.running`. */
+  announcedElsewhere(): void {
+    this.announcedQueued = true;
+  }
+
   /** Runs the task to its end and resolves with it as it ended. */
   async run(): Promise<Task> {
     const signal = this.controller.signal;
@@ -265,7 +270,9 @@ export class TaskRun {
     }
     if (!answer) {
       await record.update({ status: "running" });
-      await record.emit({ type: "task.started", task_id: id, task: record.current });
+      // The same task taken up again by another worker started already: it resumes.
+      const takenUp = this.resumption?.from === id;
+      await record.emit(takenUp ? { type: "task.resumed", task_id: id } : { type: "task.started", task_id: id, task: record.current });
       return;
     }
     await this.recordAnswer(answer);

@@ -6,6 +6,7 @@
 // `easyagentcu export <task_id> --format json|playwright` prints its trajectory or a Playwright script;
 // `easyagentcu mcp` serves MCP over stdio (stdout is the protocol's: logs go to stderr).
 // `easyagentcu eval SUITE` runs an evaluation suite and writes its report (cli/eval.ts).
+// `easyagentcu worker` runs the tasks `serve` queued on Postgres (TASK_QUEUE=postgres).
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -20,7 +21,9 @@ import { Store } from "../store/store.ts";
 import { agentModeSchema, exportQuerySchema, describeStep, formatUsd, type ProgressStep, type SessionEvent, type Task } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
 import { evaluate, type EvalOptions } from "./eval.ts";
-import { startSystem, WEB_DIR, type System } from "./system.ts";
+import { TaskJobs } from "../worker/task-jobs.ts";
+import { createLogger, startSystem, WEB_DIR, type System } from "./system.ts";
+import { work } from "./worker.ts";
 
 interface CommonOptions {
   dataDir?: string;
@@ -56,7 +59,8 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   // token is required, made up if none is given.
   const open = isLoopback(cfg.host) && cfg.allowedHosts.length === 0;
   const authToken = cfg.authToken ?? (open ? undefined : randomBytes(24).toString("base64url"));
-  const system = await startSystem(cfg, { recover: true });
+  const queue = cfg.taskQueue === "postgres" ? await TaskJobs.open(cfg.databaseUrl!, createLogger(cfg)) : undefined;
+  const system = await startSystem(cfg, { recover: true, queue });
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
@@ -76,6 +80,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
     closing = true;
     await system.runtime.shutdown();
     await server.close();
+    await queue?.close(false);
     await system.close();
     process.exit(0);
   };
@@ -189,7 +194,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
     }
   });
   const { task, done } = await start();
-  process.once("SIGINT", () => system.runtime.stop(task.id));
+  process.once("SIGINT", () => void system.runtime.stop(task.id));
   const ended = await done;
   stop();
   print(summary(ended));
@@ -218,9 +223,9 @@ async function askToApprove(runtime: Pick<Runtime, "decide" | "stop">, taskId: s
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question("  Allow it? [y/N] ");
-    runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
+    void runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
   } catch {
-    runtime.stop(taskId);
+    void runtime.stop(taskId);
   } finally {
     rl.close();
   }
@@ -231,9 +236,9 @@ async function askToContinue(runtime: Pick<Runtime, "acknowledge" | "stop">, tas
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     await rl.question("  Press Enter when you have done it… ");
-    runtime.acknowledge(taskId);
+    void runtime.acknowledge(taskId);
   } catch {
-    runtime.stop(taskId);
+    void runtime.stop(taskId);
   } finally {
     rl.close();
   }
@@ -298,6 +303,18 @@ program
   .action((suite: string | undefined, options: EvalOptions) => {
     const common = program.opts<CommonOptions>();
     return evaluate(suite, { ...options, ...(common.dataDir ? { dataDir: common.dataDir } : {}) }, (overrides) => quietConfig({ ...common, dataDir: undefined }, overrides)).then(() => process.exit(0));
+  });
+
+program
+  .command("worker")
+  .description("run the tasks serve queued on DATABASE_URL's Postgres (TASK_QUEUE=postgres)")
+  .option("--slots <n>", "how many tasks it runs at once (default 1)")
+  .action((options: { slots?: string }) => {
+    const slots = Number(options.slots ?? 1);
+    if (!Number.isInteger(slots) || slots < 1) throw new Error("--slots takes a whole number of tasks, 1 or more.");
+    const cfg = config({}, program.opts<CommonOptions>());
+    if (!cfg.databaseUrl) throw new Error("A worker takes its tasks from the Postgres server of DATABASE_URL; set it, as for serve.");
+    return work(cfg, slots);
   });
 
 program.parseAsync().catch((error: unknown) => {

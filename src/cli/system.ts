@@ -24,13 +24,15 @@ import { createChatModel } from "../models/chat/index.ts";
 import { createPlanner } from "../models/index.ts";
 import { modelReadiness } from "../models/readiness.ts";
 import { loadTokenizer } from "../perception/page-view/tokens.ts";
-import type { ModelStatusReply, Task } from "../protocol/index.ts";
+import { isFinished, type ModelStatusReply, type Task } from "../protocol/index.ts";
 import type { Computer } from "../computers/computer.ts";
 import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
+import { CommandSender } from "../worker/task-commands.ts";
+import type { TaskJobs } from "../worker/task-jobs.ts";
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -60,12 +62,17 @@ const MODEL_STATUS_TTL_MS = 15_000;
 
 export interface SystemOptions {
   /**
-   * `recover` marks tasks a dead process left active as interrupted; the server does it, while a
-   * `run` or `replay` leaves them for the server to find.
+   * Marks tasks a dead process left active as interrupted; the server does it, while a `run` or
+   * `replay` leaves them for the server to find. With TASK_QUEUE=postgres the queue takes up a dead
+   * worker's tasks instead, and only the process's own leftovers are removed.
    */
   recover: boolean;
   /** Called with each task's computer as the task closes it, while it still shows the task's end (an evaluation's checks). */
   beforeClose?: (task: Task, computer: Computer) => Promise<void>;
+  /** `serve` with TASK_QUEUE=postgres: its tasks go to this queue, for workers to run. */
+  queue?: TaskJobs | undefined;
+  /** A worker: its tasks are watched from other processes. */
+  worker?: boolean | undefined;
 }
 
 export async function startSystem(config: Config, options: SystemOptions, log: Logger = createLogger(config)): Promise<System> {
@@ -90,9 +97,20 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     await lock.release();
     throw error;
   });
-  if (options.recover) {
+  if (options.worker) store.events.watchEverySession();
+  const { queue } = options;
+  const sender = queue
+    ? await CommandSender.open(store).catch(async (error: unknown) => {
+        await store.close();
+        await lock.release();
+        throw error;
+      })
+    : null;
+  if (options.recover && config.taskQueue === "process") {
     const recovered = await store.recoverInterrupted();
     if (recovered.length > 0) log.warn({ tasks: recovered.map((t) => t.id) }, "marked tasks of a previous process as interrupted");
+  }
+  if (options.recover) {
     const leftovers = await removeLeftovers().catch((error: unknown) => log.warn({ err: error }, "could not remove the browser profiles of stopped servers"));
     if (leftovers?.length) log.info({ removed: leftovers }, "removed the browser profiles of servers that were killed");
     await UploadFiles.removeLeftovers(config.dataDir).catch((error: unknown) => log.warn({ err: error }, "could not remove the upload files of a previous process"));
@@ -124,7 +142,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     {
       takeover: (taskId) => void runtime.takeOver(taskId),
       // Resume hands back a takeover, or answers a request to act as "I've done it" does.
-      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId) || runtime.acknowledge(taskId)),
+      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId).then((back) => back || runtime.acknowledge(taskId))),
       tab: (taskId, tab) =>
         void store
           .getTask(taskId)
@@ -147,6 +165,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
       forgetChat: (sessionId) => browsers.forget(sessionId),
     },
     log,
+    queue && sender ? { enqueue: (job) => queue.enqueue(job), ended: (task) => taskEnd(store, task), command: (taskId, command) => sender.send(taskId, command) } : null,
   );
   async function open(task: Task): Promise<Computer> {
     if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
@@ -198,6 +217,31 @@ function closingAfter(computer: Computer, first: () => Promise<void>): Computer 
     },
   });
 }
+
+/** The task as it ended, once the store says it did: a worker ran it. */
+function taskEnd(store: Store, task: Task): Promise<Task> {
+  return new Promise<Task>((resolve, reject) => {
+    let settled = false;
+    let leave: (() => void) | null = null;
+    const look = () =>
+      store.getTask(task.id).then((now) => {
+        if (settled || !now || !isFinished(now.status)) return;
+        settled = true;
+        leave?.();
+        resolve(now);
+      }, reject);
+    store.events
+      .subscribe(task.session_id, 0, (event) => {
+        if ("task_id" in event && event.task_id === task.id && ENDS.has(event.type)) void look();
+      })
+      .then((stop) => {
+        if (settled) stop();
+        else leave = stop;
+      }, reject);
+  });
+}
+
+const ENDS = new Set<string>(["task.completed", "task.failed", "task.stopped"]);
 
 /** This machine's addresses on its network interfaces. */
 function localAddresses(): string[] {

@@ -54,4 +54,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ APPROVAL_POLICY: '{"everything":"allow"}' })).toThrow(/approvals/);
     expect(() => loadConfig({ APPROVAL_POLICY: path.join(dir, "missing.json") })).toThrow(/missing.json is not a readable JSON object/);
   });
+
+  it("queues tasks for workers only on a Postgres server", () => {
+    expect(loadConfig({}).taskQueue).toBe("process");
+    expect(loadConfig({ TASK_QUEUE: "postgres", DATABASE_URL: "postgres://u@127.0.0.1:5432/d" }).taskQueue).toBe("postgres");
+    expect(() => loadConfig({ TASK_QUEUE: "postgres" })).toThrow("TASK_QUEUE=postgres queues tasks on the Postgres server of DATABASE_URL; set DATABASE_URL too.");
+    expect(() => loadConfig({ TASK_QUEUE: "redis" })).toThrow(/taskQueue/);
+  });
 });

@@ -105,6 +105,8 @@ export const configSchema = z.object({
         ctx.addIssue({ code: "custom", message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's own credentials" });
       }
     }),
+  /** Where `serve` runs its tasks: in its own process, or queued on DATABASE_URL's Postgres for `easyagentcu worker` processes to take. */
+  taskQueue: z.enum(["process", "postgres"]).default("process"),
   /** Language of texts the agent writes itself: the pointer label, its own answers. */
   locale: z.enum(["en", "zh"]).default("en"),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -337,6 +339,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       prefix: env.S3_PREFIX,
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
     },
+    taskQueue: env.TASK_QUEUE,
     logLevel: env.LOG_LEVEL,
     locale: env.LOCALE,
     model: {
@@ -417,6 +420,9 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${issues}`);
+  }
+  if (parsed.data.taskQueue === "postgres" && !parsed.data.databaseUrl) {
+    throw new Error("Invalid configuration: TASK_QUEUE=postgres queues tasks on the Postgres server of DATABASE_URL; set DATABASE_URL too.");
   }
   if (parsed.data.browser.attachChrome && parsed.data.browser.cdpUrl) {
     throw new Error("Invalid configuration: CDP_URL and ATTACH_CHROME (--attach-chrome) each name the browser to drive; set only one of them.");

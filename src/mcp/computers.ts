@@ -97,7 +97,7 @@ export class ClientComputers {
   /** The client's MCP session ended: every computer it left open is stopped. */
   async closeAll(): Promise<void> {
     const left = [...this.open.values()];
-    for (const computer of left) this.runtime.stop(computer.task.id, "the MCP client left");
+    for (const computer of left) void this.runtime.stop(computer.task.id, "the MCP client left");
     await Promise.all(left.map((computer) => computer.done));
   }
 
@@ -134,7 +134,7 @@ export class ClientComputers {
         askedAbout = waits.approval_id;
         if (resolved.has(askedAbout)) decidedElsewhere.abort();
         const reply = await this.ask(waits, { ...asking, signal: AbortSignal.any([asking.signal, decidedElsewhere.signal]) });
-        const decided = resolved.has(askedAbout) || (reply !== null && answer(this.runtime, computer.task.id, waits, reply));
+        const decided = resolved.has(askedAbout) || (reply !== null && (await answer(this.runtime, computer.task.id, waits, reply)));
         if (decided) return this.settle(computer, call, asking, waits.approval_id);
         computer.pending = call;
         // The person may decide in the app instead: the computer then takes calls again.

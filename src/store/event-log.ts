@@ -29,6 +29,7 @@ export class EventLog {
   private readonly drains = new Map<string, Promise<void>>();
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly viewers = new Map<string, number>();
+  private everySessionWatched = false;
   private readonly viewerListeners = new Map<string, Set<ViewerListener>>();
 
   constructor(
@@ -105,8 +106,20 @@ export class EventLog {
     return leave;
   }
 
+  /**
+   * From now on every session counts as watched. A worker's tasks are watched through other
+   * processes (`serve`), whose viewers it cannot count, so their live views always stream.
+   */
+  watchEverySession(): void {
+    this.everySessionWatched = true;
+  }
+
   /** Calls `listener` now, and whenever it changes, with whether the session has a viewer. */
   watchViewers(sessionId: string, listener: ViewerListener): () => void {
+    if (this.everySessionWatched) {
+      listener(true);
+      return () => undefined;
+    }
     const set = this.viewerListeners.get(sessionId) ?? new Set();
     this.viewerListeners.set(sessionId, set);
     set.add(listener);

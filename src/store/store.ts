@@ -5,6 +5,7 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { ChatRecorder, FrameOptions, ReceivedFile, RunRecorder, StepFrame } from "../agent/ports.ts";
 import type { Screenshot } from "../perception/screenshot.ts";
 import { DEFAULT_TITLE, summariseTitle } from "../core/chat-title.ts";
+import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
 import {
@@ -79,6 +80,18 @@ export class Store implements RunRecorder, ChatRecorder {
       throw error;
     }
     return store;
+  }
+
+  /** Says `payload` on `channel` to every process on the same Postgres that listens there (LISTEN/NOTIFY). */
+  async say(channel: string, payload: string): Promise<void> {
+    if (!this.notices) throw new AppError("STORAGE_FAILED", "Only processes sharing a Postgres database (DATABASE_URL) can talk to each other.");
+    await sql`SELECT pg_notify(${channel}, ${payload})`.execute(this.db);
+  }
+
+  /** Calls `heard` with each payload said on `channel` (Postgres only); null when some may have been missed. */
+  async hear(channel: string, heard: (payload: string | null) => void): Promise<void> {
+    if (!this.notices) throw new AppError("STORAGE_FAILED", "Only processes sharing a Postgres database (DATABASE_URL) can talk to each other.");
+    await this.notices.listen(channel, heard);
   }
 
   async close(): Promise<void> {

@@ -31,22 +31,22 @@ export async function answerInterrupts(store: Store, runtime: Runtime, sessionId
 
 async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeEntry): Promise<void> {
   // Since a restart the task waits in the store only: a fresh run of it takes the answer.
-  const stored = !runtime.isActive(task.id);
+  const stored = !runtime.isActive(task.id) && !runtime.queued;
   if (entry.status === "cancelled") {
     if (stored) await runtime.stopStored(task);
-    else runtime.stop(task.id);
+    else await runtime.stop(task.id);
     return;
   }
   if (task.approval) {
     const { approved } = parseWith(approvalAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
     if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "approval", approvalId: task.approval.id, approved });
-    else if (!runtime.decide(task.id, task.approval.id, approved)) throw notWaiting(task);
+    else if (!(await runtime.decide(task.id, task.approval.id, approved))) throw notWaiting(task);
     return;
   }
   const payload = parseWith(askAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
   const text = (typeof payload === "string" ? payload : payload?.text) || runtime.ackText;
   if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "ack", text });
-  else if (!runtime.acknowledge(task.id, text)) throw notWaiting(task);
+  else if (!(await runtime.acknowledge(task.id, text))) throw notWaiting(task);
 }
 
 /**
@@ -54,7 +54,8 @@ async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeE
  * /api/chat/send does; null when none waits so. A wait for a decision takes only the decision.
  */
 export async function answerWaitingSinceRestart(store: Store, runtime: Runtime, sessionId: string, text: string): Promise<Task | null> {
-  if (runtime.activeTask(sessionId)) return null;
+  // With workers, a task that waits for the person is held by its worker, not by the store alone.
+  if (runtime.activeTask(sessionId) || runtime.queued) return null;
   const waiting = (await store.listTasks(sessionId, "awaiting_user")).find((t) => !runtime.isActive(t.id));
   if (!waiting) return null;
   if (waiting.approval) {

@@ -9,7 +9,7 @@ import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
-import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, isFinished, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -20,14 +20,15 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   const requireActive = async (taskId: string): Promise<{ task: Task; stored: boolean }> => {
     const task = await store.getTask(taskId);
     if (!task) throw notFound("task", taskId);
-    if (runtime.isActive(taskId)) return { task, stored: false };
+    // With workers, a task that has not ended is held by one of them.
+    if (runtime.isActive(taskId) || (runtime.queued && !isFinished(task.status))) return { task, stored: false };
     if (task.status === "awaiting_user") return { task, stored: true };
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
 
   /** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
   const waitingSinceRestart = async (sessionId: string): Promise<Task | undefined> => {
-    if (runtime.activeTask(sessionId)) return undefined;
+    if (runtime.activeTask(sessionId) || runtime.queued) return undefined;
     return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.isActive(task.id));
   };
 
@@ -92,10 +93,8 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       }
       const { task, stored } = await requireActive(task_id!);
       if (stored) await runtime.stopStored(task);
-      else {
-        runtime.stop(task_id!);
-        await runtime.stopped(task_id!);
-      }
+      // A task still waiting for a worker is held by none: it ends here, and no worker runs it then.
+      else if (!(await runtime.stop(task_id!)) && task.status === "queued") await runtime.stopStored(task);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {
@@ -105,7 +104,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       if (stored) {
         if (task.approval?.id !== approval_id) throw noSuchApproval;
         await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "approval", approvalId: approval_id, approved });
-      } else if (!runtime.decide(task_id, approval_id, approved)) {
+      } else if (!(await runtime.decide(task_id, approval_id, approved))) {
         throw noSuchApproval;
       }
       return c.json({ task_id, approval_id, approved }, 202);
@@ -113,13 +112,13 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     .post("/takeover", async (c) => {
       const { task_id } = await parseBody(c, taskActionBodySchema);
       const { task } = await requireActive(task_id);
-      if (!runtime.takeOver(task_id)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is ${task.status}; only a running task can be taken over.`);
+      if (!(await runtime.takeOver(task_id))) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is ${task.status}; only a running task can be taken over.`);
       return c.json({ task_id, takeover: true }, 202);
     })
     .post("/resume", async (c) => {
       const { task_id } = await parseBody(c, taskActionBodySchema);
       const { task } = await requireActive(task_id);
-      if (!runtime.handBack(task_id)) throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}, not taken over.`);
+      if (!(await runtime.handBack(task_id))) throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}, not taken over.`);
       return c.json({ task_id, resumed: true }, 202);
     })
     .post("/input", async (c) => {
@@ -139,7 +138,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     .post("/ack-user-action", async (c) => {
       const { task_id, text } = await parseBody(c, ackBodySchema);
       const { task, stored } = await requireActive(task_id);
-      const resumed = stored ? task.approval === null : runtime.acknowledge(task_id, text);
+      const resumed = stored ? task.approval === null : await runtime.acknowledge(task_id, text);
       if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? runtime.ackText });
       if (!resumed) {
         throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is ${task.status}, not waiting for the user.`);

@@ -1,0 +1,49 @@
+// `easyagentcu worker`: takes tasks `serve` queued on DATABASE_URL's Postgres (TASK_QUEUE=postgres)
+// and runs them, `slots` at once, with the same computers, models and policy as `serve` would.
+// What it records (steps, events) reaches every `serve` through the shared store. SIGTERM lets the
+// tasks under way end first; a worker that is killed loses its tasks to the others (worker/task-jobs.ts).
+import type { Config } from "../core/config.ts";
+import { isFinished } from "../protocol/index.ts";
+import { carryOutCommands } from "../worker/task-commands.ts";
+import { TaskJobs } from "../worker/task-jobs.ts";
+import { startSystem } from "./system.ts";
+
+export async function work(config: Config, slots: number): Promise<void> {
+  // Its own runtime has a place for each slot: a task taken is never kept waiting for another.
+  const cfg: Config = { ...config, taskQueue: "postgres", limits: { ...config.limits, maxConcurrentTasks: slots } };
+  const system = await startSystem(cfg, { recover: true, worker: true });
+  const { store, runtime, log } = system;
+  const jobs = await TaskJobs.open(cfg.databaseUrl!, log).catch(async (error: unknown) => {
+    await system.close();
+    throw error;
+  });
+  // The person's commands to the tasks it holds, said by any `serve`.
+  await carryOutCommands(
+    store,
+    (taskId) => runtime.isActive(taskId),
+    (taskId, command) => runtime.carryOut(taskId, command),
+    (error) => log.warn({ err: error }, "could not carry out a command to a task"),
+  );
+  await jobs.work(slots, async (job, attempt) => {
+    const task = await store.getTask(job.taskId);
+    // Stopped while it waited in the queue, or deleted with its chat: nothing to run.
+    if (!task || isFinished(task.status)) return;
+    const steps = await store.listSteps(task.id);
+    const beforeId = task.replay_of ?? job.continues;
+    const beforeTask = beforeId ? await store.getTask(beforeId) : null;
+    const before = beforeTask ? { of: beforeTask, steps: await store.listSteps(beforeTask.id) } : null;
+    log.info({ task_id: task.id, attempt }, attempt > 0 ? "taking up a task another worker left" : "running a task");
+    await runtime.take(job, task, steps, before);
+  });
+  process.stdout.write(`EasyAgentCU worker is taking tasks (${slots} at once)\n`);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) process.exit(1);
+    closing = true;
+    await jobs.close(true);
+    await system.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+}

@@ -1,0 +1,56 @@
+// The durable queue of tasks on the Postgres of DATABASE_URL (pg-boss): `serve` puts each task
+// it records here instead of running it, and `worker` processes take them, one per slot. A worker
+// beats every few seconds while it holds a task; one that stops beating (killed, frozen, cut off)
+// loses the task, which goes back to the queue for another worker to take up.
+import type { Logger } from "pino";
+import { PgBoss } from "pg-boss";
+import type { QueuedTask } from "../agent/ports.ts";
+import { AppError } from "../core/errors.ts";
+
+const QUEUE = "easyagentcu-tasks";
+/** pg-boss's shortest heartbeat: a killed worker's task is free again this long after its last beat, plus one supervision pass. */
+const HEARTBEAT_SECONDS = 10;
+const SUPERVISE_SECONDS = 5;
+/** How often an idle worker looks for a task when no notice woke it. */
+const POLL_SECONDS = 1;
+/** Tries of one task in all: a task whose workers keep dying is not taken up forever. */
+const RETRY_LIMIT = 3;
+/** A task's whole life, waits for the person included; its liveness is the heartbeat. */
+const EXPIRE_SECONDS = 12 * 3600;
+
+export class TaskJobs {
+  private constructor(private readonly boss: PgBoss) {}
+
+  static async open(databaseUrl: string, log: Logger): Promise<TaskJobs> {
+    const boss = new PgBoss({ connectionString: databaseUrl, superviseIntervalSeconds: SUPERVISE_SECONDS });
+    boss.on("error", (error: unknown) => log.warn({ err: error }, "the task queue had an error"));
+    try {
+      await boss.start();
+      await boss.createQueue(QUEUE, { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS });
+    } catch (error) {
+      await boss.stop({ graceful: false }).catch(() => undefined);
+      throw new AppError("STORAGE_FAILED", `Could not open the task queue on DATABASE_URL's Postgres: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    return new TaskJobs(boss);
+  }
+
+  /** Queues a recorded task for a worker; resolves once the queue holds it. */
+  async enqueue(job: QueuedTask): Promise<void> {
+    await this.boss.send(QUEUE, job);
+  }
+
+  /**
+   * Takes tasks, at most `slots` at once, and runs `handle` on each while beating for it. `attempt`
+   * counts the times the task was taken before (0 the first time).
+   */
+  async work(slots: number, handle: (job: QueuedTask, attempt: number) => Promise<void>): Promise<void> {
+    await this.boss.work<QueuedTask>(QUEUE, { localConcurrency: slots, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+      if (job) await handle(job.data, job.retryCount);
+    });
+  }
+
+  /** Takes no more tasks; with `graceful`, waits for those under way to end first. */
+  async close(graceful: boolean): Promise<void> {
+    await this.boss.stop({ graceful });
+  }
+}

@@ -1,0 +1,145 @@
+// Tasks run by `easyagentcu worker` processes (issue 38): `serve` queues each task on a real
+// Postgres, two workers take them, and when one worker is killed mid-task the other takes that task
+// up from its last step, on the same page, its model told it was resumed. A client of a second
+// `serve` sees every event of every task once and in order, as the first one does.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { startPostgres, type Postgres } from "../support/postgres.ts";
+import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
+import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
+import { openStream, type EventStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const { model, pages } = useWorld({ app: false });
+let postgres: Postgres;
+const running: ProductProcess[] = [];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  for (const process of running) await process.kill();
+  await postgres?.stop();
+});
+
+const SHORT = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
+
+describe("workers", () => {
+  it("run ten tasks, one taken up by the other worker when its worker is killed, each event seen once and in order by a client of either server", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
+    model.route((r) => resumed(r) && planningText(r).includes("Task: long job"), act("done", { answer: "Finished where it was left." }, "Done"));
+    model.route(
+      (r) => planningText(r).includes("Task: long job"),
+      act("click", { x: 200, y: 130 }, "Pressing"),
+      // Never answered: its worker is killed while it waits.
+      { ...act("done", { answer: "never" }), delayMs: 120_000 },
+    );
+    for (const name of SHORT) model.route((r) => planningText(r).includes(`Task: job ${name}`), act("click", { x: 200, y: 130 }, "Pressing"), act("done", { answer: `Done ${name}.` }, "Done"));
+
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const second = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const workers = [await startProcess(["worker"], databaseUrl, /taking tasks/), await startProcess(["worker"], databaseUrl, /taking tasks/)];
+
+    const long = await api.send({ mode: "task", session_id: "s-long", text: "long job", start_url: pages.url("form.html") });
+    const watching = await openStream(second.url, "s-long", 0);
+    await watching.waitFor((e) => e.type === "progress.append" && e.task_id === long, 60_000);
+    const holder = workers.find((w) => w.said().includes(long))!;
+    expect(holder).toBeDefined();
+    const tasks = [long];
+    for (const name of SHORT) tasks.push(await api.send({ mode: "task", session_id: `s-${name}`, text: `job ${name}`, start_url: pages.url("form.html") }));
+    await holder.kill();
+
+    const sessions = ["s-long", ...SHORT.map((name) => `s-${name}`)];
+    const streams = new Map<string, EventStream>([["s-long", watching]]);
+    for (const session of sessions.slice(1)) streams.set(session, await openStream(second.url, session, 0));
+    for (const [index, session] of sessions.entries()) await streams.get(session)!.waitForEnd(tasks[index]!, 150_000);
+
+    const other = workers.find((w) => w !== holder)!;
+    expect(other.said()).toContain(long);
+    for (const [index, session] of sessions.entries()) {
+      const seen = streams.get(session)!;
+      seen.close();
+      const ids = seen.events.map((e) => e.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      // The first server's replay of the session holds the very same events.
+      const replay = await openStream(api.url, session, 0);
+      await replay.waitForEnd(tasks[index]!);
+      replay.close();
+      // (Live frames and activity are for the moment: a replay leaves them out.)
+      expect(kept(replay.events)).toEqual(kept(seen.events));
+      const told = kinds(seen.events);
+      expect(told.filter((t) => t === "task.completed")).toHaveLength(1);
+      expect(told.filter((t) => t === "task.started")).toHaveLength(1);
+      const { json } = await api.api<TaskReply>("GET", `/api/tasks/${tasks[index]}`);
+      expect(json.task.status).toBe("completed");
+    }
+    expect(kinds(streams.get("s-long")!.events)).toEqual(["task.started", "task.running", "progress.append", "task.resumed", "progress.append", "task.completed"]);
+    const longReply = (await api.api<TaskReply>("GET", `/api/tasks/${long}`)).json;
+    expect(longReply.task.answer).toBe("Finished where it was left.");
+    expect(longReply.steps.map((s) => s.index)).toEqual([1, 2]);
+    // The model was told, and the page it was on was opened again.
+    const told = model.requests.find(resumed)!;
+    expect(JSON.stringify(told.body)).toContain(`The page was opened again at ${pages.url("form.html")}`);
+    expect(JSON.stringify(told.body)).toContain("Pressing");
+  }, 300_000);
+});
+
+describe("commands to a worker's task", () => {
+  it("reach the worker that holds it from any server: I've done it and Stop", async () => {
+    const databaseUrl = await postgres.database();
+    model.route(
+      (r) => planningText(r).includes("Task: ask me"),
+      act("click", { x: 50, y: 50 }, "Looking around"),
+      act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"),
+      act("done", { answer: "Logged in." }, "Finished"),
+    );
+    model.route((r) => planningText(r).includes("Task: keep going"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+
+    const asking = await api.send({ mode: "task", session_id: "s-ask", text: "ask me", start_url: pages.url("form.html") });
+    const asked = await openStream(other.url, "s-ask", 0);
+    await asked.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    expect((await other.api("POST", "/api/chat/ack-user-action", { task_id: asking })).status).toBe(202);
+    expect(await asked.completes(asking, 60_000)).toMatchObject({ answer: "Logged in." });
+    asked.close();
+
+    const going = await api.send({ mode: "task", session_id: "s-going", text: "keep going", start_url: pages.url("form.html") });
+    const watched = await openStream(other.url, "s-going", 0);
+    await watched.waitFor((e) => e.type === "progress.append", 60_000);
+    // The worker's one slot is taken: the next task waits in the queue, and Stop ends it there.
+    const waiting = await api.send({ mode: "task", session_id: "s-waiting", text: "never run", start_url: pages.url("form.html") });
+    const waited = await openStream(other.url, "s-waiting", 0);
+    expect((await other.api("POST", "/api/chat/stop", { task_id: waiting })).status).toBe(202);
+    expect(await waited.waitForEnd(waiting, 30_000)).toMatchObject({ type: "task.stopped" });
+    waited.close();
+    expect((await other.api("POST", "/api/chat/stop", { task_id: going })).status).toBe(202);
+    expect(await watched.waitForEnd(going, 60_000)).toMatchObject({ type: "task.stopped" });
+    watched.close();
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${going}`)).json.task.status).toBe("stopped");
+    // Once the slot is free, the stopped task is not run.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(model.requests.some((r) => planningText(r).includes("Task: never run"))).toBe(false);
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task.status).toBe("stopped");
+  }, 240_000);
+});
+
+function kept(events: SessionEvent[]): SessionEvent[] {
+  return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
+}
+
+function kinds(events: SessionEvent[]): string[] {
+  return kept(events).map((e) => e.type);
+}
+
+/** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
+async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<ProductProcess> {
+  const env = { DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
+  const started = await startProductProcess(args, env, ready);
+  running.push(started);
+  return started;
+}

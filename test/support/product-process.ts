@@ -1,0 +1,61 @@
+// `bin/easyagentcu.js` as its own process (serve or worker), with a data dir of its own, for tests
+// and benchmarks of several processes on one Postgres: its address, what it logged, its API with
+// the install token, and kill -9 of its process group.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { INSTALL_TOKEN_HEADER } from "../../src/protocol/index.ts";
+
+export interface ProductProcess {
+  /** A server's address; empty for a worker. */
+  url: string;
+  /** What it logged (stderr). */
+  said(): string;
+  /** Sends a task or message; resolves with the task's id. */
+  send(body: Record<string, unknown>): Promise<string>;
+  api<T>(method: string, route: string, body?: Record<string, unknown>): Promise<{ status: number; json: T }>;
+  /** kill -9 of it (its browsers run in groups of their own), resolved once it is gone. */
+  kill(): Promise<void>;
+}
+
+/** Starts `easyagentcu <args>` with `env` over this process's environment; resolves once it says `ready`. */
+export async function startProductProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<ProductProcess> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-process-"));
+  const child: ChildProcess = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dataDir], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let said = "";
+  child.stderr!.on("data", (chunk: Buffer) => (said += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const found = ready.exec(chunk.toString());
+      if (found) resolve(found[1] ?? "");
+    });
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}: ${said}`)));
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const token = args[0] === "serve" ? (await readFile(path.join(dataDir, "install-token"), "utf8")).trim() : "";
+  const headers = { "content-type": "application/json", [INSTALL_TOKEN_HEADER]: token };
+  const api = async <T>(method: string, route: string, body?: Record<string, unknown>) => {
+    const response = await fetch(`${url}${route}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { status: response.status, json: (await response.json()) as T };
+  };
+  return {
+    url,
+    said: () => said,
+    api,
+    async send(body) {
+      const { status, json } = await api<{ task_id: string }>("POST", "/api/chat/send", body);
+      if (status !== 202) throw new Error(`send answered ${status}: ${JSON.stringify(json)}`);
+      return json.task_id;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(-child.pid!, "SIGKILL");
+      await exited;
+    },
+  };
+}
