@@ -26,7 +26,7 @@ describe("easyagentcu run, with a download", () => {
     const lines = out.trim().split("\n");
     // The file's line comes as it arrives: while its step is under way, before or after the step's line.
     const files = lines.filter((line) => line.startsWith("↓"));
-    expect(lines.filter((line) => !line.startsWith("↓"))).toEqual(["▶ cli invoice", "  1. Downloading the invoice", "  2. Done", "✓ Downloaded."]);
+    expect(lines.filter((line) => !line.startsWith("↓"))).toEqual(["▶ cli invoice", "  1. Downloading the invoice", "  2. Done", "✓ Downloaded.", expect.stringMatching(/^  2 steps · /)]);
     expect(files).toEqual([expect.stringMatching(/^↓ invoice-march\.pdf saved to \//)]);
     expect(code).toBe(0);
     const saved = files[0]!.replace(/^↓ invoice-march\.pdf saved to /, "");
