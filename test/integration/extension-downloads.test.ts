@@ -6,17 +6,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BrowserContext, Worker } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEventOf, TaskReply } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
-import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { chromeConnectedTo } from "../support/extension-browser.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
-
-// The worker's global, as seen from the test's side of `evaluate`.
-declare const chrome: { storage: { local: { set(items: object): Promise<void>; get(key: string): Promise<Record<string, unknown>> } } };
 
 /** The catalogue (about 20 KB) is over this cap; the invoice (636 bytes) is under it. */
 const MAX_BYTES = 8 * 1024;
@@ -24,14 +21,10 @@ const FILES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fix
 const { model, pages } = useWorld({ app: false });
 let app: TestApp;
 let context: BrowserContext;
-let worker: Worker;
 
 beforeAll(async () => {
   app = await startApp({ modelBaseUrl: model.baseUrl, config: { downloads: { maxBytes: MAX_BYTES } } });
-  context = await launchWithExtension();
-  worker = await workerNamed(context, "EasyAgentCU");
-  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
-  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+  ({ context } = await chromeConnectedTo(app));
 }, 180_000);
 
 afterAll(async () => {

@@ -3,29 +3,22 @@
 // out-of-process frame there too) is judged toward that origin. The policy allows every class:
 // typing a password into the frame and pressing Enter there each ask, naming the frame, and the
 // frame's origin receives nothing the person refused.
-import type { BrowserContext, Worker } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Approval, SessionEvent } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
-import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { chromeConnectedTo } from "../support/extension-browser.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-// The worker's global, as seen from the test's side of `evaluate`.
-declare const chrome: { storage: { local: { set(items: object): Promise<void>; get(key: string): Promise<Record<string, unknown>> } } };
-
 const { model, pages } = useWorld({ app: false });
 let app: TestApp;
 let context: BrowserContext;
-let worker: Worker;
 
 beforeAll(async () => {
   app = await startApp({ modelBaseUrl: model.baseUrl });
-  context = await launchWithExtension();
-  worker = await workerNamed(context, "EasyAgentCU");
-  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
-  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+  ({ context } = await chromeConnectedTo(app));
 }, 180_000);
 
 afterAll(async () => {

@@ -2,32 +2,25 @@
 // (seed 004), which cannot read the server's disk where the attachment is written: its bytes are
 // handed to the page itself. The planner's `upload` at a point and into the file chooser a click
 // opened, and the tool agent's by ref, each reach the form's server as the very bytes attached.
-import type { BrowserContext, Worker } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../support/app.ts";
 import { runDeciding as run } from "../support/decide.ts";
-import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { chromeConnectedTo } from "../support/extension-browser.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
-
-// The worker's global, as seen from the test's side of `evaluate`.
-declare const chrome: { storage: { local: { set(items: object): Promise<void>; get(key: string): Promise<Record<string, unknown>> } } };
 
 const { model, pages } = useWorld({ app: false });
 let app: TestApp;
 let context: BrowserContext;
-let worker: Worker;
 let photo: Buffer;
 
 beforeAll(async () => {
   photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
   app = await startApp({ modelBaseUrl: model.baseUrl, config: { model: { timeoutMs: 60_000 } } });
   // The person's Chrome cannot read the server's data dir, where the attachments are written.
-  context = await launchWithExtension([], [app.dataDir]);
-  worker = await workerNamed(context, "EasyAgentCU");
-  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
-  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+  ({ context } = await chromeConnectedTo(app, [app.dataDir]));
 }, 180_000);
 
 afterAll(async () => {

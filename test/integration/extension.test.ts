@@ -12,7 +12,7 @@ import { AppError } from "../../src/core/errors.ts";
 import type { ActionRecord } from "../../src/computers/extension/scheduler.ts";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { ALLOW_EVERYTHING, startApp, type TestApp } from "../support/app.ts";
-import { launchWithExtension, workerNamed } from "../support/extension-browser.ts";
+import { chromeConnectedTo } from "../support/extension-browser.ts";
 import { gate } from "../support/gate.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply, type Responder } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
@@ -38,10 +38,7 @@ let worker: Worker;
 beforeAll(async () => {
   // Deleting asks, as it does by default, for the approval test; the rest is allowed.
   app = await startApp({ modelBaseUrl: model.baseUrl, config: { approvals: { ...ALLOW_EVERYTHING, delete: "ask" }, network: { blockedDomains: ["blocked.example"] } } });
-  context = await launchWithExtension();
-  worker = await workerNamed(context, "EasyAgentCU");
-  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
-  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+  ({ context, worker } = await chromeConnectedTo(app));
 }, 180_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Worker } from "playwright-core";
 import { findChromium } from "../../src/computers/browser/find-chromium.ts";
+import type { TestApp } from "./app.ts";
 import { CHROMIUM_ARGS } from "./chromium.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -63,4 +64,20 @@ function elsewhere(executable: string, unseen: string[]): string {
   writeFileSync(script, `#!/bin/sh\nexec unshare -m sh -c ${quote(`${mounts} && exec "$0" "$@"`)} ${quote(executable)} "$@"\n`);
   chmodSync(script, 0o755);
   return script;
+}
+
+// The extension worker's storage, as seen from the test's side of `evaluate`.
+declare const chrome: { storage: { local: { set(items: object): Promise<void>; get(key: string): Promise<Record<string, unknown>> } } };
+
+/**
+ * A person's Chrome with the extension, pointed at `app` and connected to it: the extension's
+ * worker has the server's address and install token, and the server's registry has its client.
+ * `unseen`: folders the browser cannot read (the server's data dir, for a Chrome on another machine).
+ */
+export async function chromeConnectedTo(app: TestApp, unseen: string[] = []): Promise<{ context: BrowserContext; worker: Worker }> {
+  const context = await launchWithExtension([], unseen);
+  const worker = await workerNamed(context, "EasyAgentCU");
+  await worker.evaluate(([serverUrl, token]) => chrome.storage.local.set({ serverUrl, token }), [app.url, app.system.installToken] as const);
+  await app.system.extensions.registry.waitFor(await worker.evaluate(async () => String((await chrome.storage.local.get("clientId")).clientId)), 15_000);
+  return { context, worker };
 }
