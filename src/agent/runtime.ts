@@ -160,7 +160,10 @@ export class Runtime {
         throw error;
       });
     const queued: QueuedTask = { taskId: task.id, maxSteps: cap, personWords: submission.personWords ?? null, model: submission.model ?? null, continues: continues?.of.id ?? null };
-    const { done } = this.dispatch ? await this.enqueue(task, queued, record) : await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, record);
+    // A task driven from this process (an MCP client's computer) or through an extension connected to
+    // it runs here: a worker has neither.
+    const here = !this.dispatch || submission.driver !== undefined || task.computer === "extension";
+    const { done } = here ? await this.launch(task, driver, submission.attachments, cap, continuation, submission.personWords ?? null, record) : await this.enqueue(task, queued, record);
     return { task, message, done };
   }
 
@@ -195,7 +198,9 @@ export class Runtime {
     const resumption = again ? takenUpOf(task, steps) : before && !task.replay_of ? continuationOf(before.of, before.steps) : null;
     const history = again ? steps : (before?.steps ?? []);
     const driver: Driver = task.replay_of
-      ? new ReplayDriver(this.resources.chatModel(), before?.steps ?? [])
+      ? task.mode === "actions"
+        ? new ActionReplayDriver(this.resources.chatModel(), before?.steps ?? [])
+        : new ReplayDriver(this.resources.chatModel(), before?.steps ?? [])
       : task.mode === "actions"
         ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
         : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);

@@ -108,7 +108,9 @@ async function replay(taskId: string, options: CommonOptions): Promise<void> {
 
 /** `mcp`: one MCP client on stdin and stdout, until it closes them; the tasks it left are stopped. */
 async function mcp(options: CommonOptions): Promise<void> {
-  const system = await startSystem(quietConfig(options), { recover: true });
+  const cfg = quietConfig(options);
+  // On a database it shares with a server, the tasks it would find active are that server's, not a dead process's.
+  const system = await startSystem(cfg, { recover: !cfg.databaseUrl });
   const server = createMcpServer(system);
   let closing = false;
   const shutdown = async () => {
@@ -130,7 +132,8 @@ async function exportCommand(taskId: string, options: CommonOptions & { format?:
   const cfg = quietConfig(options);
   const parsed = exportQuerySchema.safeParse({ format: options.format });
   if (!parsed.success) throw new Error(`--format must be json or playwright, not ${options.format}.`);
-  const store = await Store.open(cfg.dataDir, undefined, cfg.databaseUrl ?? null, cfg.s3);
+  // Its steps are rows only: no blob store is opened, whose start would tidy a running server's spool.
+  const store = await Store.open(cfg.dataDir, undefined, cfg.databaseUrl ?? null, null);
   try {
     const task = await store.getTask(taskId);
     if (!task) throw new Error(`There is no task ${taskId} in ${cfg.dataDir}.`);

@@ -76,7 +76,7 @@ export const configSchema = z.object({
   /** A token every request must carry (a cookie set by /login, or a bearer header); required off loopback and with ALLOWED_HOSTS. */
   authToken: z.string().min(16, "AUTH_TOKEN must have at least 16 characters").optional(),
   dataDir: z.string().default("./data"),
-  /** A Postgres server to keep the chats in instead of the SQLite file under the data dir (frames and files stay there). */
+  /** A Postgres server to keep the chats in instead of the SQLite file under the data dir (frames and files go by S3_BUCKET). */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "DATABASE_URL must be a postgres:// address: postgres://user:password@host:5432/database").optional(),
   /**
    * An S3-compatible bucket (AWS S3, MinIO, R2) for frames, attachments, received files and

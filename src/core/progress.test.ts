@@ -42,6 +42,17 @@ describe("Progress", () => {
     part.end();
   });
 
+  it("stays ended when a hold begun before its end comes back", async () => {
+    const part = Progress.of(new AbortController().signal).within(30, late);
+    let release = () => {};
+    const held = part.hold(() => new Promise<void>((resolve) => (release = resolve)));
+    part.end();
+    release();
+    await held;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(part.signal.aborted).toBe(false);
+  });
+
   it("is not held once it has ended", async () => {
     const part = Progress.of(new AbortController().signal).within(10, late);
     await new Promise((resolve) => setTimeout(resolve, 40));

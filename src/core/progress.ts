@@ -76,6 +76,7 @@ export class Deadline extends Progress {
   private left: number;
   private since = performance.now();
   private held = 0;
+  private ended = false;
 
   constructor(parent: Progress, timeoutMs: number, expired: () => AppError, clock: PhaseClock | null, holdOuter: Hold, lines: string[]) {
     const controller = new AbortController();
@@ -94,12 +95,13 @@ export class Deadline extends Progress {
     try {
       return await super.hold(wait);
     } finally {
-      if (--this.held === 0 && !this.signal.aborted) this.start();
+      if (--this.held === 0 && !this.signal.aborted && !this.ended) this.start();
     }
   }
 
-  /** Stops the clock for good: the part is over. */
+  /** Stops the clock for good: the part is over, and a hold ending later does not start it again. */
   end(): void {
+    this.ended = true;
     this.pause();
   }
 

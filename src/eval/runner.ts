@@ -7,7 +7,6 @@ import path from "node:path";
 import type { Runtime } from "../agent/runtime.ts";
 import { toTaskError } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import { costUsd } from "../models/prices.ts";
 import type { Attachment, ProgressStep, SessionEvent, Task } from "../protocol/index.ts";
 import type { Store } from "../store/store.ts";
 import { runCheck, type Judge } from "./checks.ts";
@@ -161,7 +160,7 @@ async function runEpisode(host: EvalHost, plan: RunPlan, spec: SuiteTask, episod
     harness_seconds: seconds(totalMs - modelMs),
     tokens_in: ended.usage.input_tokens,
     tokens_out: ended.usage.output_tokens,
-    cost_usd: costUsd(ended.model, ended.usage),
+    cost_usd: ended.cost_usd,
     why: status === "completed" ? verdict.why : `the task ended ${status}${status === "needs_user" ? ` (${asked})` : ended.error ? ` (${ended.error.code}: ${ended.error.message})` : ""}; ${verdict.why}`,
     task_id: taskId,
     session_id: sessionId,

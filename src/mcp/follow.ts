@@ -15,7 +15,7 @@ const WAITS = new Set<SessionEvent["type"]>(["task.awaiting_user", "approval.req
  * it listens, so nothing the task emits after it can be missed.
  */
 export async function watchTask(store: Store, task: Pick<Task, "id" | "session_id">, listener: (event: SessionEvent) => void): Promise<() => void> {
-  const last = (await store.events.since(task.session_id, 0)).at(-1)?.id ?? 0;
+  const last = await store.events.lastId(task.session_id);
   return store.events.subscribe(task.session_id, last, (event) => {
     if ("task_id" in event && event.task_id === task.id) listener(event);
   });

@@ -10,10 +10,10 @@ import type { Config } from "../core/config.ts";
 import { DiskBlobs } from "./disk-blobs.ts";
 import { S3Blobs } from "./s3-blobs.ts";
 
-/** An object's bytes as a stream, with its length. */
+/** An object's bytes as a stream, with its length when its store says it. */
 export interface BlobStream {
   body: ReadableStream<Uint8Array>;
-  size: number;
+  size: number | null;
 }
 
 export interface BlobStore {
@@ -48,7 +48,8 @@ export type S3Settings = Config["s3"];
 export async function openBlobs(dataDir: string, s3: S3Settings | null): Promise<BlobStore> {
   if (!s3?.bucket) return new DiskBlobs(dataDir);
   // Downloads land here before they go to the bucket: outside the data dir, in a folder of its own.
-  // The data dir is held by one process, so what is found there now a killed process left behind.
+  // The data dir is held by one process (`export` opens no bucket), so what is found there now a
+  // killed process left behind.
   const spool = path.join(tmpdir(), `easyagentcu-spool-${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16)}`);
   await rm(spool, { recursive: true, force: true });
   await mkdir(spool, { recursive: true, mode: 0o700 });

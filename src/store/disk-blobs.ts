@@ -54,7 +54,10 @@ export class DiskBlobs implements BlobStore {
     // Opened first, so that a missing file is null here rather than an error mid-response.
     const handle = await open(this.where(key), "r").catch(missing);
     if (!handle) return null;
-    const { size } = await handle.stat();
+    const { size } = await handle.stat().catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
+    });
     const body = Readable.toWeb(createReadStream("", { fd: handle })) as ReadableStream<Uint8Array>;
     return { body, size };
   }

@@ -179,7 +179,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("files_by_task").on("files").columns(["task_id", "created_at"]).execute();
     },
   },
-  // Rows read in the order they were written (store/database.ts writtenOrder): SQLite numbers them
+  // Rows read in the order they were written (store/flavor.ts writtenOrder): SQLite numbers them
   // itself (rowid); Postgres numbers them in a column of their own.
   "0013_written_order": {
     async up(db: Kysely<unknown>) {

@@ -51,12 +51,13 @@ export class ReceivedFiles {
   }
 
   /** A kept file with its bytes, streamed; null when unknown, refused, or its object is gone. */
-  async open(id: string): Promise<(TaskFile & BlobStream) | null> {
+  async open(id: string): Promise<(TaskFile & { body: BlobStream["body"] }) | null> {
     const row = await this.row(id);
     if (!row) return null;
     const { key, ...file } = row;
     const bytes = await this.blobs.stream(key);
-    return bytes ? { ...file, ...bytes } : null;
+    // Its size is the one kept with it, whatever the store says of the object.
+    return bytes ? { ...file, body: bytes.body } : null;
   }
 
   private async row(id: string): Promise<(TaskFile & { key: string }) | null> {

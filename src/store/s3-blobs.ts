@@ -79,7 +79,7 @@ export class S3Blobs implements BlobStore {
       throw error;
     });
     if (!object?.Body) return null;
-    return { body: object.Body.transformToWebStream(), size: object.ContentLength ?? 0 };
+    return { body: object.Body.transformToWebStream(), size: object.ContentLength ?? null };
   }
 
   async delete(key: string): Promise<void> {

@@ -3,12 +3,15 @@
 // says a command on one channel, every worker hears it, the one that holds the task carries it out
 // and says its reply on another. What the task does then reaches every `serve` as its events do.
 import type { CommandReply, TaskCommand } from "../agent/ports.ts";
+import { AppError } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 
 const COMMANDS = "easyagentcu_commands";
 const REPLIES = "easyagentcu_replies";
 /** How long a command waits for the worker that holds its task before it counts as held by none. */
 const REPLY_MS = 5_000;
+/** The most a Postgres notice carries (8,000 bytes), less room to spare. */
+const NOTICE_MAX_BYTES = 7_900;
 
 /** Talking to the other processes on the same Postgres (the Store does it). */
 export interface Channels {
@@ -46,6 +49,10 @@ export class CommandSender {
   /** The reply of the worker that holds the task; null when none answers in time. */
   async send<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C> | null> {
     const id = newId("cmd");
+    const said = JSON.stringify({ id, taskId, command } satisfies Said);
+    if (Buffer.byteLength(said) > NOTICE_MAX_BYTES) {
+      throw new AppError("INVALID_BODY", `This is too long to reach a task a worker runs: Postgres carries at most ${NOTICE_MAX_BYTES.toLocaleString("en")} bytes at a time. Send it in shorter parts.`);
+    }
     const replied = new Promise<CommandReply<C> | null>((resolve) => {
       const timer = setTimeout(() => done(null), REPLY_MS);
       const done = (reply: unknown) => {
@@ -55,8 +62,7 @@ export class CommandSender {
       };
       this.waiting.set(id, done);
     });
-    const said: Said = { id, taskId, command };
-    await this.channels.say(COMMANDS, JSON.stringify(said));
+    await this.channels.say(COMMANDS, said);
     return replied;
   }
 }

@@ -102,7 +102,8 @@ function actionLines(action: Action, point: { x: number; y: number } | null, ele
     case "navigate":
       return [`await page.goto(${JSON.stringify(action.args.url)});`];
     case "upload":
-      return [`// Uploaded the person's file ${JSON.stringify(action.args.name)}: put a file of that name beside this script.`, `await ${located ?? 'page.locator("input[type=file]")'}.setInputFiles(${JSON.stringify(action.args.name)});`];
+      // A line separator in the name would end the comment and start code.
+      return [`// Uploaded the person's file ${JSON.stringify(action.args.name).replace(/[\u2028\u2029]/g, " ")}: put a file of that name beside this script.`, `await ${located ?? 'page.locator("input[type=file]")'}.setInputFiles(${JSON.stringify(action.args.name)});`];
     case "done":
     case "needs_user":
       return [];

@@ -46,7 +46,7 @@ export function readRoutes(store: Store) {
       if (!frame) throw notFound("frame", id);
       // Step frames never change; the live frame's URL carries a version, so caching is safe.
       c.header("cache-control", "private, max-age=31536000, immutable");
-      return c.body(frame.body, 200, { "content-type": frame.mimeType, "content-length": String(frame.size) });
+      return c.body(frame.body, 200, { "content-type": frame.mimeType, ...(frame.size === null ? {} : { "content-length": String(frame.size) }) });
     })
     .get("/files/:id", async (c) => {
       const id = c.req.param("id");
