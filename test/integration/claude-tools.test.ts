@@ -132,7 +132,8 @@ describe("Claude's computer tools", () => {
       expect(end).toMatchObject({ type: "task.completed" });
       await pages.waitForRecord("selected:Alpha beta gamma delta");
       await pages.waitForRecord("dragged:150,250->300,300");
-      expect(pages.records.find((r) => r.startsWith("held:Shift:"))).toMatch(/^held:Shift:(9|10|11)00$/);
+      // A second's hold, give or take what a busy machine adds.
+      expect(pages.records.find((r) => r.startsWith("held:Shift:"))).toMatch(/^held:Shift:(9|1[0-5])00$/);
       expect(stored.steps.map((s) => s.action?.type)).toEqual(["triple_click", "move", "drag", "hold_key", "done"]);
 
       const first = requests[0]!;

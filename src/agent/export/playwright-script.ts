@@ -31,6 +31,8 @@ export function playwrightScript(trajectory: Trajectory): string {
     `test(${JSON.stringify(oneLine(task.text))}, async ({ page }) => {`,
     ...(task.start_url ? [`  await page.goto(${JSON.stringify(task.start_url)});`] : []),
     ...trajectory.steps.flatMap((step) => stepLines(step, scale).map((line) => `  ${line}`)),
+    // What the last step set off (a form's post, a navigation) ends before the page closes, as the agent's steps settled.
+    '  await page.waitForLoadState("networkidle");',
     "});",
     "",
   ];
