@@ -12,7 +12,7 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
-import type { AgentMode, Attachment, ChatMessage, ComputerKind, ModelChoice, PersonInput, ProgressStep, Task } from "../protocol/index.ts";
+import { isFinished, type AgentMode, type Attachment, type ChatMessage, type ComputerKind, type ModelChoice, type PersonInput, type ProgressStep, type Task } from "../protocol/index.ts";
 import type { CommandReply, QueuedTask, RunRecorder, TaskCommand, TaskDispatch, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
@@ -409,6 +409,20 @@ export class Runtime {
 
   isActive(taskId: string): boolean {
     return this.runs.has(taskId);
+  }
+
+  /** Whether the task is under way where this process can reach it: run here, or, with workers, not ended (a worker holds it or will). */
+  holds(task: Task): boolean {
+    return this.isActive(task.id) || (this.queued && !isFinished(task.status));
+  }
+
+  /** Stops the task wherever it is — run here, held by a worker, or still queued for one; false when it has ended. */
+  async stopWherever(task: Task, reason?: string): Promise<boolean> {
+    if (await this.stop(task.id, reason)) return true;
+    // A task still waiting for a worker is held by none: it ends here, and no worker runs it then.
+    if (!this.queued || task.status !== "queued") return false;
+    await this.stopStored(task);
+    return true;
   }
 
   /** Stops every task and waits until each has recorded how it ended. */

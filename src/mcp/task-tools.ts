@@ -51,7 +51,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
       await untilSettled(store, task, progress, extra.signal);
       const now = await store.getTask(task.id);
       const waits = now && waitsFor(now);
-      if (!waits || extra.signal.aborted || !runtime.isActive(task.id)) return;
+      if (!waits || extra.signal.aborted || !runtime.holds(now)) return;
       const { goneOn, stop } = await watchGoingOn(store, task);
       const wentOn = new AbortController();
       void goneOn.then(() => wentOn.abort());
@@ -113,7 +113,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
       answering(async () => {
         const task = await store.getTask(task_id);
         if (!task) throw new AppError("NOT_FOUND", `There is no task ${task_id}.`);
-        if (!(await runtime.stop(task_id, "stopped by the MCP client"))) throw new AppError("TASK_FINISHED", `Task ${task_id} is not running (${task.status}).`);
+        if (!(await runtime.stopWherever(task, "stopped by the MCP client"))) throw new AppError("TASK_FINISHED", `Task ${task_id} is not running (${task.status}).`);
         await untilSettled(store, task, null, extra.signal);
         return result(task_id);
       }),
@@ -134,7 +134,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
     ({ task_id, approval_id, approved, text }, extra) =>
       answering(async () => {
         const task = await store.getTask(task_id);
-        if (!task || !runtime.isActive(task_id)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
+        if (!task || !runtime.holds(task)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
         if (approval_id !== undefined && approved === undefined) throw new AppError("INVALID_BODY", "approved: say true or false for the approval.");
         const { goneOn, stop } = await watchGoingOn(store, task);
         try {

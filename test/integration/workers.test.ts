@@ -2,8 +2,10 @@
 // Postgres, two workers take them, and when one worker is killed mid-task the other takes that task
 // up from its last step, on the same page, its model told it was resumed. A client of a second
 // `serve` sees every event of every task once and in order, as the first one does.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { INSTALL_TOKEN_HEADER, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
 import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
 import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
@@ -125,6 +127,43 @@ describe("commands to a worker's task", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(model.requests.some((r) => planningText(r).includes("Task: never run"))).toBe(false);
     expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task.status).toBe("stopped");
+  }, 240_000);
+
+  it("reach the worker from an MCP client of another server: answer_person, and stop_task for a task still queued", async () => {
+    const databaseUrl = await postgres.database();
+    model.route(
+      (r) => planningText(r).includes("Task: mcp ask me"),
+      act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"),
+      act("done", { answer: "Logged in." }, "Finished"),
+    );
+    model.route((r) => planningText(r).includes("Task: mcp hold the slot"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const client = new Client({ name: "workers-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${other.url}/mcp`), { requestInit: { headers: { [INSTALL_TOKEN_HEADER]: other.token } } }));
+    try {
+      const asking = await api.send({ mode: "task", session_id: "s-mcp-ask", text: "mcp ask me", start_url: pages.url("form.html") });
+      const asked = await openStream(other.url, "s-mcp-ask", 0);
+      await asked.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+      const answered = await client.callTool({ name: "answer_person", arguments: { task_id: asking, text: "Done." } });
+      expect(answered.isError).toBeFalsy();
+      expect(await asked.completes(asking, 60_000)).toMatchObject({ answer: "Logged in." });
+      asked.close();
+
+      const holding = await api.send({ mode: "task", session_id: "s-mcp-hold", text: "mcp hold the slot", start_url: pages.url("form.html") });
+      const held = await openStream(other.url, "s-mcp-hold", 0);
+      await held.waitFor((e) => e.type === "progress.append", 60_000);
+      const waiting = await api.send({ mode: "task", session_id: "s-mcp-waiting", text: "mcp never run", start_url: pages.url("form.html") });
+      const stopped = await client.callTool({ name: "stop_task", arguments: { task_id: waiting } });
+      expect(stopped.isError).toBeFalsy();
+      expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task.status).toBe("stopped");
+      expect((await other.api("POST", "/api/chat/stop", { task_id: holding })).status).toBe(202);
+      await held.waitForEnd(holding, 60_000);
+      held.close();
+    } finally {
+      await client.close();
+    }
   }, 240_000);
 });
 

@@ -10,6 +10,8 @@ import { INSTALL_TOKEN_HEADER } from "../../src/protocol/index.ts";
 export interface ProductProcess {
   /** A server's address; empty for a worker. */
   url: string;
+  /** A server's install token; empty for a worker. */
+  token: string;
   /** What it logged (stderr). */
   said(): string;
   /** Sends a task or message; resolves with the task's id. */
@@ -45,6 +47,7 @@ export async function startProductProcess(args: string[], env: Record<string, st
   };
   return {
     url,
+    token,
     said: () => said,
     api,
     async send(body) {

@@ -9,7 +9,7 @@ import type { ChatAgent } from "../../agent/chat-agent.ts";
 import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
-import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, isFinished, type SendReply, type Task } from "../../protocol/index.ts";
+import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
@@ -21,7 +21,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     const task = await store.getTask(taskId);
     if (!task) throw notFound("task", taskId);
     // With workers, a task that has not ended is held by one of them.
-    if (runtime.isActive(taskId) || (runtime.queued && !isFinished(task.status))) return { task, stored: false };
+    if (runtime.holds(task)) return { task, stored: false };
     if (task.status === "awaiting_user") return { task, stored: true };
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
@@ -93,8 +93,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       }
       const { task, stored } = await requireActive(task_id!);
       if (stored) await runtime.stopStored(task);
-      // A task still waiting for a worker is held by none: it ends here, and no worker runs it then.
-      else if (!(await runtime.stop(task_id!)) && task.status === "queued") await runtime.stopStored(task);
+      else await runtime.stopWherever(task);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {
