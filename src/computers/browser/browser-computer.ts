@@ -1,9 +1,9 @@
 // A Computer backed by one Chromium browser context: input through Playwright's mouse and
 // keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
-// `Page.startScreencast`. Follows popups: the newest page of the context is the screen, until the
-// agent switches tabs (tabs.ts). Either an
-// isolated context of our own Chromium, closed with the task, or a page of a browser it attached
-// to over CDP (a person's Chrome, an Electron view), which it leaves open.
+// `Page.startScreencast`. Which page is the screen — popups followed, a closed screen's opener or
+// previous tab taking over, a crashed renderer — is page-life.ts's; the agent's own tab switches
+// are tabs.ts's. Either an isolated context of our own Chromium, closed with the task, or a page of
+// a browser it attached to over CDP (a person's Chrome, an Electron view), which it leaves open.
 import { setTimeout as delay } from "node:timers/promises";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { AppError, firstLine, StopRequested } from "../../core/errors.ts";
@@ -24,6 +24,7 @@ import { PageDownloads } from "./page-downloads.ts";
 import { PageEffects } from "./page-effects.ts";
 import { uploadFile } from "./file-upload.ts";
 import { Screencast } from "./screencast.ts";
+import { PageLife } from "./page-life.ts";
 import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
@@ -97,7 +98,6 @@ const BROWSER_SHORTCUTS: Record<string, (page: Page, timeout: number) => Promise
 export class BrowserComputer implements Computer {
   readonly kind: "browser" | "extension";
   readonly handOver?: (to: ScreenHolder) => Promise<void>;
-  private cdp!: CDPSession;
   private cursor: Point = { x: 0, y: 0 };
   /** Work for when the browser is idle (`whenIdle`). */
   private readonly idleWork: (() => void)[] = [];
@@ -107,14 +107,6 @@ export class BrowserComputer implements Computer {
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private lastInputAt = 0;
-  /** Pages the screen asked to open (`Page.windowOpen`) that the context has not brought yet. */
-  private readonly opening = new Set<Promise<unknown>>();
-  /** Popups being switched to: settling waits for them. */
-  private readonly following = new Set<Promise<void>>();
-  /** The extension's count of pages shown in place of others when the page driven now was taken up. */
-  private pageReplacements = 0;
-  /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
-  private readonly renderers = new WeakMap<Page, "alive" | "crashed">();
   /** The chat's sign-ins this context started from, and where it gives back its own as it closes. */
   private signIns: CarriedSignIns | null = null;
 
@@ -140,16 +132,21 @@ export class BrowserComputer implements Computer {
    */
   private readonly downloads: PageDownloads | null;
 
+  /** Which page is the screen, its CDP session, the pages that open, a crashed renderer (page-life.ts). */
+  private readonly life: PageLife;
+
   private constructor(
     private readonly browser: Browser,
     private readonly context: BrowserContext,
-    private page: Page,
+    page: Page,
     private readonly options: BrowserComputerOptions,
     private readonly activity: PageActivity,
     /** Attached to someone else's browser: closing only lets go of it. */
     private readonly attached: AttachOptions | null = null,
   ) {
     this.kind = attached?.kind ?? "browser";
+    this.effects = new PageEffects(context, attached === null || attached.kind === "extension");
+    this.life = new PageLife(page, { browser, context, attached, kind: this.kind, effects: this.effects, live: this.live, tabs: () => this.tabs, closed: () => this.closed });
     const handOver = attached?.handOver;
     if (handOver) {
       // The task's tab in the person's Chrome holds its file choosers only while the agent has it:
@@ -163,14 +160,13 @@ export class BrowserComputer implements Computer {
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
     this.cover = new SecretCover(context);
-    this.effects = new PageEffects(context, attached === null || attached.kind === "extension");
     this.downloads = attached?.kind === "extension" ? null : new PageDownloads(context, attached?.downloadsElsewhere ?? null);
     this.tabs = attached
       ? undefined
       : new ContextTabs(context, {
           current: () => this.page,
           // Through the guard, which first lets a switch under way (the new tab followed as it opened) end.
-          show: (shown) => this.guard(async () => (this.page === shown ? undefined : this.attach(shown))),
+          show: (shown) => this.guard(async () => (this.page === shown ? undefined : this.life.attach(shown))),
           navigate: (url) => this.navigate(url),
           guard: (operation) => this.guard(operation),
         });
@@ -189,8 +185,8 @@ export class BrowserComputer implements Computer {
       // Only in our own contexts: a browser attached to is left as it was.
       const [activity] = await Promise.all([PageActivity.install(context), steadyCaret(context), hearPageTools(context)]);
       const computer = new BrowserComputer(browser, context, await context.newPage(), options, activity);
-      await computer.attach(computer.page);
-      context.on("page", (page) => void computer.follow(page));
+      await computer.life.attach(computer.page);
+      context.on("page", (page) => void computer.life.follow(page));
       return computer;
     } catch (error) {
       await context.close().catch(() => undefined);
@@ -208,8 +204,8 @@ export class BrowserComputer implements Computer {
     // Pages of the person's own browser declare tools to their agent as well.
     const [activity] = await Promise.all([PageActivity.install(context), hearPageTools(context)]);
     const computer = new BrowserComputer(browser, context, page, { ...options, ...size }, activity, options);
-    await computer.attach(page);
-    context.on("page", (opened) => void computer.follow(opened));
+    await computer.life.attach(page);
+    context.on("page", (opened) => void computer.life.follow(opened));
     return computer;
   }
 
@@ -229,9 +225,18 @@ export class BrowserComputer implements Computer {
     }
   }
 
+  /** The screen's page and its CDP session (page-life.ts). */
+  private get page(): Page {
+    return this.life.page;
+  }
+
+  private get cdp(): CDPSession {
+    return this.life.cdp;
+  }
+
   /** Not closed, and its browser and page still there, the page's renderer alive. */
   get usable(): boolean {
-    return !this.closed && this.browser.isConnected() && !this.page.isClosed() && this.renderers.get(this.page) !== "crashed";
+    return !this.closed && this.browser.isConnected() && !this.page.isClosed() && !this.life.crashed();
   }
 
   get logicalSize(): Size {
@@ -270,7 +275,7 @@ export class BrowserComputer implements Computer {
         const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), Math.min(timeoutMs, deadline - Date.now()));
         return Buffer.from(data, "base64");
       } catch (error) {
-        if (Date.now() >= deadline && this.renderers.get(this.page) !== "crashed") throw unresponsive(boundMs, error);
+        if (Date.now() >= deadline && !this.life.crashed()) throw unresponsive(boundMs, error);
         // A page that has not painted its first frame yet (a new tab, a new document) has
         // nothing to capture; once it has loaded, the next animation frame has.
         if (attempt >= attempts || !String(error).includes("Unable to capture screenshot")) throw error;
@@ -442,7 +447,7 @@ export class BrowserComputer implements Computer {
         await page.goto(url, { waitUntil: "load", timeout: this.options.navigationTimeoutMs });
       } catch (error) {
         progress?.check();
-        if (!this.browser.isConnected() || this.renderers.get(page) === "crashed") throw error;
+        if (!this.browser.isConnected() || this.life.crashed(page)) throw error;
         // An address that serves a file starts a download instead of a page: opened as asked, the file is received.
         if (DOWNLOAD_STARTED.test(firstLine(error))) return;
         throw new AppError("ACTION_FAILED", `Could not open ${url}: ${firstLine(error)}`, { cause: error });
@@ -466,8 +471,7 @@ export class BrowserComputer implements Computer {
       await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
       await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
       // A popup the action opened becomes the screen before anything else looks at it; each wait is capped.
-      if (this.opening.size > 0) await Promise.all(this.opening);
-      if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
+      await this.life.arrived();
     });
   }
 
@@ -561,65 +565,7 @@ export class BrowserComputer implements Computer {
     }
   }
 
-  /** Makes `page` the screen: one CDP session at a time, the previous one detached. */
-  private async attach(page: Page): Promise<void> {
-    const previous = this.page === page ? null : (this.cdp as CDPSession | undefined);
-    this.page = page;
-    this.tabs?.shown(page);
-    this.pageReplacements = this.attached?.replacements?.() ?? 0;
-    if (!this.renderers.has(page)) {
-      this.renderers.set(page, "alive");
-      page.once("crash", () => this.renderers.set(page, "crashed"));
-    }
-    const cdp = await this.context.newCDPSession(page);
-    this.cdp = cdp;
-    if (previous) void previous.detach().catch(() => undefined);
-    // In our own context every new page is the task's and is followed, and Chromium says a window
-    // opens before its page can be; in a browser attached to (the person's Chrome, the extension's
-    // one tab) a window may never come as a page of ours. Page events come only to a session that asks.
-    if (!this.attached) {
-      cdp.on("Page.javascriptDialogOpening", () => this.effects.hear("dialog"));
-      cdp.on("Page.windowOpen", () => {
-        if (cdp !== this.cdp) return;
-        // Heard here, before the page arrives: the screen may already show it, or not yet.
-        this.effects.hear("new_tab");
-        const arriving = this.context
-          .waitForEvent("page", { timeout: SETTLE_CAP_MS })
-          .catch(() => undefined)
-          .finally(() => this.opening.delete(arriving));
-        this.opening.add(arriving);
-      });
-      void cdp.send("Page.enable").catch(() => undefined);
-    }
-    await this.live.follow(cdp);
-  }
 
-  /**
-   * A new page becomes the screen; in someone else's browser only a popup of the screen does, not a
-   * tab the person opens. When the screen closes, the page it came from takes over (in our own
-   * context, the tab that was the screen before it).
-   */
-  private follow(page: Page): Promise<void> {
-    const following = this.switchTo(page).finally(() => this.following.delete(following));
-    this.following.add(following);
-    return following;
-  }
-
-  private async switchTo(page: Page): Promise<void> {
-    if (this.closed) return;
-    // Only in someone else's browser is the opener asked for: our own context holds nothing
-    // else, and the extra round trip would delay the switch to a popup.
-    const opener = this.attached ? await page.opener().catch(() => null) : null;
-    // Through the extension, a new page is also the task's tab opened again after the person closed it.
-    const reopened = this.replaced();
-    if (this.attached && opener !== this.page && !reopened) return;
-    await page.waitForLoadState("domcontentloaded").catch(() => undefined);
-    if (!page.isClosed()) await this.attach(page).catch(() => undefined);
-    page.on("close", () => {
-      const previous = this.attached ? opener : (this.tabs?.before(page) ?? null);
-      if (!this.closed && this.page === page && previous && !previous.isClosed()) void this.attach(previous).catch(() => undefined);
-    });
-  }
 
   /** An operation that acts on the page, not started once its progress is cancelled: settling waits for what it started. */
   private input<T>(progress: Progress | undefined, operation: () => Promise<T>): Promise<T> {
@@ -647,44 +593,19 @@ export class BrowserComputer implements Computer {
 
   private async guarded<T>(operation: () => Promise<T>): Promise<T> {
     if (this.attached?.ready) await this.attached.ready();
-    // Through the extension, the task's tab comes back as a new page (computers/extension): wait for it.
-    if (this.replaced() && this.following.size === 0) {
-      await this.context.waitForEvent("page", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
-    }
-    // A switch to a new page under way (a popup, the task tab opened again): the operation is for that page.
-    if (this.following.size > 0) await Promise.race([Promise.all(this.following), new Promise((resolve) => setTimeout(resolve, SETTLE_CAP_MS))]);
-    this.assertAlive(null);
+    await this.life.ready();
+    this.life.assertAlive(null);
     try {
       return await unlessUnresponsive(operation(), () => this.cdp);
     } catch (error) {
-      this.assertAlive(error);
+      this.life.assertAlive(error);
       if (error instanceof AppError || error instanceof StopRequested) throw error;
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
   }
 
-  /**
-   * Through the extension, whether the page driven is gone or about to be: the tab was opened again,
-   * or shown afresh after the extension came back (Playwright may not have closed the old page yet).
-   */
-  private replaced(): boolean {
-    return this.kind === "extension" && (this.page.isClosed() || (this.attached?.replacements?.() ?? 0) > this.pageReplacements);
-  }
-
-  private assertAlive(cause: unknown): void {
-    if (!this.browser.isConnected()) throw this.attached?.lost?.() ?? crashed(cause);
-    if (this.renderers.get(this.page) === "crashed") throw rendererCrashed(cause);
-  }
 }
 
-export function crashed(cause: unknown): AppError {
-  return new AppError("BROWSER_CRASHED", "The browser closed unexpectedly.", { cause, retryable: true });
-}
-
-/** The browser lives on, but the process that drew the page is gone: nothing on it can be done any more. */
-function rendererCrashed(cause: unknown): AppError {
-  return new AppError("BROWSER_CRASHED", "The page's renderer crashed (it ran out of memory or its process was killed); the task cannot go on in that tab.", { cause, retryable: true });
-}
 
 /**
  * A page whose renderer never gives its main thread back (a script in an endless loop) draws no
