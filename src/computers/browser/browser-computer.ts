@@ -25,7 +25,8 @@ import { PageEffects } from "./page-effects.ts";
 import { uploadFile } from "./file-upload.ts";
 import { Screencast } from "./screencast.ts";
 import { PageLife } from "./page-life.ts";
-import { pageUnresponsive, unlessUnresponsive } from "./page-watchdog.ts";
+import { captureViewport, LOSSLESS_CAPTURE, STEP_CAPTURE, type CaptureFormat, type CaptureLimits } from "./page-capture.ts";
+import { unlessUnresponsive } from "./page-watchdog.ts";
 import { SecretCover } from "./secret-cover.ts";
 import { pageShows } from "./page-shows.ts";
 import { hearPageTools } from "./page-tools.ts";
@@ -70,7 +71,6 @@ export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality
   downloadsElsewhere?: string;
 }
 
-type CaptureFormat = { format: "jpeg" | "png"; quality?: number; optimizeForSpeed?: boolean };
 
 /** Playwright's word for a navigation that became a download. */
 const DOWNLOAD_STARTED = /Download is starting/;
@@ -78,7 +78,6 @@ const SETTLE_CAP_MS = 5_000;
 const LATE_EFFECT_MS = 1_000;
 const NETWORK_QUIET_CAP_MS = 2_000;
 const DOM_QUIET_CAP_MS = 250;
-const CAPTURE_ATTEMPTS = 5;
 const DRAG_STEPS = 12;
 /** A browser with no operation for this long is idle: its task is waiting, most often for the model. */
 const IDLE_AFTER_MS = 200;
@@ -255,34 +254,18 @@ export class BrowserComputer implements Computer {
 
   async screenshot(): Promise<Screenshot> {
     const format = { format: "jpeg", quality: this.options.jpegQuality, optimizeForSpeed: true } as const;
-    const data = await this.guard(() => this.live.pausedFor(() => this.capture(format, CAPTURE_TIMEOUT_MS, CAPTURE_ATTEMPTS, UNRESPONSIVE_AFTER_MS)));
+    const data = await this.guard(() => this.live.pausedFor(() => this.capture(format, STEP_CAPTURE)));
     const shot: Screenshot = { data, mimeType: "image/jpeg", ...imageSize(data) };
     // The newest screen, fresher than the stream's last frame: a viewer sees it at once.
     this.live.show(shot);
     return shot;
   }
 
-  /**
-   * The viewport in device pixels, tried again while the page has no frame to give; PAGE_UNRESPONSIVE
-   * once it has given none for `boundMs`.
-   */
-  private async capture(format: CaptureFormat, timeoutMs: number, attempts: number, boundMs = Infinity): Promise<Buffer> {
-    const deadline = Date.now() + boundMs;
+  /** The viewport in device pixels (page-capture.ts), once what shows a typed secret is blurred. */
+  private async capture(format: CaptureFormat, limits: CaptureLimits): Promise<Buffer> {
     // Once a secret was typed, the page may show its value anywhere: what shows it is blurred first.
     await this.cover.cover(this.page, this.cdp, this.secrets.revealed);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { data } = await withinCaptureTimeout(this.cdp.send("Page.captureScreenshot", { ...format, ...(await this.deviceClip()) }), Math.min(timeoutMs, deadline - Date.now()));
-        return Buffer.from(data, "base64");
-      } catch (error) {
-        if (Date.now() >= deadline && !this.life.crashed()) throw unresponsive(boundMs, error);
-        // A page that has not painted its first frame yet (a new tab, a new document) has
-        // nothing to capture; once it has loaded, the next animation frame has.
-        if (attempt >= attempts || !String(error).includes("Unable to capture screenshot")) throw error;
-        await this.page.waitForLoadState("load", { timeout: SETTLE_CAP_MS }).catch(() => undefined);
-        await this.nextFrame();
-      }
-    }
+    return captureViewport(this.page, this.cdp, format, limits, { deviceScaleFactor: this.options.deviceScaleFactor ?? 1, crashed: () => this.life.crashed() });
   }
 
   /**
@@ -302,24 +285,6 @@ export class BrowserComputer implements Computer {
   private stopIdleTimer(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-  }
-
-  /** Two of the page's animation frames, or a second at most: a page that draws none (hidden) never calls back. */
-  private async nextFrame(): Promise<void> {
-    const frames = this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))).catch(() => undefined);
-    await Promise.race([frames, new Promise((resolve) => setTimeout(resolve, FRAME_WAIT_CAP_MS).unref())]);
-  }
-
-  /**
-   * Chromium captures in CSS pixels unless a clip asks for a scale; at a devicePixelRatio other
-   * than 1 we ask for device pixels, as a screen capture would have them. The clip is in document
-   * coordinates, so it follows the scroll position.
-   */
-  private async deviceClip(): Promise<{ clip?: { x: number; y: number; width: number; height: number; scale: number } }> {
-    const scale = this.options.deviceScaleFactor ?? 1;
-    if (scale === 1) return {};
-    const { cssVisualViewport: v } = await this.cdp.send("Page.getLayoutMetrics");
-    return { clip: { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale } };
   }
 
   async move(x: number, y: number, progress?: Progress): Promise<void> {
@@ -519,7 +484,7 @@ export class BrowserComputer implements Computer {
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
   private async losslessCapture(): Promise<Raster> {
-    return rasterFromImage(await this.live.pausedFor(() => this.capture({ format: "png" }, LOSSLESS_CAPTURE_TIMEOUT_MS, LOSSLESS_CAPTURE_ATTEMPTS)));
+    return rasterFromImage(await this.live.pausedFor(() => this.capture({ format: "png" }, LOSSLESS_CAPTURE)));
   }
 
   pageShows(texts: readonly string[]): Promise<boolean[]> {
@@ -603,43 +568,4 @@ export class BrowserComputer implements Computer {
       throw new AppError("ACTION_FAILED", firstLine(error), { cause: error });
     }
   }
-
-}
-
-
-/**
- * A page whose renderer never gives its main thread back (a script in an endless loop) draws no
- * frame: the agent cannot see it, nor act on it with any sense, and its task fails.
- */
-function unresponsive(boundMs: number, cause: unknown): AppError {
-  return pageUnresponsive(`it drew nothing for ${boundMs / 1000} s`, cause);
-}
-
-/**
- * How long a capture may go without a frame before the page counts as unresponsive: several
- * tries at CAPTURE_TIMEOUT_MS, far more than a page that only changes documents takes.
- */
-const UNRESPONSIVE_AFTER_MS = 15_000;
-/**
- * A capture asked for while the page changes documents (a form that navigates) can wait for a
- * frame that never comes; after this long it is given up and tried again.
- */
-const CAPTURE_TIMEOUT_MS = 3_000;
-/** A capture tried again waits this long at most for the page's next frames. */
-const FRAME_WAIT_CAP_MS = 1_000;
-/**
- * A PNG of the viewport in device pixels is slow to encode (at devicePixelRatio 2, four million
- * pixels: half a second on a busy 2-core machine, more under a full test run): it gets longer.
- */
-const LOSSLESS_CAPTURE_TIMEOUT_MS = 10_000;
-/** A PNG that took 10 s is a stalled page more likely than a frame not painted yet: one more try. */
-const LOSSLESS_CAPTURE_ATTEMPTS = 2;
-
-function withinCaptureTimeout<T>(capture: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Unable to capture screenshot: no frame within ${timeoutMs / 1000} s`)), timeoutMs);
-  });
-  capture.catch(() => undefined);
-  return Promise.race([capture, late]).finally(() => clearTimeout(timer));
 }
