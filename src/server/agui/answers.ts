@@ -8,6 +8,7 @@ import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
+import { waitingSinceRestart } from "../chat-send.ts";
 import { parseWith } from "../http-error.ts";
 import { isAskOf } from "./translate.ts";
 
@@ -54,9 +55,7 @@ async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeE
  * /api/chat/send does; null when none waits so. A wait for a decision takes only the decision.
  */
 export async function answerWaitingSinceRestart(store: Store, runtime: Runtime, sessionId: string, text: string): Promise<Task | null> {
-  // With workers, a task that waits for the person is held by its worker, not by the store alone.
-  if (runtime.activeTask(sessionId) || runtime.queued) return null;
-  const waiting = (await store.listTasks(sessionId, "awaiting_user")).find((t) => !runtime.isActive(t.id));
+  const waiting = await waitingSinceRestart(store, runtime, sessionId);
   if (!waiting) return null;
   if (waiting.approval) {
     throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: answer its interrupt (resume with approved true or false), or stop the task, first.`);

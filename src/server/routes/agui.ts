@@ -17,6 +17,7 @@ import { idSchema, sendBodySchema, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
 import { answerInterrupts, answerWaitingSinceRestart } from "../agui/answers.ts";
 import { AguiRun, type RunScope } from "../agui/translate.ts";
+import { submissionOf } from "../chat-send.ts";
 import { parseBody, parseWith } from "../http-error.ts";
 import { SessionQueue } from "../session-queue.ts";
 
@@ -39,18 +40,7 @@ export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     const body = parseWith(sendBodySchema, { ...options, session_id: sessionId, text: lastUserText(input) }, "body");
     const answered = await answerWaitingSinceRestart(store, runtime, sessionId, body.text);
     if (answered) return scopeOf(sessionId, [answered.id]);
-    const reply = await chat.send({
-      sessionId,
-      text: body.text,
-      attachments: [],
-      startUrl: body.start_url,
-      model: body.model,
-      mode: body.mode,
-      agentMode: body.agent_mode,
-      computer: body.computer,
-      extensionClient: body.extension_client_id,
-      cdp: body.cdp_url || body.cdp_target_id ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
-    });
+    const reply = await chat.send(submissionOf(body));
     return scopeOf(sessionId, reply.task_id ? [reply.task_id] : []);
   };
 

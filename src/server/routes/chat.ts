@@ -11,6 +11,7 @@ import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
+import { submissionOf, waitingSinceRestart } from "../chat-send.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
 const ackBodySchema = taskActionBodySchema.extend({ text: z.string().trim().min(1).max(200).optional() });
@@ -26,16 +27,10 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
 
-  /** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
-  const waitingSinceRestart = async (sessionId: string): Promise<Task | undefined> => {
-    if (runtime.activeTask(sessionId) || runtime.queued) return undefined;
-    return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.isActive(task.id));
-  };
-
   return new Hono()
     .post("/send", async (c) => {
       const body = await parseBody(c, sendBodySchema);
-      const waiting = await waitingSinceRestart(body.session_id);
+      const waiting = await waitingSinceRestart(store, runtime, body.session_id);
       if (waiting?.approval) {
         throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: allow or deny it, or stop the task, first.`);
       }
@@ -47,19 +42,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text: body.text, messageId });
         return c.json<SendReply>({ session_id: body.session_id, message_id: messageId, task_id: waiting.id }, 202);
       }
-      const reply = await chat.send({
-        sessionId: body.session_id,
-        text: body.text,
-        attachments: body.attachments,
-        startUrl: body.start_url,
-        model: body.model,
-        mode: body.mode,
-        agentMode: body.agent_mode,
-        computer: body.computer,
-        extensionClient: body.extension_client_id,
-        cdp: body.cdp_url || body.cdp_target_id ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
-      });
-      return c.json(reply, 202);
+      return c.json(await chat.send(submissionOf(body)), 202);
     })
     .post("/replay", async (c) => {
       const { task_id } = await parseBody(c, taskActionBodySchema);

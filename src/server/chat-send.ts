@@ -1,0 +1,30 @@
+// The person's message as the chat and an AG-UI run both take it: the chat assistant's submission
+// made from the send body, and the session's task that has waited for the person since an earlier
+// server process died, which the message answers instead of starting another.
+import type { z } from "zod";
+import type { ChatSubmission } from "../agent/chat-agent.ts";
+import type { Runtime } from "../agent/runtime.ts";
+import type { sendBodySchema, Task } from "../protocol/index.ts";
+import type { Store } from "../store/store.ts";
+
+export function submissionOf(body: z.output<typeof sendBodySchema>): ChatSubmission {
+  return {
+    sessionId: body.session_id,
+    text: body.text,
+    attachments: body.attachments,
+    startUrl: body.start_url,
+    model: body.model,
+    mode: body.mode,
+    agentMode: body.agent_mode,
+    computer: body.computer,
+    extensionClient: body.extension_client_id,
+    cdp: body.cdp_url || body.cdp_target_id ? { url: body.cdp_url, targetId: body.cdp_target_id } : undefined,
+  };
+}
+
+/** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
+export async function waitingSinceRestart(store: Store, runtime: Runtime, sessionId: string): Promise<Task | undefined> {
+  // With workers, a task that waits for the person is held by its worker, not by the store alone.
+  if (runtime.activeTask(sessionId) || runtime.queued) return undefined;
+  return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.isActive(task.id));
+}
