@@ -1,8 +1,7 @@
 // AG-UI across a restart: a task that waits for the person ends its run with an interrupt, the
 // server is killed, and on the next server the task goes on — answered by a run that resumes the
 // interrupt, or by a run that brings the person's next message instead.
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HttpAgent, type BaseEvent, type Interrupt, type RunFinishedEvent } from "@ag-ui/client";
@@ -10,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
 import { act, planningText } from "../support/scripted-model.ts";
+import { startProductProcess } from "../support/product-process.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -23,30 +23,8 @@ async function run(agent: HttpAgent, parameters: Parameters<HttpAgent["runAgent"
 }
 
 /** A real `serve` process on the data dir, and kill -9 for it. */
-async function spawnServer(dataDir: string) {
-  const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", "0", "--data-dir", dataDir], {
-    env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin },
-    detached: true,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stdout.on("data", (chunk: Buffer) => {
-      const running = /running at (\S+)/.exec(chunk.toString())?.[1];
-      if (running) resolve(running);
-    });
-    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const token = (await readFile(path.join(dataDir, "install-token"), "utf8")).trim();
-  return {
-    url,
-    token,
-    kill: async () => {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      process.kill(-server.pid!, "SIGKILL");
-      await exited;
-    },
-  };
-}
+const spawnServer = (dataDir: string) =>
+  startProductProcess(["serve", "--port", "0"], { MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin }, /running at (\S+)/, dataDir);
 
 describe("an AG-UI run across a restart", () => {
   it("goes on with the waiting task, answered by a resume or by the person's next message", async () => {

@@ -1,6 +1,5 @@
 // What a task cost: each step's tokens priced by the model's price (MODEL_PRICES_FILE before the
 // shipped list), summed per task and per chat, in the API, the live events and the terminal.
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionsReply, TaskReply } from "../../src/protocol/index.ts";
 import { fixtureOrigins } from "../support/fixture-server.ts";
 import { act, planningText } from "../support/scripted-model.ts";
+import { runProduct } from "../support/product-process.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -50,19 +50,10 @@ describe("what a task cost", () => {
 });
 
 describe("easyagentcu run prints what it cost", () => {
-  const cli = async (args: string[], env: Record<string, string>) => {
-    const dir = await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-"));
-    const child = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dir], {
-      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20", ALLOWED_ORIGINS: fixtureOrigins().join(","), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+  const cli = async (args: string[], env: Record<string, string>) =>
+    runProduct([...args, "--data-dir", await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-"))], {
+      MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20", ALLOWED_ORIGINS: fixtureOrigins().join(","), ...env,
     });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    return { code, out, err };
-  };
   const script = (text: string) => model.route((r) => planningText(r).includes(`Task: ${text}`), act("click", { x: 200, y: 130 }, "Pressing the button"), act("done", { answer: "Pressed." }, "Done"));
 
   it("on each step and in a summary, or says why it cannot", async () => {

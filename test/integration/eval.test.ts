@@ -2,7 +2,6 @@
 // by a scripted model that knows its pages, through the real runtime, Chromium and SQLite. The
 // report's figures are read from the run: every task succeeds, each took the steps its solution
 // has, and the tokens and money are the model's usage priced by the price table.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { loadSuite } from "../../src/eval/suite.ts";
 import { costUsd } from "../../src/models/prices.ts";
 import { JUDGE_SYSTEM } from "../../src/eval/judge.ts";
 import { act, planningText, startScriptedModel, systemText, userText, type ScriptedModel } from "../support/scripted-model.ts";
+import { runProduct } from "../support/product-process.ts";
 import { solveWebSuite } from "../support/web-suite-solver.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -27,19 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 
-async function evalCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ["bin/easyagentcu.js", "eval", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: MODEL, MODEL_DIALECT: "json", MODEL_API_KEY: "test-key", MODEL_BACKOFF_MS: "20", EVAL_JUDGE_MODEL: `qwen:${MODEL}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { code, out, err };
-}
+const evalCli = (args: string[]) =>
+  runProduct(["eval", ...args], { MODEL_BASE_URL: model.baseUrl, MODEL_NAME: MODEL, MODEL_DIALECT: "json", MODEL_API_KEY: "test-key", MODEL_BACKOFF_MS: "20", EVAL_JUDGE_MODEL: `qwen:${MODEL}` });
 
 describe("easyagentcu eval", () => {
   let out: string;

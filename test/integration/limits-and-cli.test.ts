@@ -1,6 +1,5 @@
 // The safety limits end a task with a reason; `easyagentcu run` runs one task in the terminal
 // and exits 0 only when it completed, and neither it nor `replay` runs on a data dir in use.
-import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { startApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
 import { Store } from "../../src/store/store.ts";
 import { act, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { runProduct } from "../support/product-process.ts";
 import { fixtureOrigins } from "../support/fixture-server.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -45,17 +45,9 @@ describe("limits", () => {
 describe("easyagentcu run", () => {
   const cli = async (args: string[], dataDir?: string) => {
     const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "easyagentcu-cli-")));
-    const child = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dir], {
-      // The fixture pages are a local service: the CLI's browser may open them because they are named.
-      env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20", ALLOWED_ORIGINS: fixtureOrigins().join(",") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    return { code, out, err, dataDir: dir };
+    // The fixture pages are a local service: the CLI's browser may open them because they are named.
+    const run = await runProduct([...args, "--data-dir", dir], { MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", MODEL_BACKOFF_MS: "20", ALLOWED_ORIGINS: fixtureOrigins().join(",") });
+    return { ...run, dataDir: dir };
   };
   const run = (task: string, url: string) => cli(["run", task, "--url", url]);
 

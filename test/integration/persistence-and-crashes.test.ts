@@ -1,18 +1,19 @@
 // Everything survives a restart; a task whose server was killed while it ran is marked interrupted,
 // never left running, while one that waited for the person still waits and goes on once they
 // answer; a crashed browser fails its task with a reason and the next task gets a new browser.
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { INSTALL_TOKEN_HEADER, type ChatMessage, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
+import { type ChatMessage, type Session, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
 import { gate } from "../support/gate.ts";
 import { openStream } from "../support/sse.ts";
 import { act, isChatTurn, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { startProductProcess } from "../support/product-process.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -87,8 +88,7 @@ describe("restart", () => {
     model.route((r) => planningText(r).includes("Task: killed midway"), { ...act("done", { answer: "never" }), delayMs: 60_000 });
     model.route((r) => isChatTurn(r) && JSON.stringify(r.body).includes("killed while answering"), { chat: { text: "never" }, delayMs: 60_000 });
     const { url, send, kill } = await spawnServer(dataDir);
-    const sent = await send({ mode: "task", session_id: "s-killed", text: "killed midway" });
-    const { task_id } = (await sent.json()) as { task_id: string };
+    const task_id = await send({ mode: "task", session_id: "s-killed", text: "killed midway" });
     const live = await openStream(url, "s-killed", 0);
     await live.waitFor((e) => e.type === "screen.live");
     live.close();
@@ -377,8 +377,7 @@ async function killedWhileAsking<T extends "task.awaiting_user" | "approval.requ
   const dataDir = await mkdtemp(path.join(tmpdir(), `easyagentcu-${body.session_id}-`));
   const first = await spawnServer(dataDir);
   try {
-    const sent = await first.send({ mode: "task", ...body });
-    const { task_id } = (await sent.json()) as { task_id: string };
+    const task_id = await first.send({ mode: "task", ...body });
     const asking = await openStream(first.url, body.session_id, 0);
     const asked = (await asking.waitFor((e) => e.type === what)) as Extract<SessionEvent, { type: T }>;
     asking.close();
@@ -388,31 +387,6 @@ async function killedWhileAsking<T extends "task.awaiting_user" | "approval.requ
   }
 }
 
-/** A real `serve` process on the data dir, its requests carrying its install token, and kill -9 for it. */
-async function spawnServer(dataDir: string) {
-  // Port 0: a port picked at random could be in use by another process (it was, once, in CI).
-  const server = spawn(process.execPath, ["bin/easyagentcu.js", "serve", "--port", "0", "--data-dir", dataDir], {
-    env: { ...process.env, MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin },
-    detached: true,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stdout.on("data", (chunk: Buffer) => {
-      const running = /running at (\S+)/.exec(chunk.toString())?.[1];
-      if (running) resolve(running);
-    });
-    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const token = (await readFile(path.join(dataDir, "install-token"), "utf8")).trim();
-  return {
-    url,
-    send: (body: Record<string, unknown>) =>
-      fetch(`${url}/api/chat/send`, { method: "POST", headers: { "content-type": "application/json", [INSTALL_TOKEN_HEADER]: token }, body: JSON.stringify(body) }),
-    /** kill -9, resolved once it is gone: while it lives, it holds the data dir. */
-    kill: async () => {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      process.kill(-server.pid!, "SIGKILL");
-      await exited;
-    },
-  };
-}
+/** A real `serve` process on the data dir (port 0: a port picked at random was once in use in CI), and kill -9 for it. */
+const spawnServer = (dataDir: string) =>
+  startProductProcess(["serve", "--port", "0"], { MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "silent", ALLOWED_ORIGINS: new URL(pages.url("")).origin }, /running at (\S+)/, dataDir);

@@ -1,11 +1,13 @@
-// `bin/easyagentcu.js` as its own process (serve or worker), with a data dir of its own, for tests
-// and benchmarks of several processes on one Postgres: its address, what it logged, its API with
-// the install token, and kill -9 of its process group.
+// `bin/easyagentcu.js` as its own process, for tests and benchmarks: a command run to its end (its
+// exit code and what it printed), or a serve or worker with a data dir of its own: its address,
+// what it logged, its API with the install token, and kill -9 of its process group.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { INSTALL_TOKEN_HEADER } from "../../src/protocol/index.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface ProductProcess {
   /** A server's address; empty for a worker. */
@@ -21,9 +23,29 @@ export interface ProductProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `easyagentcu <args>` with `env` over this process's environment; resolves once it says `ready`. */
-export async function startProductProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<ProductProcess> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "easyagentcu-process-"));
+export interface ProductRun {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Runs `easyagentcu <args>` with `env` over this process's environment, to its end. */
+export async function runProduct(args: string[], env: Record<string, string>): Promise<ProductRun> {
+  const child = spawn(process.execPath, ["bin/easyagentcu.js", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, out, err };
+}
+
+/**
+ * Starts `easyagentcu <args>` with `env` over this process's environment, on `dataDir` (a new one by
+ * default); resolves once it says `ready`.
+ */
+export async function startProductProcess(args: string[], env: Record<string, string>, ready: RegExp, dataDir?: string): Promise<ProductProcess> {
+  dataDir ??= await mkdtemp(path.join(tmpdir(), "easyagentcu-process-"));
   const child: ChildProcess = spawn(process.execPath, ["bin/easyagentcu.js", ...args, "--data-dir", dataDir], {
     env: { ...process.env, ...env },
     detached: true,
