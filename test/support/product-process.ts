@@ -14,6 +14,7 @@ export interface ProductProcess {
   url: string;
   /** A server's install token; empty for a worker. */
   token: string;
+  dataDir: string;
   /** What it logged (stderr). */
   said(): string;
   /** Sends a task or message; resolves with the task's id. */
@@ -70,6 +71,7 @@ export async function startProductProcess(args: string[], env: Record<string, st
   return {
     url,
     token,
+    dataDir,
     said: () => said,
     api,
     async send(body) {
