@@ -231,6 +231,8 @@ export const configSchema = z.object({
     maxConcurrentTasks: int.positive().default(4),
     /** API requests a second from one client address, with bursts of 15 seconds' worth (server/rate-limit.ts); 0 turns it off. */
     ratePerSecond: z.coerce.number().min(0).default(20),
+    /** An MCP client's HTTP session with nothing under way and not heard from this long is closed, and its computers with it. */
+    mcpSessionIdleMs: int.positive().default(30 * 60_000),
   }).prefault({}),
   browser: z.object({
     chromePath: z.string().optional(),
@@ -390,7 +392,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       clickRetries: env.EFFECT_CLICK_RETRIES,
     },
     verification: { clicks: env.VERIFY_CLICKS, method: env.VERIFY_METHOD },
-    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS, maxConcurrentTasks: env.MAX_CONCURRENT_TASKS, ratePerSecond: env.RATE_LIMIT },
+    limits: { maxSteps: env.MAX_STEPS, maxDurationMs: env.MAX_DURATION_MS, maxConcurrentTasks: env.MAX_CONCURRENT_TASKS, ratePerSecond: env.RATE_LIMIT, mcpSessionIdleMs: env.MCP_SESSION_IDLE_MS },
     browser: {
       chromePath: env.CHROME_PATH,
       headless: env.HEADLESS,

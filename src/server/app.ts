@@ -139,7 +139,7 @@ export function createApp({ store, runtime, chat, log, config, webDir, authToken
   app.use("/api/*", sameOrigin(allowedHosts), limitBody, changesNeedToken(installToken));
   // MCP clients are asked what the API's scripts are: the sign-in above, and the install token for what changes state.
   app.use("/mcp", limit, sameOrigin(allowedHosts), changesNeedToken(installToken));
-  app.route("/mcp", mcpRoutes({ store, runtime }));
+  app.route("/mcp", mcpRoutes({ store, runtime }, config.limits.mcpSessionIdleMs));
   app.get("/api/health", (c) => c.json<HealthReply>({ ok: true, computer: defaultComputer }));
   app.get("/api/model-status", async (c) => c.json<ModelStatusReply>(await modelStatus()));
   app.route("/api", settingsRoutes(modelSettings));

@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, type SessionsReply, type TaskReply } from "../../src/protocol/index.ts";
-import { ALLOW_EVERYTHING } from "../support/app.ts";
+import { ALLOW_EVERYTHING, startApp } from "../support/app.ts";
 import { fixtureOrigins } from "../support/fixture-server.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
@@ -258,6 +258,35 @@ describe("the computer tools", () => {
     await transport.terminateSession();
     await client.close();
     await expect.poll(async () => (await app.api<TaskReply>("GET", `/api/tasks/${computer_id}`)).json.task.status, { timeout: 30_000 }).toBe("stopped");
+  });
+});
+
+describe("an HTTP session its client left without ending it", () => {
+  it("is closed once idle, with the computers it left open, but never while a call is under way", async () => {
+    const idle = await startApp({ modelBaseUrl: model.baseUrl, config: { limits: { mcpSessionIdleMs: 1_500 }, approvals: ALLOW_EVERYTHING } });
+    try {
+      const headers = { [INSTALL_TOKEN_HEADER]: idle.system.installToken };
+      model.route((r) => planningText(r).includes("Task: slower than the idle time"), { ...act("done", { answer: "Done after a while." }), delayMs: 4_000 });
+      const working = await httpClient(idle.url, headers);
+      const { reply } = await runTask(working, { text: "slower than the idle time", start_url: pages.url("form.html") });
+      expect(reply).toMatchObject({ status: "completed", answer: "Done after a while." });
+
+      const leaving = await httpClient(idle.url, headers);
+      const { computer_id } = body<{ computer_id: string }>(await call(leaving, "open_computer", { start_url: pages.url("form.html") }));
+      const sessionId = (leaving.transport as StreamableHTTPClientTransport).sessionId!;
+      // Gone without its DELETE, as a client that crashed.
+      await leaving.close();
+      await expect.poll(async () => (await idle.api<TaskReply>("GET", `/api/tasks/${computer_id}`)).json.task.status, { timeout: 30_000 }).toBe("stopped");
+      const late = await fetch(`${idle.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+      });
+      expect(late.status).toBe(404);
+      expect(await late.text()).toContain("initialize a new one");
+    } finally {
+      await idle.close();
+    }
   });
 });
 
