@@ -197,6 +197,44 @@ describe("an AG-UI client", () => {
     expect(stopped.state).toMatchObject({ task: { status: "stopped" } });
   });
 
+  it("gives a task the images and documents of the person's message, as the chat's attachments, and refuses a part it cannot read", async () => {
+    const task = "Send the attached notes through the form";
+    const notes = Buffer.from("My notes, sent over AG-UI.");
+    model.route(
+      (r) => planningText(r).includes(`Task: ${task}`),
+      act("upload", { name: "notes.txt", x: 250, y: 120 }, "Putting the notes into the form"),
+      act("click", { x: 160, y: 320 }, "Sending the form"),
+      act("done", { answer: "Attached." }, "Finished"),
+    );
+    const agent = agentFor("s-agui-files");
+    agent.addMessage({
+      id: "f1",
+      role: "user",
+      content: [
+        { type: "text", text: task },
+        { type: "document", source: { type: "data", value: notes.toString("base64"), mimeType: "text/plain" }, metadata: { filename: "notes.txt" } },
+      ],
+    });
+    let events = await run(agent, { forwardedProps: { mode: "task", start_url: pages.url("upload.html") } });
+    // The policy asks before a file goes to a page and before a form is sent: the person allows each.
+    while (story(events).at(-1) === "RUN_FINISHED interrupt") {
+      const [interrupt] = agent.pendingInterrupts as [Interrupt];
+      expect(interrupt.reason).toBe("approval");
+      events = await run(agent, { resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }] });
+    }
+    expect(story(events).at(-1)).toBe("RUN_FINISHED success");
+    const received = pages.uploads.filter((u) => u.name === "notes.txt");
+    expect(received).toHaveLength(1);
+    expect(received[0]!.data.equals(notes)).toBe(true);
+
+    const fetching = agentFor("s-agui-address");
+    fetching.addMessage({ id: "f2", role: "user", content: [{ type: "text", text: "Look at this" }, { type: "image", source: { type: "url", value: "http://127.0.0.1:9/secret.png" } }] });
+    await expect(fetching.runAgent()).rejects.toThrow("content[1] (image): the server fetches no address a message names");
+    const hearing = agentFor("s-agui-audio");
+    hearing.addMessage({ id: "f3", role: "user", content: [{ type: "audio", source: { type: "data", value: "AAAA", mimeType: "audio/wav" } }] });
+    await expect(hearing.runAgent()).rejects.toThrow("content[0] (audio): only text, images and documents are read");
+  });
+
   it("refuses a run without the install token, as every request that changes state, and says what a run input lacks", async () => {
     const stranger = new HttpAgent({ url: `${app.url}/api/agui`, threadId: "s-agui-token" });
     stranger.addMessage({ id: "x1", role: "user", content: "hello" });

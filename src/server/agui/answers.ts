@@ -8,7 +8,6 @@ import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
-import { waitingSinceRestart } from "../chat-send.ts";
 import { parseWith } from "../http-error.ts";
 import { isAskOf } from "./translate.ts";
 
@@ -48,20 +47,6 @@ async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeE
   const text = (typeof payload === "string" ? payload : payload?.text) || runtime.ackText;
   if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "ack", text });
   else if (!(await runtime.acknowledge(task.id, text))) throw notWaiting(task);
-}
-
-/**
- * A message to a session whose task waits for the person since a restart answers that task, as
- * /api/chat/send does; null when none waits so. A wait for a decision takes only the decision.
- */
-export async function answerWaitingSinceRestart(store: Store, runtime: Runtime, sessionId: string, text: string): Promise<Task | null> {
-  const waiting = await waitingSinceRestart(store, runtime, sessionId);
-  if (!waiting) return null;
-  if (waiting.approval) {
-    throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: answer its interrupt (resume with approved true or false), or stop the task, first.`);
-  }
-  await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text });
-  return waiting;
 }
 
 function notWaiting(task: Task): AppError {

@@ -1,5 +1,6 @@
 // POST /api/agui: the agent over AG-UI. The run input's thread is our session and its last message
-// the person's question or task, sent as /api/chat/send sends it (`forwardedProps` carries that
+// the person's question or task with its images and documents (server/agui/message.ts), sent as
+// /api/chat/send sends it (`forwardedProps` carries that
 // body's options: mode, agent_mode, computer, start_url…; a task waiting for the person since a
 // restart takes it as their answer); or, with `resume`, the answers to the
 // interrupts the run before ended with. The reply streams the run as AG-UI events over SSE
@@ -15,9 +16,10 @@ import type { Runtime } from "../../agent/runtime.ts";
 import { AppError } from "../../core/errors.ts";
 import { idSchema, sendBodySchema, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
-import { answerInterrupts, answerWaitingSinceRestart } from "../agui/answers.ts";
+import { answerInterrupts } from "../agui/answers.ts";
+import { lastPersonMessage } from "../agui/message.ts";
 import { AguiRun, type RunScope } from "../agui/translate.ts";
-import { submissionOf } from "../chat-send.ts";
+import { answerWaitingSinceRestart, submissionOf } from "../chat-send.ts";
 import { parseBody, parseWith } from "../http-error.ts";
 import { SessionQueue } from "../session-queue.ts";
 
@@ -25,20 +27,12 @@ const HEARTBEAT_MS = 15_000;
 /** The send body's options, as a run's `forwardedProps`; the thread and the message give the rest. */
 const optionsSchema = sendBodySchema.omit({ session_id: true, text: true, attachments: true });
 
-/** The text of the input's last message, which must be the person's. */
-function lastUserText(input: RunAgentInput): string {
-  const last = input.messages.at(-1);
-  if (last?.role !== "user") throw new AppError("INVALID_BODY", "Invalid body: messages: the last message must be the person's (role user): their question or task.");
-  const text = typeof last.content === "string" ? last.content : last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-  return text;
-}
-
 export function aguiRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   /** Sends the person's message; the run follows the turn or task it went to. */
   const send = async (sessionId: string, input: RunAgentInput): Promise<RunScope> => {
     const options = parseWith(optionsSchema, input.forwardedProps ?? {}, "forwardedProps");
-    const body = parseWith(sendBodySchema, { ...options, session_id: sessionId, text: lastUserText(input) }, "body");
-    const answered = await answerWaitingSinceRestart(store, runtime, sessionId, body.text);
+    const body = parseWith(sendBodySchema, { ...options, session_id: sessionId, ...lastPersonMessage(input) }, "body");
+    const answered = await answerWaitingSinceRestart(store, runtime, { sessionId, text: body.text, attachments: body.attachments }, "answer its interrupt (resume with approved true or false)");
     if (answered) return scopeOf(sessionId, [answered.id]);
     const reply = await chat.send(submissionOf(body));
     return scopeOf(sessionId, reply.task_id ? [reply.task_id] : []);

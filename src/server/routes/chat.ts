@@ -11,7 +11,7 @@ import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import { approveBodySchema, continueBodySchema, inputBodySchema, sendBodySchema, stopBodySchema, taskActionBodySchema, type SendReply, type Task } from "../../protocol/index.ts";
 import type { Store } from "../../store/store.ts";
-import { submissionOf, waitingSinceRestart } from "../chat-send.ts";
+import { answerWaitingSinceRestart, submissionOf } from "../chat-send.ts";
 import { notFound, parseBody } from "../http-error.ts";
 
 const ackBodySchema = taskActionBodySchema.extend({ text: z.string().trim().min(1).max(200).optional() });
@@ -30,18 +30,9 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
   return new Hono()
     .post("/send", async (c) => {
       const body = await parseBody(c, sendBodySchema);
-      const waiting = await waitingSinceRestart(store, runtime, body.session_id);
-      if (waiting?.approval) {
-        throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for your decision on an action: allow or deny it, or stop the task, first.`);
-      }
-      if (waiting && body.attachments.length > 0) {
-        throw new AppError("FOLLOW_UP_REFUSED", `Task ${waiting.id} waits for you and cannot take files; send them once it has ended.`);
-      }
-      if (waiting) {
-        const messageId = newId("msg");
-        await runtime.resumeStored(waiting, await store.listSteps(waiting.id), { kind: "ack", text: body.text, messageId });
-        return c.json<SendReply>({ session_id: body.session_id, message_id: messageId, task_id: waiting.id }, 202);
-      }
+      const messageId = newId("msg");
+      const answered = await answerWaitingSinceRestart(store, runtime, { sessionId: body.session_id, text: body.text, attachments: body.attachments, messageId }, "allow or deny it");
+      if (answered) return c.json<SendReply>({ session_id: body.session_id, message_id: messageId, task_id: answered.id }, 202);
       return c.json(await chat.send(submissionOf(body)), 202);
     })
     .post("/replay", async (c) => {
