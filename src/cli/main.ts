@@ -64,7 +64,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
-  if (!SANDBOXED && !cfg.browser.cdpUrl && !cfg.browser.attachChrome) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
+  if (!SANDBOXED && !cfg.browser.cdpUrl && !cfg.browser.attachChrome && cfg.browser.cdpUrls.length === 0 && !cfg.browser.cdpCommand) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   void system.modelStatus().then((status) => {
     if (!status.ready) system.log.warn({ setting: status.setting, endpoint: status.endpoint }, `the model cannot be asked yet: ${status.detail} Set it in the app (Model settings, no restart needed), or set ${status.setting}${status.problem === "no_key" ? ", or MODEL_BASE_URL for a local server (Ollama, vLLM)," : ""} and start again.`);

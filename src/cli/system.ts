@@ -8,6 +8,7 @@ import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { UploadFiles } from "../agent/upload-files.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
+import { browserLeases } from "../computers/browser/browser-pool.ts";
 import { desktopFence, openDesktop } from "../computers/desktop/desktop-host.ts";
 import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
@@ -132,7 +133,8 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
+  const pool = browserLeases(config.browser, (endpoint, why) => log.warn({ endpoint, why }, "a browser of BROWSER_CDP_URLS is down; tasks pass it over for a while"));
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = live.derive(createChatModel);

@@ -2,13 +2,16 @@
 // through. Each task gets its own isolated browser context from it, opened while the task before
 // ran (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
 // instead connects a task to a browser that runs elsewhere, over CDP — someone else's browser,
-// which the fence does not cover. What a chat's tasks are signed in to passes from one to the next
+// which the fence does not cover. With a pool (BROWSER_CDP_URLS, BROWSER_CDP_COMMAND), `open`
+// leases a browser that runs elsewhere instead of launching one, and opens the task's context there
+// behind the fence as in our own. What a chat's tasks are signed in to passes from one to the next
 // (sign-ins.ts).
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import type { NetworkPolicy } from "../../core/network-policy.ts";
+import type { BrowserLeases } from "./browser-pool.ts";
 import { elsewhereReason, giveBackDownloads, onThisMachine } from "./attached-downloads.ts";
 import { BrowserComputer, type BrowserComputerOptions } from "./browser-computer.ts";
 import { crashed } from "./page-life.ts";
@@ -47,6 +50,8 @@ export interface BrowserHostOptions {
   headless: boolean;
   /** Where the browser may connect, read for every connection. */
   network: () => NetworkPolicy;
+  /** Browsers that run elsewhere, leased one to a task, in place of a Chromium of our own (browser-pool.ts). */
+  pool?: BrowserLeases | null;
 }
 
 export class BrowserHost {
@@ -91,13 +96,49 @@ export class BrowserHost {
    * the chat's last task ended with, and leaves its own for the next.
    */
   async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
-    const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
-    if (chat !== undefined) await computer.carry(this.signIns.of(chat));
+    const { pool } = this.options;
+    const computer = pool ? await this.leased(pool, options) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
+    if (chat !== undefined) {
+      await computer.carry(this.signIns.of(chat)).catch(async (error: unknown) => {
+        await computer.close();
+        throw error;
+      });
+    }
     // The next task's context opens while this one runs, so one sent as this one ends finds it
     // ready; but between its steps (its model thinking), not beside them: opening it slowed the
-    // steps it ran beside by a third. A task whose steps follow at once opens it as it ends.
-    computer.whenIdle(() => this.prepareSpare(options));
+    // steps it ran beside by a third. A task whose steps follow at once opens it as it ends. A
+    // leased browser has no spare: it would hold a browser no task uses.
+    if (!pool) computer.whenIdle(() => this.prepareSpare(options));
     return computer;
+  }
+
+  /**
+   * A new context in a leased browser, its connections through the fence as our own contexts' are
+   * (none without it: a browser elsewhere has no switch that closes the rest). Closing it lets go
+   * of the browser and gives it back; a browser that goes away while held is given back as down.
+   */
+  private async leased(pool: BrowserLeases, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    this.fence ??= Fence.start(() => this.policy());
+    const fence = await this.fence;
+    const lease = await pool.lease();
+    let browser: Browser | undefined;
+    try {
+      browser = await connectOverCdp(lease.url, options.navigationTimeoutMs);
+      const connected = browser;
+      let lettingGo = false;
+      connected.once("disconnected", () => void (lettingGo || lease.release(true)));
+      const computer = await BrowserComputer.create(connected, { ...options, gate: this.gate, proxy: fence.contextProxy });
+      return givingBack(computer, async () => {
+        lettingGo = true;
+        await connected.close().catch(() => undefined);
+        await lease.release();
+      });
+    } catch (error) {
+      await browser?.close().catch(() => undefined);
+      await lease.release(true);
+      if (browser && !browser.isConnected()) throw crashed(error);
+      throw error;
+    }
   }
 
   private async openNew(options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -148,13 +189,7 @@ export class BrowserHost {
    * drives the page with the given target id, or its first page.
    */
   async attach(cdpUrl: string, targetId: string | undefined, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets">): Promise<BrowserComputer> {
-    let browser: Browser;
-    try {
-      browser = await chromium.connectOverCDP(cdpUrl, { timeout: options.navigationTimeoutMs });
-    } catch (error) {
-      const why = String(error).split("\n")[0]!.replaceAll(cdpUrl, redactUrl(cdpUrl));
-      throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${redactUrl(cdpUrl)}: ${why}`, { cause: error });
-    }
+    const browser = await connectOverCdp(cdpUrl, options.navigationTimeoutMs);
     try {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
@@ -228,6 +263,27 @@ export class BrowserHost {
     await dir.noteProfile(browser).catch(() => undefined);
     return browser;
   }
+}
+
+/** A connection to the browser at a DevTools address; failing, why, without the address's secrets. */
+async function connectOverCdp(cdpUrl: string, timeout: number): Promise<Browser> {
+  try {
+    return await chromium.connectOverCDP(cdpUrl, { timeout });
+  } catch (error) {
+    const why = String(error).split("\n")[0]!.replaceAll(cdpUrl, redactUrl(cdpUrl));
+    throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${redactUrl(cdpUrl)}: ${why}`, { cause: error });
+  }
+}
+
+/** The computer, whose `close` then runs `after` (the lease given back). */
+function givingBack(computer: BrowserComputer, after: () => Promise<void>): BrowserComputer {
+  return new Proxy(computer, {
+    get(target, key) {
+      if (key === "close") return () => target.close().finally(after);
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** What `open` opens, or null once the browser is gone: a context asked for as Chromium dies may never come. */
