@@ -134,7 +134,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
   const pool = browserLeases(config.browser, (endpoint, why) => log.warn({ endpoint, why }, "a browser of BROWSER_CDP_URLS is down; tasks pass it over for a while"));
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool });
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool, fenceAddress: config.browser.fenceAddress });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = live.derive(createChatModel);

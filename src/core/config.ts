@@ -274,6 +274,11 @@ export const configSchema = z.object({
     cdpCommand: z.string().trim().min(1).optional(),
     /** How long BROWSER_CDP_COMMAND may take to print that address. */
     cdpCommandTimeoutMs: int.min(1_000).max(600_000).default(60_000),
+    /**
+     * An address of this server's (`10.0.0.5:8899`) where leased browsers on other machines reach
+     * the network fence, which listens there too and asks them for this process's credentials.
+     */
+    fenceAddress: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$/, "BROWSER_FENCE_ADDRESS is a host and port of this server that leased browsers reach: 10.0.0.5:8899").optional(),
     /** How long a task waits for a browser of BROWSER_CDP_URLS to be free before it fails NO_BROWSER_FREE. */
     leaseWaitMs: int.min(0).max(3_600_000).default(60_000),
   }).prefault({}),
@@ -424,6 +429,7 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpCommand: env.BROWSER_CDP_COMMAND,
       cdpCommandTimeoutMs: env.BROWSER_CDP_COMMAND_TIMEOUT_MS,
       leaseWaitMs: env.BROWSER_LEASE_WAIT_MS,
+      fenceAddress: env.BROWSER_FENCE_ADDRESS,
     },
     downloads: { maxBytes: env.DOWNLOAD_MAX_BYTES },
     computer: env.COMPUTER,

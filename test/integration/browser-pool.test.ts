@@ -4,9 +4,9 @@
 // time, and its pages still go through the network fence. BROWSER_CDP_COMMAND makes a session per task.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { createServer, request } from "node:http";
+import { connect, createServer as createTcpServer, type AddressInfo } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -44,13 +44,34 @@ async function startRemote(): Promise<Remote> {
   return { process: child, url };
 }
 
-/** A port nothing listens on. */
-async function deadPort(): Promise<string> {
+/** A port nothing listens on at `host`. */
+async function freePort(host = "127.0.0.1"): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return port;
+}
+
+/** This machine's address on its network, where a browser "on another machine" is reached. */
+const NETWORK_ADDRESS = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+
+/** The DevTools of `remote` at this machine's network address, as a browser on another machine is reached: every connection passed on. */
+async function fromElsewhere(remote: Remote, host: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const port = Number(new URL(remote.url).port);
+  const relay = createTcpServer((incoming) => {
+    const outgoing = connect(port, "127.0.0.1");
+    incoming.pipe(outgoing).pipe(incoming);
+    incoming.on("error", () => outgoing.destroy());
+    outgoing.on("error", () => incoming.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, host, resolve));
+  return {
+    url: `http://${host}:${(relay.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
+  };
 }
 
 /** The pages a browser shows, as its DevTools list them. */
@@ -63,7 +84,7 @@ let a: Remote;
 let b: Remote;
 let dead: string;
 beforeAll(async () => {
-  [a, b, dead] = await Promise.all([startRemote(), startRemote(), deadPort()]);
+  [a, b, dead] = await Promise.all([startRemote(), startRemote(), freePort().then((port) => `http://127.0.0.1:${port}`)]);
 });
 afterAll(() => {
   a?.process.kill();
@@ -188,6 +209,61 @@ describe("a pool of remote browsers", () => {
       });
     } finally {
       doomed.process.kill("SIGKILL");
+    }
+  });
+});
+
+describe.skipIf(!NETWORK_ADDRESS)("a leased browser on another machine", () => {
+  it("reaches the network fence at BROWSER_FENCE_ADDRESS, which serves only it, and stays behind it", async () => {
+    const host = NETWORK_ADDRESS!;
+    const elsewhere = await fromElsewhere(a, host);
+    const fencePort = await freePort(host);
+    try {
+      await withApp({ cdpUrls: [elsewhere.url], fenceAddress: `${host}:${fencePort}` }, async (app) => {
+        const open = gate();
+        const task = await hold(app, "work elsewhere", pages.url("form.html?elsewhere"), open.held);
+        await expect.poll(() => asked("work elsewhere"), { timeout: 20_000 }).toBe(true);
+        // The allowed page loaded through the fence, its requests carrying the credentials.
+        expect((await pagesOf(a.url)).find((p) => p.url.includes("?elsewhere"))?.title).toBe("Fixture: form");
+        open.open();
+        await task.events.completes(task.id);
+        task.events.close();
+
+        const blocked = gate();
+        const led = await hold(app, "led to the server", `${pages.url("redirect")}?to=${encodeURIComponent(`${app.url}/api/sessions?far`)}`, blocked.held);
+        await expect.poll(async () => (await pagesOf(a.url)).find((p) => p.url.includes("?far"))?.title, { timeout: 20_000 }).toBe("Blocked");
+        blocked.open();
+        await led.events.completes(led.id);
+        led.events.close();
+
+        // Anyone else who reaches that address is asked for credentials they do not have.
+        const status = await new Promise<number>((resolve, reject) =>
+          request({ host, port: fencePort, path: pages.url("form.html") }, (reply) => {
+            reply.resume();
+            resolve(reply.statusCode ?? 0);
+          })
+            .on("error", reject)
+            .end(),
+        );
+        expect(status).toBe(407);
+      });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("fails the task, saying what to set, when no BROWSER_FENCE_ADDRESS lets that browser reach the fence", async () => {
+    const elsewhere = await fromElsewhere(a, NETWORK_ADDRESS!);
+    try {
+      await withApp({ cdpUrls: [elsewhere.url] }, async (app) => {
+        const task = await hold(app, "no fence elsewhere", pages.url("form.html"), Promise.resolve());
+        const end = (await task.events.waitForEnd(task.id)) as Extract<SessionEvent, { type: "task.failed" }>;
+        expect(end.error.code).toBe("BROWSER_UNAVAILABLE");
+        expect(end.error.message).toContain(`The browser at ${elsewhere.url} runs on another machine, which cannot reach the network fence on this one's loopback: set BROWSER_FENCE_ADDRESS`);
+        task.events.close();
+      });
+    } finally {
+      await elsewhere.close();
     }
   });
 });

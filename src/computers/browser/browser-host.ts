@@ -16,7 +16,7 @@ import { elsewhereReason, giveBackDownloads, onThisMachine } from "./attached-do
 import { BrowserComputer, type BrowserComputerOptions } from "./browser-computer.ts";
 import { crashed } from "./page-life.ts";
 import type { NetworkGate } from "../computer.ts";
-import { Fence, judgeUrl } from "./fence.ts";
+import { Fence, judgeUrl, type ContextProxy } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
 import { SignIns } from "./sign-ins.ts";
@@ -52,6 +52,8 @@ export interface BrowserHostOptions {
   network: () => NetworkPolicy;
   /** Browsers that run elsewhere, leased one to a task, in place of a Chromium of our own (browser-pool.ts). */
   pool?: BrowserLeases | null;
+  /** BROWSER_FENCE_ADDRESS: where leased browsers on other machines reach the fence (`host:port`). */
+  fenceAddress?: string | undefined;
 }
 
 export class BrowserHost {
@@ -60,6 +62,8 @@ export class BrowserHost {
   private spare: { options: BrowserComputerOptions; ready: Promise<BrowserComputer | null> } | null = null;
   private closing = false;
   private fence: Promise<Fence> | null = null;
+  /** The fence where leased browsers on other machines reach it, once one was leased. */
+  private outsideProxy: Promise<ContextProxy> | null = null;
   /** Launch directories being removed as their browsers go: `close` waits for them. */
   private readonly removals = new Set<Promise<void>>();
   /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
@@ -121,13 +125,17 @@ export class BrowserHost {
     this.fence ??= Fence.start(() => this.policy());
     const fence = await this.fence;
     const lease = await pool.lease();
+    const proxy = await this.proxyFor(fence, lease.url).catch(async (error: unknown) => {
+      await lease.release();
+      throw error;
+    });
     let browser: Browser | undefined;
     try {
       browser = await connectOverCdp(lease.url, options.navigationTimeoutMs);
       const connected = browser;
       let lettingGo = false;
       connected.once("disconnected", () => void (lettingGo || lease.release(true)));
-      const computer = await BrowserComputer.create(connected, { ...options, gate: this.gate, proxy: fence.contextProxy });
+      const computer = await BrowserComputer.create(connected, { ...options, gate: this.gate, proxy });
       return givingBack(computer, async () => {
         lettingGo = true;
         await connected.close().catch(() => undefined);
@@ -139,6 +147,23 @@ export class BrowserHost {
       if (browser && !browser.isConnected()) throw crashed(error);
       throw error;
     }
+  }
+
+  /** Where the browser at `cdpUrl` reaches the fence: on loopback when it runs on this machine, else at BROWSER_FENCE_ADDRESS. */
+  private async proxyFor(fence: Fence, cdpUrl: string): Promise<ContextProxy> {
+    if (onThisMachine(cdpUrl)) return fence.contextProxy;
+    const address = this.options.fenceAddress;
+    if (!address) {
+      throw new AppError(
+        "BROWSER_UNAVAILABLE",
+        `The browser at ${redactUrl(cdpUrl)} runs on another machine, which cannot reach the network fence on this one's loopback: set BROWSER_FENCE_ADDRESS to an address of this server that the browser can reach (10.0.0.5:8899), where the fence then listens for it.`,
+      );
+    }
+    this.outsideProxy ??= fence.openTo(address).catch((error: unknown) => {
+      this.outsideProxy = null;
+      throw new AppError("BROWSER_UNAVAILABLE", `The network fence could not listen at ${address} (BROWSER_FENCE_ADDRESS) for browsers on other machines: ${String(error)}`, { cause: error });
+    });
+    return this.outsideProxy;
   }
 
   private async openNew(options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -214,6 +239,7 @@ export class BrowserHost {
     await Promise.all(this.removals);
     const fence = this.fence;
     this.fence = null;
+    this.outsideProxy = null;
     if (fence) await (await fence.catch(() => null))?.close();
   }
 
