@@ -261,8 +261,7 @@ export const configSchema = z.object({
       .default([]),
     /**
      * Browsers that run elsewhere, to drive in place of a Chromium of our own: one is leased to
-     * each task for its life (computers/browser/browser-pool.ts). Each process leases from its own
-     * list: workers must not share endpoints.
+     * each task for its life (computers/browser/browser-pool.ts); processes on one Postgres share them.
      */
     cdpUrls: z
       .preprocess(

@@ -2,7 +2,6 @@
 // elsewhere — here Chromiums the test starts with DevTools ports — holds it for its life and gives
 // it back; a browser that does not answer is passed over, a task finds none free waits a bounded
 // time, and its pages still go through the network fence. BROWSER_CDP_COMMAND makes a session per task.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { createServer, request } from "node:http";
 import { connect, createServer as createTcpServer, type AddressInfo } from "node:net";
@@ -14,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigInput, DeepPartial } from "../../src/core/config.ts";
 import type { SessionEvent } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium.ts";
+import { pagesOf, startRemote, type Remote } from "../support/remote-chromium.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { openStream, type EventStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
@@ -22,27 +21,6 @@ import { useWorld } from "../support/world.ts";
 const COMMAND = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/cdp-command.mjs");
 
 const { model, pages } = useWorld({ app: false });
-
-interface Remote {
-  process: ChildProcess;
-  url: string;
-}
-
-/** A Chromium of someone else's, serving DevTools on a port of its own. */
-async function startRemote(): Promise<Remote> {
-  const profile = await mkdtemp(path.join(tmpdir(), "easyagentcu-remote-chrome-"));
-  const child = spawn(CHROMIUM_PATH, ["--headless", "--no-sandbox", ...CHROMIUM_ARGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], { stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let said = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      said += chunk.toString();
-      const port = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(said)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-    child.once("exit", (code) => reject(new Error(`chromium exited with ${code}: ${said}`)));
-  });
-  return { process: child, url };
-}
 
 /** A port nothing listens on at `host`. */
 async function freePort(host = "127.0.0.1"): Promise<number> {
@@ -72,12 +50,6 @@ async function fromElsewhere(remote: Remote, host: string): Promise<{ url: strin
     url: `http://${host}:${(relay.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
   };
-}
-
-/** The pages a browser shows, as its DevTools list them. */
-async function pagesOf(devtools: string): Promise<{ url: string; title: string }[]> {
-  const list = (await (await fetch(`${devtools}/json/list`)).json()) as { type: string; url: string; title: string }[];
-  return list.filter((t) => t.type === "page");
 }
 
 let a: Remote;

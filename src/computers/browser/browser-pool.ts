@@ -1,7 +1,8 @@
 // The browsers tasks lease instead of a Chromium of our own: BROWSER_CDP_URLS, each held by one
 // task at a time and checked before it is leased, or BROWSER_CDP_COMMAND, a session of its own for
-// each task. A lease lives in this process only: two processes given the same list would lease the
-// same browser twice, so each worker needs a list of its own.
+// each task. Processes that share one store (a `serve` and its workers on Postgres) share the list:
+// a browser is claimed in the store as it is leased (store/browser-claims.ts), so no two of them
+// lease it at once.
 import { redactUrl } from "../../core/cdp-endpoints.ts";
 import type { Config } from "../../core/config.ts";
 import { AppError } from "../../core/errors.ts";
@@ -24,10 +25,26 @@ export interface BrowserLeases {
 const CHECK_TIMEOUT_MS = 2_000;
 /** How long a browser found down is passed over before it is checked again. */
 export const DOWN_MS = 30_000;
+/** How often a task waiting for a browser another process holds looks again: that one's release is not heard here. */
+const ELSEWHERE_POLL_MS = 1_000;
+
+/** A browser claimed in the store for one task. */
+interface Claimed {
+  release(): Promise<void>;
+}
+
+/** Claims a browser for a task across the processes that share the store; null while one of them holds it. */
+export type ClaimBrowser = (url: string) => Promise<Claimed | null>;
+
+export interface PoolPorts {
+  /** A browser was found down, or went away while held: told with its address made safe to show. */
+  onDown: (endpoint: string, why: string) => void;
+  claim: ClaimBrowser;
+}
 
 /** The leases the configuration gives, or null when tasks launch a Chromium of our own. */
-export function browserLeases(browser: Config["browser"], onDown: (endpoint: string, why: string) => void): BrowserLeases | null {
-  if (browser.cdpUrls.length > 0) return new EndpointLeases(browser.cdpUrls, browser.leaseWaitMs, onDown);
+export function browserLeases(browser: Config["browser"], ports: PoolPorts): BrowserLeases | null {
+  if (browser.cdpUrls.length > 0) return new EndpointLeases(browser.cdpUrls, browser.leaseWaitMs, ports);
   const { cdpCommand, cdpCommandTimeoutMs } = browser;
   if (cdpCommand) return { lease: () => commandLease(cdpCommand, cdpCommandTimeoutMs) };
   return null;
@@ -36,6 +53,8 @@ export function browserLeases(browser: Config["browser"], onDown: (endpoint: str
 interface Endpoint {
   readonly url: string;
   held: boolean;
+  /** Whether another process held it when it was last tried. */
+  elsewhere: boolean;
   /** Until when it is passed over (epoch ms). */
   downUntil: number;
 }
@@ -49,9 +68,9 @@ export class EndpointLeases implements BrowserLeases {
   constructor(
     urls: readonly string[],
     private readonly waitMs: number,
-    private readonly onDown: (endpoint: string, why: string) => void,
+    private readonly ports: PoolPorts,
   ) {
-    this.endpoints = urls.map((url) => ({ url, held: false, downUntil: 0 }));
+    this.endpoints = urls.map((url) => ({ url, held: false, elsewhere: false, downUntil: 0 }));
   }
 
   async lease(): Promise<Lease> {
@@ -61,24 +80,42 @@ export class EndpointLeases implements BrowserLeases {
       if (leased) return leased;
       const left = deadline - Date.now();
       if (left <= 0) throw this.noneFree();
-      await this.change(Math.min(left, this.nextUp()));
+      const elsewhere = this.endpoints.some((e) => e.elsewhere);
+      await this.change(Math.min(left, this.nextUp(), elsewhere ? ELSEWHERE_POLL_MS : Number.POSITIVE_INFINITY));
     }
   }
 
-  /** The first browser neither held nor down that answers its check, held at once so that no other task takes it meanwhile. */
+  /**
+   * The first browser neither held nor down that no other process holds and that answers its
+   * check: held here at once, so that no other task of this process takes it meanwhile.
+   */
   private async firstFree(): Promise<Lease | null> {
     for (const endpoint of this.endpoints) {
       if (endpoint.held || endpoint.downUntil > Date.now()) continue;
       endpoint.held = true;
-      const why = await check(endpoint.url);
-      if (why === null) return this.held(endpoint);
+      const leased = await this.tryOne(endpoint).catch((error: unknown) => {
+        endpoint.held = false;
+        throw error;
+      });
+      if (leased) return leased;
       endpoint.held = false;
-      this.markDown(endpoint, why);
     }
     return null;
   }
 
-  private held(endpoint: Endpoint): Lease {
+  /** The lease of a browser held here meanwhile: claimed in the store, then checked. */
+  private async tryOne(endpoint: Endpoint): Promise<Lease | null> {
+    const claim = await this.ports.claim(endpoint.url);
+    endpoint.elsewhere = claim === null;
+    if (!claim) return null;
+    const why = await check(endpoint.url);
+    if (why === null) return this.held(endpoint, claim);
+    await claim.release().catch(() => undefined);
+    this.markDown(endpoint, why);
+    return null;
+  }
+
+  private held(endpoint: Endpoint, claim: Claimed): Lease {
     let released = false;
     return {
       url: endpoint.url,
@@ -87,6 +124,7 @@ export class EndpointLeases implements BrowserLeases {
         released = true;
         endpoint.held = false;
         if (down) this.markDown(endpoint, "it closed or could not be driven while a task held it");
+        await claim.release().catch(() => undefined);
         for (const wake of this.waiting) wake();
       },
     };
@@ -94,7 +132,7 @@ export class EndpointLeases implements BrowserLeases {
 
   private markDown(endpoint: Endpoint, why: string): void {
     endpoint.downUntil = Date.now() + DOWN_MS;
-    this.onDown(redactUrl(endpoint.url), why);
+    this.ports.onDown(redactUrl(endpoint.url), why);
   }
 
   /** How long until a browser now down is checked again. */
@@ -119,8 +157,8 @@ export class EndpointLeases implements BrowserLeases {
 
   private noneFree(): AppError {
     const now = Date.now();
-    const busy = this.endpoints.filter((e) => e.held).length;
-    const down = this.endpoints.filter((e) => !e.held && e.downUntil > now);
+    const busy = this.endpoints.filter((e) => e.held || e.elsewhere).length;
+    const down = this.endpoints.filter((e) => !e.held && !e.elsewhere && e.downUntil > now);
     const downList = down.length > 0 ? ` (${down.map((e) => redactUrl(e.url)).join(", ")})` : "";
     return new AppError(
       "NO_BROWSER_FREE",
