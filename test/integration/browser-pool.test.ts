@@ -81,9 +81,8 @@ async function withApp(browser: DeepPartial<ConfigInput>["browser"], story: (app
 }
 
 /** A task that opens `url` and then waits on its model until `held` settles; its stream and id. */
-async function hold(app: TestApp, name: string, url: string, held: Promise<void>): Promise<{ id: string; events: EventStream }> {
+async function hold(app: TestApp, name: string, url: string, held: Promise<void>, session = `s-${name.replaceAll(" ", "-")}`): Promise<{ id: string; events: EventStream }> {
   model.route((r) => planningText(r).includes(`Task: ${name}`), { ...act("done", { answer: `${name} done` }), until: held });
-  const session = `s-${name.replaceAll(" ", "-")}`;
   const events = await openStream(app.url, session, 0);
   const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: name, start_url: url });
   return { id: json.task_id, events };
@@ -159,6 +158,27 @@ describe("a pool of remote browsers", () => {
       open.open();
       await task.events.completes(task.id);
       task.events.close();
+    });
+  });
+
+  it("starts another chat's task signed out in the same browser, and carries a chat's sign-ins to its next task there", async () => {
+    await withApp({ cdpUrls: [a.url] }, async (app) => {
+      /** Who the account page, opened by a task of `session` from `start`, says the browser is; and that it showed in the leased browser. */
+      const account = async (session: string, name: string, start: string) => {
+        const from = pages.records.length;
+        const open = gate();
+        const task = await hold(app, name, start, open.held, session);
+        const report = () => pages.records.slice(from).find((r) => r.startsWith("account:"));
+        await expect.poll(report, { timeout: 20_000 }).toBeDefined();
+        const leased = (await pagesOf(a.url)).some((p) => p.url.endsWith("account.html"));
+        open.open();
+        await task.events.completes(task.id);
+        task.events.close();
+        return `${report()}${leased ? " in the leased browser" : ""}`;
+      };
+      expect(await account("s-pool-signed", "sign in there", pages.url("sign-in?user=ada"))).toBe("account:ada in the leased browser");
+      expect(await account("s-pool-signed", "look again there", pages.url("account.html"))).toBe("account:ada in the leased browser");
+      expect(await account("s-pool-other", "look from another chat", pages.url("account.html"))).toBe("account:- in the leased browser");
     });
   });
 
