@@ -287,7 +287,7 @@ describe("a browser session made by BROWSER_CDP_COMMAND", () => {
   it("fails the task clearly when the command prints no address", async () => {
     for (const [command, why] of [
       ["echo not-an-address", "BROWSER_CDP_COMMAND printed a first line of 14 characters that is not an http(s) or ws(s) address"],
-      ["echo no browser here >&2; exit 3", "BROWSER_CDP_COMMAND ended (exit code 3) before it printed an address; it wrote: no browser here."],
+      ["echo no browser at wss://service.example/s?token=SECRET here >&2; exit 3", "BROWSER_CDP_COMMAND ended (exit code 3) before it printed an address; it wrote: no browser at wss://service.example/s here."],
     ] as const) {
       await withApp({ cdpCommand: command }, async (app) => {
         const task = await hold(app, `no address ${command.length}`, pages.url("form.html"), Promise.resolve());

@@ -4,6 +4,7 @@
 // running while the task holds the browser; the group is signalled when the task lets go.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Lease } from "./browser-pool.ts";
 
@@ -18,7 +19,8 @@ export async function commandLease(command: string, timeoutMs: number): Promise<
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
   const failed = (why: string) => {
-    const said = stderr.trim();
+    // Addresses in what it wrote are told without their secrets, as the address it prints would be.
+    const said = stderr.trim().replace(/\b(?:https?|wss?):\/\/\S+/g, (url) => redactUrl(url));
     return new AppError("BROWSER_UNAVAILABLE", `BROWSER_CDP_COMMAND ${why}${said ? `; it wrote: ${said}` : ""}. It must print a browser's DevTools address (http(s):// or ws(s)://) as its first line.`, { retryable: true });
   };
   let line: string;
