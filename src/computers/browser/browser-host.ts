@@ -117,9 +117,10 @@ export class BrowserHost {
   }
 
   /**
-   * A new context in a leased browser, its connections through the fence as our own contexts' are
-   * (none without it: a browser elsewhere has no switch that closes the rest). Closing it lets go
-   * of the browser and gives it back; a browser that goes away while held is given back as down.
+   * A new context in a leased browser, its connections through the fence as our own contexts' are.
+   * The fence must be up: unlike our own Chromium, a browser elsewhere was not started with the
+   * switch that closes every connection made outside it. Closing the context lets go of the browser
+   * and gives it back; a browser that goes away while held is given back as down.
    */
   private async leased(pool: BrowserLeases, options: BrowserComputerOptions): Promise<BrowserComputer> {
     this.fence ??= Fence.start(() => this.policy());
