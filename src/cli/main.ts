@@ -64,7 +64,7 @@ async function serve(options: CommonOptions & { host?: string; port?: string }):
   const server = await listen({ ...system, webDir: WEB_DIR, authToken, allowedHosts: cfg.allowedHosts, ratePerSecond: cfg.limits.ratePerSecond, defaultComputer: cfg.computer }, cfg.host, cfg.port);
   system.serving(server.port);
   system.log.info({ url: server.url, dataDir: cfg.dataDir, model: system.live.current.model.name, signIn: authToken !== undefined }, "EasyAgentCU is listening");
-  if (!SANDBOXED && !cfg.browser.cdpUrl && !cfg.browser.attachChrome) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
+  if (!SANDBOXED && !cfg.browser.cdpUrl && !cfg.browser.attachChrome && cfg.browser.cdpUrls.length === 0 && !cfg.browser.cdpCommand) system.log.warn("running as root, so Chromium runs without its sandbox; run EasyAgentCU as an ordinary user to keep it");
   if (queue && !cfg.s3.bucket) system.log.warn("TASK_QUEUE=postgres without S3_BUCKET: the screenshots and files a worker keeps are under its own DATA_DIR, so this server can show them only if every worker shares its DATA_DIR; set S3_BUCKET for all of them");
   process.stdout.write(`EasyAgentCU is running at ${server.url}\n`);
   void system.modelStatus().then((status) => {

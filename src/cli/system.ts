@@ -8,6 +8,7 @@ import { ChatAgent } from "../agent/chat-agent.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { UploadFiles } from "../agent/upload-files.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
+import { browserLeases } from "../computers/browser/browser-pool.ts";
 import { desktopFence, openDesktop } from "../computers/desktop/desktop-host.ts";
 import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
@@ -30,6 +31,7 @@ import type { ModelSettingsControl } from "../server/routes/settings.ts";
 import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
+import { BrowserClaims } from "../store/browser-claims.ts";
 import { Store } from "../store/store.ts";
 import { CommandSender } from "../worker/task-commands.ts";
 import type { TaskJobs } from "../worker/task-jobs.ts";
@@ -132,7 +134,12 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
+  const claims = new BrowserClaims(store.db);
+  const pool = browserLeases(config.browser, {
+    onDown: (endpoint, why) => log.warn({ endpoint, why }, "a browser of BROWSER_CDP_URLS is down; tasks pass it over for a while"),
+    claim: (url) => claims.claim(url),
+  });
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool, fenceAddress: config.browser.fenceAddress });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = live.derive(createChatModel);

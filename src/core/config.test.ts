@@ -61,4 +61,16 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ TASK_QUEUE: "postgres" })).toThrow("TASK_QUEUE=postgres queues tasks on the Postgres server of DATABASE_URL; set DATABASE_URL too.");
     expect(() => loadConfig({ TASK_QUEUE: "redis" })).toThrow(/taskQueue/);
   });
+
+  it("reads the browsers tasks lease, and refuses two settings that each say where tasks' browsers come from", () => {
+    const pool = loadConfig({ BROWSER_CDP_URLS: "http://10.0.0.7:9222, wss://browsers.example/session?token=abc", BROWSER_LEASE_WAIT_MS: "5000" }).browser;
+    expect(pool).toMatchObject({ cdpUrls: ["http://10.0.0.7:9222", "wss://browsers.example/session?token=abc"], leaseWaitMs: 5000 });
+    expect(loadConfig({ BROWSER_CDP_COMMAND: "browser-service new-session" }).browser).toMatchObject({ cdpCommand: "browser-service new-session", cdpCommandTimeoutMs: 60_000 });
+    expect(() => loadConfig({ BROWSER_CDP_URLS: "10.0.0.7:9222" })).toThrow("BROWSER_CDP_URLS lists http(s) or ws(s) DevTools addresses");
+    expect(loadConfig({ BROWSER_FENCE_ADDRESS: "10.0.0.5:8899" }).browser.fenceAddress).toBe("10.0.0.5:8899");
+    expect(() => loadConfig({ BROWSER_FENCE_ADDRESS: "http://10.0.0.5" })).toThrow("BROWSER_FENCE_ADDRESS is a host and port of this server that leased browsers reach: 10.0.0.5:8899");
+    expect(() => loadConfig({ BROWSER_CDP_URLS: "http://10.0.0.7:9222", BROWSER_CDP_COMMAND: "x" })).toThrow("BROWSER_CDP_URLS and BROWSER_CDP_COMMAND each give the browsers tasks lease; set only one of them.");
+    expect(() => loadConfig({ BROWSER_CDP_COMMAND: "x", CDP_URL: "http://127.0.0.1:9222" })).toThrow("BROWSER_CDP_COMMAND gives each task a browser of its own, CDP_URL and ATTACH_CHROME one browser for every task; set only one of them.");
+    expect(() => loadConfig({ BROWSER_CDP_URLS: "http://10.0.0.7:9222", ATTACH_CHROME: "1" })).toThrow(/BROWSER_CDP_URLS gives each task a browser of its own/);
+  });
 });

@@ -261,6 +261,27 @@ export const configSchema = z.object({
     cdpAllowedUrls: z
       .preprocess((v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v), z.array(z.string().url()))
       .default([]),
+    /**
+     * Browsers that run elsewhere, to drive in place of a Chromium of our own: one is leased to
+     * each task for its life (computers/browser/browser-pool.ts); processes on one Postgres share them.
+     */
+    cdpUrls: z
+      .preprocess(
+        (v) => (typeof v === "string" ? v.split(",").map((p) => p.trim()).filter(Boolean) : v),
+        z.array(z.string().regex(/^(https?|wss?):\/\/[^\s/]+/, "BROWSER_CDP_URLS lists http(s) or ws(s) DevTools addresses, comma-separated: http://10.0.0.7:9222,ws://10.0.0.8:9222/devtools/browser/ID")),
+      )
+      .default([]),
+    /** Run through `sh -c` for each task: starts a browser session and prints its DevTools address as its first line (browser services). */
+    cdpCommand: z.string().trim().min(1).optional(),
+    /** How long BROWSER_CDP_COMMAND may take to print that address. */
+    cdpCommandTimeoutMs: int.min(1_000).max(600_000).default(60_000),
+    /**
+     * An address of this server's (`10.0.0.5:8899`) where leased browsers on other machines reach
+     * the network fence, which listens there too and asks them for this process's credentials.
+     */
+    fenceAddress: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$/, "BROWSER_FENCE_ADDRESS is a host and port of this server that leased browsers reach: 10.0.0.5:8899").optional(),
+    /** How long a task waits for a browser of BROWSER_CDP_URLS to be free before it fails NO_BROWSER_FREE. */
+    leaseWaitMs: int.min(0).max(3_600_000).default(60_000),
   }).prefault({}),
   /** Files a task receives (its browser's downloads, new files in its desktop's downloads folder). */
   downloads: z.object({
@@ -405,6 +426,11 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
       cdpAllowedUrls: env.CDP_ALLOWED_URLS,
       attachChrome: env.ATTACH_CHROME,
       chromeProfileDir: env.CHROME_PROFILE_DIR ?? defaultChromeProfile(process.platform, env),
+      cdpUrls: env.BROWSER_CDP_URLS,
+      cdpCommand: env.BROWSER_CDP_COMMAND,
+      cdpCommandTimeoutMs: env.BROWSER_CDP_COMMAND_TIMEOUT_MS,
+      leaseWaitMs: env.BROWSER_LEASE_WAIT_MS,
+      fenceAddress: env.BROWSER_FENCE_ADDRESS,
     },
     downloads: { maxBytes: env.DOWNLOAD_MAX_BYTES },
     computer: env.COMPUTER,
@@ -429,7 +455,18 @@ export function loadConfig(env: Env, overrides: DeepPartial<ConfigInput> = {}): 
   if (parsed.data.browser.attachChrome && parsed.data.browser.cdpUrl) {
     throw new Error("Invalid configuration: CDP_URL and ATTACH_CHROME (--attach-chrome) each name the browser to drive; set only one of them.");
   }
+  const pool = poolConflict(parsed.data.browser);
+  if (pool) throw new Error(`Invalid configuration: ${pool}`);
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir), secrets: { ...parsed.data.secrets, ...secretsFromEnv(env) } };
+}
+
+/** Why the browsers to lease cannot be read as set: each setting names where tasks' browsers come from. */
+function poolConflict(browser: Config["browser"]): string | null {
+  const pooled = browser.cdpUrls.length > 0 ? "BROWSER_CDP_URLS" : browser.cdpCommand ? "BROWSER_CDP_COMMAND" : null;
+  if (!pooled) return null;
+  if (browser.cdpUrls.length > 0 && browser.cdpCommand) return "BROWSER_CDP_URLS and BROWSER_CDP_COMMAND each give the browsers tasks lease; set only one of them.";
+  if (browser.cdpUrl || browser.attachChrome) return `${pooled} gives each task a browser of its own, CDP_URL and ATTACH_CHROME one browser for every task; set only one of them.`;
+  return null;
 }
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, `DASHSCOPE_API_KEY`…: the chosen provider's own variables. */

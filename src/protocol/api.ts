@@ -191,6 +191,8 @@ export const ERROR_CODES = [
   "MODEL_TIMEOUT",
   "MODEL_UNREACHABLE",
   "BROWSER_UNAVAILABLE",
+  /** Every browser of BROWSER_CDP_URLS stayed busy or down while the task waited for one. */
+  "NO_BROWSER_FREE",
   "COMPUTER_UNAVAILABLE",
   "BROWSER_CRASHED",
   "PAGE_UNRESPONSIVE",

@@ -212,6 +212,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("carried_out", "text").execute();
     },
   },
+  // Which process holds each browser of BROWSER_CDP_URLS, for processes sharing one Postgres.
+  "0017_browser_claims": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("browser_claims")
+        .addColumn("endpoint", "text", (c) => c.primaryKey())
+        .addColumn("holder", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -123,6 +123,14 @@ export interface EventSeqsTable {
   last: number;
 }
 
+/** A browser of BROWSER_CDP_URLS held by one task of one process until `expires_at`, renewed while it is held (browser-claims.ts). */
+export interface BrowserClaimsTable {
+  /** A hash of the browser's address: the address may hold a token. */
+  endpoint: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
@@ -132,4 +140,5 @@ export interface Database {
   event_seqs: EventSeqsTable;
   frames: FramesTable;
   files: FilesTable;
+  browser_claims: BrowserClaimsTable;
 }

@@ -48,7 +48,7 @@ export interface BrowserComputerOptions {
   /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
   som?: PixelSomOptions;
   /** The proxy its context's connections go through: the fence, which BrowserHost gives. */
-  proxy?: { server: string };
+  proxy?: { server: string; username?: string; password?: string };
 }
 
 /** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */

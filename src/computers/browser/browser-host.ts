@@ -2,18 +2,21 @@
 // through. Each task gets its own isolated browser context from it, opened while the task before
 // ran (a spare, used once); when Chromium dies the next `open` launches a new one. `attach`
 // instead connects a task to a browser that runs elsewhere, over CDP — someone else's browser,
-// which the fence does not cover. What a chat's tasks are signed in to passes from one to the next
+// which the fence does not cover. With a pool (BROWSER_CDP_URLS, BROWSER_CDP_COMMAND), `open`
+// leases a browser that runs elsewhere instead of launching one, and opens the task's context there
+// behind the fence as in our own. What a chat's tasks are signed in to passes from one to the next
 // (sign-ins.ts).
 import type { Browser, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { redactUrl } from "../../core/cdp-endpoints.ts";
 import { AppError } from "../../core/errors.ts";
 import type { NetworkPolicy } from "../../core/network-policy.ts";
+import type { BrowserLeases } from "./browser-pool.ts";
 import { elsewhereReason, giveBackDownloads, onThisMachine } from "./attached-downloads.ts";
 import { BrowserComputer, type BrowserComputerOptions } from "./browser-computer.ts";
 import { crashed } from "./page-life.ts";
 import type { NetworkGate } from "../computer.ts";
-import { Fence, judgeUrl } from "./fence.ts";
+import { Fence, judgeUrl, type ContextProxy } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
 import { SignIns } from "./sign-ins.ts";
@@ -47,6 +50,10 @@ export interface BrowserHostOptions {
   headless: boolean;
   /** Where the browser may connect, read for every connection. */
   network: () => NetworkPolicy;
+  /** Browsers that run elsewhere, leased one to a task, in place of a Chromium of our own (browser-pool.ts). */
+  pool?: BrowserLeases | null;
+  /** BROWSER_FENCE_ADDRESS: where leased browsers on other machines reach the fence (`host:port`). */
+  fenceAddress?: string | undefined;
 }
 
 export class BrowserHost {
@@ -55,6 +62,8 @@ export class BrowserHost {
   private spare: { options: BrowserComputerOptions; ready: Promise<BrowserComputer | null> } | null = null;
   private closing = false;
   private fence: Promise<Fence> | null = null;
+  /** The fence where leased browsers on other machines reach it, once one was leased. */
+  private outsideProxy: Promise<ContextProxy> | null = null;
   /** Launch directories being removed as their browsers go: `close` waits for them. */
   private readonly removals = new Set<Promise<void>>();
   /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
@@ -91,13 +100,71 @@ export class BrowserHost {
    * the chat's last task ended with, and leaves its own for the next.
    */
   async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
-    const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
-    if (chat !== undefined) await computer.carry(this.signIns.of(chat));
+    const { pool } = this.options;
+    const computer = pool ? await this.leased(pool, options) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
+    if (chat !== undefined) {
+      await computer.carry(this.signIns.of(chat)).catch(async (error: unknown) => {
+        await computer.close();
+        throw error;
+      });
+    }
     // The next task's context opens while this one runs, so one sent as this one ends finds it
     // ready; but between its steps (its model thinking), not beside them: opening it slowed the
-    // steps it ran beside by a third. A task whose steps follow at once opens it as it ends.
-    computer.whenIdle(() => this.prepareSpare(options));
+    // steps it ran beside by a third. A task whose steps follow at once opens it as it ends. A
+    // leased browser has no spare: it would hold a browser no task uses.
+    if (!pool) computer.whenIdle(() => this.prepareSpare(options));
     return computer;
+  }
+
+  /**
+   * A new context in a leased browser, its connections through the fence as our own contexts' are.
+   * The fence must be up: unlike our own Chromium, a browser elsewhere was not started with the
+   * switch that closes every connection made outside it. Closing the context lets go of the browser
+   * and gives it back; a browser that goes away while held is given back as down.
+   */
+  private async leased(pool: BrowserLeases, options: BrowserComputerOptions): Promise<BrowserComputer> {
+    this.fence ??= Fence.start(() => this.policy());
+    const fence = await this.fence;
+    const lease = await pool.lease();
+    const proxy = await this.proxyFor(fence, lease.url).catch(async (error: unknown) => {
+      await lease.release();
+      throw error;
+    });
+    let browser: Browser | undefined;
+    try {
+      browser = await connectOverCdp(lease.url, options.navigationTimeoutMs);
+      const connected = browser;
+      let lettingGo = false;
+      connected.once("disconnected", () => void (lettingGo || lease.release(true)));
+      const computer = await BrowserComputer.create(connected, { ...options, gate: this.gate, proxy });
+      return givingBack(computer, async () => {
+        lettingGo = true;
+        await connected.close().catch(() => undefined);
+        await lease.release();
+      });
+    } catch (error) {
+      await browser?.close().catch(() => undefined);
+      await lease.release(true);
+      if (browser && !browser.isConnected()) throw crashed(error);
+      throw error;
+    }
+  }
+
+  /** Where the browser at `cdpUrl` reaches the fence: on loopback when it runs on this machine, else at BROWSER_FENCE_ADDRESS. */
+  private async proxyFor(fence: Fence, cdpUrl: string): Promise<ContextProxy> {
+    if (onThisMachine(cdpUrl)) return fence.contextProxy;
+    const address = this.options.fenceAddress;
+    if (!address) {
+      throw new AppError(
+        "BROWSER_UNAVAILABLE",
+        `The browser at ${redactUrl(cdpUrl)} runs on another machine, which cannot reach the network fence on this one's loopback: set BROWSER_FENCE_ADDRESS to an address of this server that the browser can reach (10.0.0.5:8899), where the fence then listens for it.`,
+      );
+    }
+    this.outsideProxy ??= fence.openTo(address).catch((error: unknown) => {
+      this.outsideProxy = null;
+      throw new AppError("BROWSER_UNAVAILABLE", `The network fence could not listen at ${address} (BROWSER_FENCE_ADDRESS) for browsers on other machines: ${String(error)}`, { cause: error });
+    });
+    return this.outsideProxy;
   }
 
   private async openNew(options: BrowserComputerOptions): Promise<BrowserComputer> {
@@ -148,13 +215,7 @@ export class BrowserHost {
    * drives the page with the given target id, or its first page.
    */
   async attach(cdpUrl: string, targetId: string | undefined, options: Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets">): Promise<BrowserComputer> {
-    let browser: Browser;
-    try {
-      browser = await chromium.connectOverCDP(cdpUrl, { timeout: options.navigationTimeoutMs });
-    } catch (error) {
-      const why = String(error).split("\n")[0]!.replaceAll(cdpUrl, redactUrl(cdpUrl));
-      throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${redactUrl(cdpUrl)}: ${why}`, { cause: error });
-    }
+    const browser = await connectOverCdp(cdpUrl, options.navigationTimeoutMs);
     try {
       const pages = browser.contexts().flatMap((context) => context.pages());
       const page = targetId ? await pageWithTarget(pages, targetId) : pages[0];
@@ -179,6 +240,7 @@ export class BrowserHost {
     await Promise.all(this.removals);
     const fence = this.fence;
     this.fence = null;
+    this.outsideProxy = null;
     if (fence) await (await fence.catch(() => null))?.close();
   }
 
@@ -228,6 +290,27 @@ export class BrowserHost {
     await dir.noteProfile(browser).catch(() => undefined);
     return browser;
   }
+}
+
+/** A connection to the browser at a DevTools address; failing, why, without the address's secrets. */
+async function connectOverCdp(cdpUrl: string, timeout: number): Promise<Browser> {
+  try {
+    return await chromium.connectOverCDP(cdpUrl, { timeout });
+  } catch (error) {
+    const why = String(error).split("\n")[0]!.replaceAll(cdpUrl, redactUrl(cdpUrl));
+    throw new AppError("BROWSER_UNAVAILABLE", `Could not connect to the browser at ${redactUrl(cdpUrl)}: ${why}`, { cause: error });
+  }
+}
+
+/** The computer, whose `close` then runs `after` (the lease given back). */
+function givingBack(computer: BrowserComputer, after: () => Promise<void>): BrowserComputer {
+  return new Proxy(computer, {
+    get(target, key) {
+      if (key === "close") return () => target.close().finally(after);
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** What `open` opens, or null once the browser is gone: a context asked for as Chromium dies may never come. */

@@ -4,11 +4,23 @@
 // neither a redirect, a popup, a frame, a form post nor a name that resolves to this machine gets
 // past it. Plain HTTP is forwarded; HTTPS and WebSockets are tunnelled with CONNECT. Chromium's own
 // connections, made outside any task's context (its updater, Google accounts), go to a second
-// proxy that refuses them all.
+// proxy that refuses them all. Leased browsers on other machines reach it at an address of the
+// network's (`openTo`), where every connection must carry this process's proxy credentials.
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { blockedName, judge, outsideAllowed, type NetworkPolicy, type Verdict } from "../../core/network-policy.ts";
+
+/** A context's proxy: the fence, with the credentials it asks for where it listens for other machines. */
+export interface ContextProxy {
+  server: string;
+  username?: string;
+  password?: string;
+}
+
+/** The proxy user name leased browsers elsewhere give; the password is made for each process. */
+const PROXY_USER = "easyagentcu";
 
 export class Fence {
   private readonly sockets: net.Server[] = [];
@@ -18,19 +30,36 @@ export class Fence {
     readonly port: number,
     /** Where Chromium's own connections go: nowhere. */
     private readonly closed: http.Server,
+    /** Connections that came from another machine (`openTo`): only those with the credentials are served. */
+    private readonly outside: WeakSet<net.Socket>,
+    private readonly password: string,
   ) {}
 
   /** Starts the proxies on 127.0.0.1; `policy` is read for every connection, so it may change. */
   static async start(policy: () => NetworkPolicy): Promise<Fence> {
-    const server = http.createServer((req, res) => void forward(req, res, policy()));
-    server.on("connect", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void tunnel(req, socket, head, policy()));
+    const outside = new WeakSet<net.Socket>();
+    const password = randomBytes(18).toString("base64url");
+    const expected = Buffer.from(`Basic ${Buffer.from(`${PROXY_USER}:${password}`).toString("base64")}`);
+    const admitted = (req: http.IncomingMessage) => {
+      if (!outside.has(req.socket)) return true;
+      const given = Buffer.from(req.headers["proxy-authorization"] ?? "");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    const server = http.createServer((req, res) => {
+      if (admitted(req)) void forward(req, res, policy());
+      else res.writeHead(407, { "proxy-authenticate": 'Basic realm="EasyAgentCU"' }).end();
+    });
+    server.on("connect", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+      if (admitted(req)) void tunnel(req, socket, head, policy());
+      else socket.on("error", () => socket.destroy()).end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="EasyAgentCU"\r\n\r\n');
+    });
     server.on("clientError", (_error, socket) => socket.destroy());
     const closed = http.createServer((_req, res) => res.writeHead(403).end());
     // A socket handed over by "connect" is this handler's: a reset (Chromium giving up) must not go unheard.
     closed.on("connect", (_req: http.IncomingMessage, socket: net.Socket) => socket.on("error", () => socket.destroy()).end("HTTP/1.1 403 Forbidden\r\n\r\n"));
     closed.on("clientError", (_error, socket) => socket.destroy());
     await Promise.all([server, closed].map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
-    return new Fence(server, (server.address() as net.AddressInfo).port, closed);
+    return new Fence(server, (server.address() as net.AddressInfo).port, closed, outside, password);
   }
 
   /**
@@ -62,8 +91,26 @@ export class Fence {
   }
 
   /** The proxy of a task's browser context, loopback included (Playwright proxies it unless told not to). */
-  get contextProxy(): { server: string } {
+  get contextProxy(): ContextProxy {
     return { server: `http://127.0.0.1:${this.port}` };
+  }
+
+  /**
+   * Takes connections at `address` too (`host:port`, port 0 for any), for browsers on other
+   * machines (BROWSER_FENCE_ADDRESS): the proxy they are given, with the credentials it asks for.
+   */
+  async openTo(address: string): Promise<ContextProxy> {
+    const at = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(address);
+    if (!at) throw new Error(`${address} is not a host:port`);
+    const host = at[1]!;
+    const listener = net.createServer((connection) => {
+      this.outside.add(connection);
+      this.server.emit("connection", connection);
+    });
+    this.sockets.push(listener);
+    await new Promise<void>((resolve, reject) => listener.once("error", reject).listen(Number(at[2]), host.replace(/^\[|\]$/g, ""), resolve));
+    const { port } = listener.address() as net.AddressInfo;
+    return { server: `http://${host}:${port}`, username: PROXY_USER, password: this.password };
   }
 
   async close(): Promise<void> {
