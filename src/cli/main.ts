@@ -13,7 +13,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Command } from "commander";
 import { SANDBOXED } from "../computers/browser/browser-host.ts";
 import type { Runtime } from "../agent/runtime.ts";
-import { loadConfig, type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
+import { type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
+import { loadConfig } from "../core/load-config.ts";
 import { newId } from "../core/ids.ts";
 import { exportTask } from "../agent/export/index.ts";
 import { createMcpServer } from "../mcp/server.ts";

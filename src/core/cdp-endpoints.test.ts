@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allowedEndpoint, defaultChromeProfile, redactUrl } from "./cdp-endpoints.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "./load-config.ts";
 
 describe("CDP endpoints", () => {
   it("drop what may hold a secret", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_POLICY } from "./approval-policy.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "./load-config.ts";
 
 describe("loadConfig", () => {
   it("has the embedded defaults", () => {

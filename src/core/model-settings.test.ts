@@ -1,6 +1,6 @@
 // How the model set in the app combines with the environment's, field by field, and what the page sees of it.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "./load-config.ts";
 import { modelSettingsView, savedFrom, withModelSettings } from "./model-settings.ts";
 
 const env = { MODEL_PROVIDER: "qwen", DASHSCOPE_API_KEY: "sk-dashscope-from-env-1111", OPENAI_API_KEY: "sk-openai-from-env-2222", OPENAI_MODEL: "gpt-env" };

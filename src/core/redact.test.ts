@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "./load-config.ts";
 import { redact, redactor } from "./redact.ts";
 
 describe("redact", () => {

@@ -1,7 +1,7 @@
 // The S3_* settings: read from the environment into one `s3` object, checked together (a bucket for
 // the other settings, both keys or neither), and the secret key masked like every other key.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "./load-config.ts";
 import { redactor, secretsOf } from "./redact.ts";
 
 const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Computer, Screenshot, StructuralEffect } from "../computers/computer.ts";
-import { loadConfig } from "../core/config.ts";
+import { loadConfig } from "../core/load-config.ts";
 import { PhaseClock } from "../core/phase-clock.ts";
 import { Progress } from "../core/progress.ts";
 import type { FrameRef } from "../protocol/index.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
+import { loadConfig } from "../core/load-config.ts";
 import { addCosts } from "../protocol/money.ts";
 import { costUsd, priceName, priceTable } from "./prices.js";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
+import { loadConfig } from "../core/load-config.ts";
 import { modelReadiness } from "./readiness.ts";
 
 const config = (env: Record<string, string>) => loadConfig(env);

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { DESKTOP_USER } from "../../src/computers/desktop/desktop-fence.ts";
 import { VirtualDisplay } from "../../src/computers/desktop/virtual-display.ts";
 import { startSystem } from "../../src/cli/system.ts";
-import { loadConfig } from "../../src/core/config.ts";
+import { loadConfig } from "../../src/core/load-config.ts";
 import { INSTALL_TOKEN_HEADER, type SessionEvent, type SessionsReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
 import { act, planningText } from "../support/scripted-model.ts";

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { toolAgentPrompt, desktopToolPrompt } from "../../src/agent/tool-prompt.ts";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
-import { loadConfig } from "../../src/core/config.ts";
+import { loadConfig } from "../../src/core/load-config.ts";
 import { createPlanner } from "../../src/models/index.ts";
 import { PAGE_TEXT_IS_DATA } from "../../src/models/planner.ts";
 import type { Approval, SessionEvent } from "../../src/protocol/index.ts";

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/core/config.ts";
+import { loadConfig } from "../../src/core/load-config.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model } = useWorld({ app: false });

@@ -1,7 +1,7 @@
 // Which Gemini model the chat assistant talks to: the planner's own when it also chats, a Gemini
 // chat model on the same key when the planner is the dedicated computer-use model.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/config.ts";
+import { loadConfig } from "../../core/load-config.ts";
 import { chatEndpoint } from "./index.ts";
 
 describe("the chat assistant beside a Gemini planner", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/config.ts";
+import { loadConfig } from "../../core/load-config.ts";
 import { chatTakesImages } from "./index.ts";
 
 describe("whether the chat model takes images", () => {
