@@ -108,9 +108,7 @@ export class Hands {
       this.clock.settled();
     }
     this.consent.visit(await computer.currentUrl());
-    const shot = await this.capture();
-    this.clock.returned();
-    return shot;
+    return this.capture().finally(() => this.clock.returned());
   }
 
   /** A capture taken outside the hands (a fresh look before the model decides). */
@@ -128,12 +126,8 @@ export class Hands {
     return this.log.take();
   }
 
-  async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
-    try {
-      return await this.performDeed(deed, options);
-    } finally {
-      this.clock.returned();
-    }
+  perform(deed: Deed, options: PerformOptions): Promise<Performed> {
+    return this.performDeed(deed, options).finally(() => this.clock.returned());
   }
 
   private async performDeed(deed: Deed, options: PerformOptions): Promise<Performed> {
@@ -229,7 +223,13 @@ export class Hands {
         this.clock.settled();
       }
       const read = watch ? () => progress.phase("effect", () => raceAbort(watch(), signal)) : null;
-      const [after, structure] = await Promise.all([this.capture(progress), read?.() ?? null]);
+      // Where the structure shows no effect, only the pixels can: the screen before is decoded while the capture is taken.
+      const structural = read?.().then((effect) => {
+        if (!hasEffect(effect)) this.screens.prepare(before);
+        return effect;
+      });
+      if (!read) this.screens.prepare(before);
+      const [after, structure] = await Promise.all([this.capture(progress), structural ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
       // opened): asked again, only when the pixels alone showed the effect, it names it.
