@@ -66,16 +66,15 @@ export class PageInput {
   async drag(from: Point, to: Point, progress?: Progress): Promise<void> {
     const a = this.options.toCss(from.x, from.y);
     const b = this.options.toCss(to.x, to.y);
-    const { mouse } = this.page;
-    await mouse.move(a.x, a.y);
-    await mouse.down();
+    await this.page.mouse.move(a.x, a.y);
+    await this.page.mouse.down();
     try {
       for (let step = 1; step <= DRAG_STEPS; step++) {
         progress?.check();
-        await mouse.move(a.x + ((b.x - a.x) * step) / DRAG_STEPS, a.y + ((b.y - a.y) * step) / DRAG_STEPS);
+        await this.page.mouse.move(a.x + ((b.x - a.x) * step) / DRAG_STEPS, a.y + ((b.y - a.y) * step) / DRAG_STEPS);
       }
     } finally {
-      await mouse.up();
+      await this.page.mouse.up();
     }
     this.at = { ...to };
   }
@@ -101,28 +100,27 @@ export class PageInput {
     const shortcut = BROWSER_SHORTCUTS[chord.join("+")];
     const last = chord.pop();
     if (last === undefined) return;
-    const { keyboard } = this.page;
-    for (const modifier of chord) await keyboard.down(modifier);
+    for (const modifier of chord) await this.page.keyboard.down(modifier);
     try {
-      await keyboard.press(last);
+      await this.page.keyboard.press(last);
     } finally {
-      for (const modifier of chord.reverse()) await keyboard.up(modifier);
+      for (const modifier of chord.reverse()) await this.page.keyboard.up(modifier);
     }
     // Where it went, or that nothing happened (no page to go back to), is the effect check's to see.
     await shortcut?.(this.page, this.options.navigationTimeoutMs).catch(() => undefined);
   }
 
   async holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void> {
-    const { keyboard } = this.page;
+    const chord = normalizeChord(keys);
     const held: string[] = [];
     try {
-      for (const key of normalizeChord(keys)) {
-        await keyboard.down(key);
+      for (const key of chord) {
+        await this.page.keyboard.down(key);
         held.push(key);
       }
       await (progress ? progress.sleep(ms) : delay(ms));
     } finally {
-      for (const key of held.reverse()) await keyboard.up(key);
+      for (const key of held.reverse()) await this.page.keyboard.up(key);
     }
   }
 }
