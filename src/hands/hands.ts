@@ -28,6 +28,7 @@ import { applyPersonInput } from "./person-input.ts";
 import { checkPointer, type FrameOptions, type PointerLook } from "./pointer-check.ts";
 import { unnamedRisks } from "./provenance.ts";
 import { reversed, scrollNote } from "./scroll-back.ts";
+import { WaitClock } from "./wait-clock.ts";
 
 import type { Deed, HandsOptions, Performed, PerformOptions } from "./deeds.ts";
 
@@ -86,8 +87,8 @@ export class Hands {
   /** Reads the captures the effect check compares, each once. */
   private readonly screens = new ScreenReader();
 
-  /** When the last action's effect settled (performance.now()): a wait counts from there. */
-  private settledAt: number | null = null;
+  /** When the last action settled, and the end of a wait the next action is held for (wait-clock.ts). */
+  private readonly clock = new WaitClock();
   /** The action under way on the computer, if any. */
   private acting: Promise<void> | null = null;
 
@@ -104,10 +105,10 @@ export class Hands {
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
       if (risks.length > 0) await this.consent.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
       await computer.navigate(checkedUrl(url), progress);
-      this.settledAt = performance.now();
+      this.clock.settled();
     }
     this.consent.visit(await computer.currentUrl());
-    return this.capture();
+    return this.capture().finally(() => this.clock.returned());
   }
 
   /** A capture taken outside the hands (a fresh look before the model decides). */
@@ -125,7 +126,11 @@ export class Hands {
     return this.log.take();
   }
 
-  async perform(deed: Deed, options: PerformOptions): Promise<Performed> {
+  perform(deed: Deed, options: PerformOptions): Promise<Performed> {
+    return this.performDeed(deed, options).finally(() => this.clock.returned());
+  }
+
+  private async performDeed(deed: Deed, options: PerformOptions): Promise<Performed> {
     const { computer, config } = this.options;
     const progress = options.progress ?? this.options.progress;
     const { signal } = progress;
@@ -171,6 +176,7 @@ export class Hands {
       offset = { x: checked.point.x - target.x, y: checked.point.y - target.y };
     }
     if (focusing) {
+      await progress.phase("action", () => this.clock.ready(progress, async () => undefined));
       await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
@@ -193,7 +199,9 @@ export class Hands {
 
     let acted = 0;
     const attempt = async (jitter: Point, doing = action) => {
-      const watch = waits ? null : await progress.phase("effect", () => watched ?? this.watchStructure(signal));
+      // Held until the end of a wait before it, if any: the page as it was before the hold is not the one it acts on.
+      const readBefore = (held: boolean) => (waits ? Promise.resolve(null) : progress.phase("effect", () => (held ? null : watched) ?? this.watchStructure(signal)));
+      const watch = await progress.phase("action", () => this.clock.ready(progress, readBefore));
       watched = null;
       // Awaited, never raced: once the progress ends, the action stops where it acts, so that
       // nothing of it lands after whoever waits for it has been told it ended.
@@ -204,16 +212,24 @@ export class Hands {
             await deed.run(signal);
           }
           for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
-            await execute(doing.type === "wait" ? this.exactWait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
+            await execute(doing.type === "wait" ? this.clock.wait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
           }
         }),
       );
       acted = performance.now();
-      // A wait was its own settling: the screen after it is taken at once, as it is at its end.
-      if (!waits) await progress.phase("settle", () => raceAbort(computer.settle(), signal));
-      this.settledAt = performance.now();
+      // A wait was its own settling: the screen after it is taken at once, as it is at its end less the lead (wait-clock.ts).
+      if (!waits) {
+        await progress.phase("settle", () => raceAbort(computer.settle(), signal));
+        this.clock.settled();
+      }
       const read = watch ? () => progress.phase("effect", () => raceAbort(watch(), signal)) : null;
-      const [after, structure] = await Promise.all([this.capture(progress), read?.() ?? null]);
+      // Where the structure shows no effect, only the pixels can: the screen before is decoded while the capture is taken.
+      const structural = read?.().then((effect) => {
+        if (!hasEffect(effect)) this.screens.prepare(before);
+        return effect;
+      });
+      if (!read) this.screens.prepare(before);
+      const [after, structure] = await Promise.all([this.capture(progress), structural ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
       // opened): asked again, only when the pixels alone showed the effect, it names it.
@@ -284,15 +300,6 @@ export class Hands {
     } finally {
       if (this.acting === acting) this.acting = null;
     }
-  }
-
-  /**
-   * A wait of N ms ends N ms after the previous action's effect settled, not N ms after the step's
-   * recording and the next decision that came between: what is left of it once they are done.
-   */
-  private exactWait(wait: Extract<ScreenAction, { type: "wait" }>): ScreenAction {
-    const since = this.settledAt === null ? 0 : performance.now() - this.settledAt;
-    return { ...wait, args: { ...wait.args, ms: Math.max(0, wait.args.ms - since) } };
   }
 
   private fileOf(name: string): Promise<UploadFile> {

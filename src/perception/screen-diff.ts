@@ -104,6 +104,14 @@ export class ScreenReader {
     return diffScreens(before, after, options, (shot) => this.read(shot));
   }
 
+  /**
+   * Starts reading a capture a comparison will likely need (the screen before an action), so that it
+   * is decoded on the thread pool while the screen after is still being captured, not after.
+   */
+  prepare(shot: Screenshot): void {
+    this.read(shot).catch(() => undefined);
+  }
+
   private read(shot: Screenshot): Promise<Uint8Array> {
     const known = this.kept.find((k) => k.shot === shot) ?? { shot, gray: this.decode(shot) };
     this.kept = [...this.kept.filter((k) => k !== known).slice(-1), known];

@@ -1,7 +1,7 @@
 // An action stopped is stopped where it acts: once Stop has returned, or the model has been told
 // that a tool call ran past its deadline, nothing more of it lands on the page — in the person's own
 // Chrome, which stays open after the task, as in the server's browser. A wait of N ms ends N ms after
-// the action before it settled. The page (slow-typing.html)
+// the action before it settled, and the action after it lands then. The page (slow-typing.html)
 // stamps each change with its own clock, so what landed late is told however late its report arrives.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
@@ -150,6 +150,31 @@ describe("wait", () => {
     // settled, and the second press's own checks after that (a few hundred ms on a busy machine).
     expect(second - first).toBeGreaterThanOrEqual(N);
     expect(second - first).toBeLessThan(N + THINKING_MS - 500);
+  });
+
+  it("the press after a wait lands at the wait's end, within 20 ms: the step, the model and the press's own checks come out of the wait", async () => {
+    const N = 2_000;
+    model.route(
+      (r) => planningText(r).includes("Task: press again after a pause"),
+      act("click", { x: 200, y: 430 }, "Pressing Go"),
+      act("wait", { ms: N }, "Waiting"),
+      act("click", { x: 200, y: 430 }, "Pressing Go again"),
+      act("done", { answer: "pressed twice" }),
+    );
+    const before = presses().length;
+    const { json } = await send("s-wait-then-press", "press again after a pause");
+    const events = await openStream(app.url, "s-wait-then-press", 0);
+    expect(await events.waitForEnd(json.task_id, 60_000)).toMatchObject({ type: "task.completed" });
+    events.close();
+    await waitUntil(() => presses().length >= before + 2);
+    const [first, second] = presses().slice(before) as [number, number];
+    const pressStep = events.events.find((e) => e.type === "progress.append" && e.step.action?.type === "click");
+    const timings = pressStep?.type === "progress.append" ? pressStep.step.timings : undefined;
+    // The wait ends N ms after the first press settled; the second press lands then, not after a capture, a model call and a hit test.
+    const late = second - (first + (timings?.settle ?? 0) + N);
+    expect(late).toBeGreaterThanOrEqual(0);
+    // Give or take what the browser takes to take a press (the first one's own time), which grows on a busy machine.
+    expect(late).toBeLessThan(20 + (timings?.action ?? 0));
   });
 });
 

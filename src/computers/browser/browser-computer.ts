@@ -1,10 +1,10 @@
-// A Computer backed by one Chromium browser context: input through Playwright's mouse and
-// keyboard, step screenshots through CDP `Page.captureScreenshot`, the live view through
-// `Page.startScreencast`. Which page is the screen — popups followed, a closed screen's opener or
-// previous tab taking over, a crashed renderer — is page-life.ts's; the agent's own tab switches
-// are tabs.ts's. Either an isolated context of our own Chromium, closed with the task, or a page of
-// a browser it attached to over CDP (a person's Chrome, an Electron view), which it leaves open.
-import { setTimeout as delay } from "node:timers/promises";
+// A Computer backed by one Chromium browser context: input through Playwright's mouse and keyboard
+// (page-input.ts), settling (page-settle.ts), step screenshots through CDP `Page.captureScreenshot`,
+// the live view through `Page.startScreencast`. Which page is the screen — popups followed, a closed
+// screen's opener or previous tab taking over, a crashed renderer — is page-life.ts's; the agent's
+// own tab switches are tabs.ts's. Either an isolated context of our own Chromium, closed with the
+// task, or a page of a browser it attached to over CDP (a person's Chrome, an Electron view), which
+// it leaves open.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { AppError, firstLine, StopRequested } from "../../core/errors.ts";
 import type { Progress } from "../../core/progress.ts";
@@ -12,12 +12,9 @@ import { Secrets } from "../../core/secrets.ts";
 import { convert, spacesFor, type Point, type Size } from "../../perception/coordinates.ts";
 import { imageSize } from "../../perception/image-size.ts";
 import type { Computer, ElementTarget, HitTest, IncomingFile, LiveFrameListener, MouseButton, NetworkGate, ScreenHolder, Screenshot, StructuralEffect, UploadFile } from "../computer.ts";
-import { normalizeChord } from "../../protocol/keys.ts";
 import type { UiElement } from "../../perception/elements.ts";
-import { PixelElements, type PixelSomOptions } from "../../perception/pixels/pixel-elements.ts";
+import { PixelElements } from "../../perception/pixels/pixel-elements.ts";
 import { rasterFromImage, type Raster } from "../../perception/pixels/raster.ts";
-import { numberAfter, pixelsOnly } from "../../perception/pixels/with-dom.ts";
-import { behindLayers, domIndex } from "./dom-index.ts";
 import { compare, holdElementAt, PageActivity } from "./page-activity.ts";
 import { giveBackDownloads } from "./attached-downloads.ts";
 import { PageDownloads } from "./page-downloads.ts";
@@ -34,76 +31,21 @@ import { addCookies, readCookies, type CarriedSignIns } from "./sign-ins.ts";
 import { steadyCaret } from "./steady-caret.ts";
 import { ContextTabs } from "./tabs.ts";
 import { everyCallThrough, WebPage } from "./web-page.ts";
-
-export interface BrowserComputerOptions {
-  width: number;
-  height: number;
-  deviceScaleFactor?: number;
-  jpegQuality: number;
-  navigationTimeoutMs: number;
-  /** `%name%` placeholders typed as their values (core/secrets.ts). */
-  secrets?: Secrets;
-  /** The fence of the browser it runs in; BrowserHost gives it. */
-  gate?: NetworkGate;
-  /** Set-of-Mark from the page's pixels, beside its DOM's elements; the configuration's defaults when absent. */
-  som?: PixelSomOptions;
-  /** The proxy its context's connections go through: the fence, which BrowserHost gives. */
-  proxy?: { server: string; username?: string; password?: string };
-}
-
-/** A browser attached to rather than launched: the person's Chrome over CDP, or through the extension. */
-export interface AttachOptions extends Pick<BrowserComputerOptions, "jpegQuality" | "navigationTimeoutMs" | "secrets" | "gate"> {
-  /** `extension`: the tab is driven through the EasyAgentCU extension (computers/extension). */
-  kind?: "browser" | "extension";
-  /** Runs after it has let go of the browser. */
-  onClose?: () => Promise<void>;
-  /** Shows the person who has the screen (computer.ts `handOver`). */
-  handOver?: (to: ScreenHolder) => Promise<void>;
-  /** Why the connection to the browser was cut on purpose (the extension left), to report instead of a crash. */
-  lost?: () => AppError | null;
-  /** Resolves once the browser can be driven: operations wait while the extension reconnects. */
-  ready?: () => Promise<void>;
-  /** How many times the extension showed its tab as a new page in place of the old one: the newest is driven. */
-  replacements?: () => number;
-  /** The downloads of the attached browser, where something other than this computer can keep them (the extension's `chrome.downloads`). */
-  receiveFiles?: (listener: (file: IncomingFile) => void) => () => void;
-  /** A browser attached to over CDP that runs on another machine: why its downloads are not kept (attached-downloads.ts). */
-  downloadsElsewhere?: string;
-}
-
+import { IdleWork } from "./idle-work.ts";
+import { PageInput } from "./page-input.ts";
+import { settlePage } from "./page-settle.ts";
+import { pageElements } from "./page-elements.ts";
+import type { AttachOptions, BrowserComputerOptions } from "./browser-options.ts";
 
 /** Playwright's word for a navigation that became a download. */
 const DOWNLOAD_STARTED = /Download is starting/;
-const SETTLE_CAP_MS = 5_000;
 const LATE_EFFECT_MS = 1_000;
-const NETWORK_QUIET_CAP_MS = 2_000;
-const DOM_QUIET_CAP_MS = 250;
-const DRAG_STEPS = 12;
-/** A browser with no operation for this long is idle: its task is waiting, most often for the model. */
-const IDLE_AFTER_MS = 200;
-/** Set-of-Mark numbers at most this many elements: more would crowd the screenshot and the prompt. */
-const MAX_ELEMENTS = 150;
-/**
- * Browser shortcuts that keys sent over CDP bring to the page but not to the browser, which would
- * act on them (measured: Alt+Left leaves the page where it is): done here after the keys, as
- * Chromium does when the page lets them through.
- */
-const BROWSER_SHORTCUTS: Record<string, (page: Page, timeout: number) => Promise<unknown>> = {
-  "Alt+ArrowLeft": (page, timeout) => page.goBack({ waitUntil: "commit", timeout }),
-  "Alt+ArrowRight": (page, timeout) => page.goForward({ waitUntil: "commit", timeout }),
-  F5: (page, timeout) => page.reload({ waitUntil: "commit", timeout }),
-};
 
 export class BrowserComputer implements Computer {
   readonly kind: "browser" | "extension";
   readonly handOver?: (to: ScreenHolder) => Promise<void>;
-  private cursor: Point = { x: 0, y: 0 };
   /** Work for when the browser is idle (`whenIdle`). */
-  private readonly idleWork: (() => void)[] = [];
-  /** Operations in flight: while any runs, the browser is not idle. */
-  private busy = 0;
-  /** Runs the idle work once no operation has run for IDLE_AFTER_MS. */
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly idle = new IdleWork(() => this.closed);
   private closed = false;
   private lastInputAt = 0;
   /** The chat's sign-ins this context started from, and where it gives back its own as it closes. */
@@ -133,6 +75,8 @@ export class BrowserComputer implements Computer {
 
   /** Which page is the screen, its CDP session, the pages that open, a crashed renderer (page-life.ts). */
   private readonly life: PageLife;
+  /** The screen page's mouse and keyboard. */
+  private readonly inputs: PageInput;
 
   private constructor(
     private readonly browser: Browser,
@@ -158,6 +102,7 @@ export class BrowserComputer implements Computer {
     this.secrets = (options.secrets ?? new Secrets({})).fresh();
     this.gate = options.gate;
     this.pixels = new PixelElements(options.som);
+    this.inputs = new PageInput({ page: () => this.page, toCss: (x, y) => this.toCss(x, y), deviceScaleFactor: options.deviceScaleFactor ?? 1, navigationTimeoutMs: options.navigationTimeoutMs });
     this.cover = new SecretCover(context);
     this.downloads = attached?.kind === "extension" ? null : new PageDownloads(context, attached?.downloadsElsewhere ?? null);
     this.tabs = attached
@@ -269,65 +214,27 @@ export class BrowserComputer implements Computer {
   }
 
   /**
-   * Runs `then` once no operation has run on the browser for IDLE_AFTER_MS after one (most often,
-   * its task waits for the model), or when it closes: work that would slow the task's steps, done
-   * between them.
+   * Runs `then` once the browser is idle (idle-work.ts: most often, its task waits for the model),
+   * or when it closes: work that would slow the task's steps, done between them.
    */
   whenIdle(then: () => void): void {
-    this.idleWork.push(then);
-  }
-
-  private runWhenIdle(): void {
-    this.stopIdleTimer();
-    for (const then of this.idleWork.splice(0)) then();
-  }
-
-  private stopIdleTimer(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+    this.idle.add(then);
   }
 
   async move(x: number, y: number, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const p = this.toCss(x, y);
-      await this.page.mouse.move(p.x, p.y);
-      this.cursor = { x, y };
-    });
+    await this.input(progress, () => this.inputs.move(x, y));
   }
 
   async click(x: number, y: number, button: MouseButton = "left", count = 1, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const p = this.toCss(x, y);
-      await this.page.mouse.click(p.x, p.y, { button, clickCount: count });
-      this.cursor = { x, y };
-    });
+    await this.input(progress, () => this.inputs.click(x, y, button, count));
   }
 
   async doubleClick(x: number, y: number, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const p = this.toCss(x, y);
-      await this.page.mouse.dblclick(p.x, p.y);
-      this.cursor = { x, y };
-    });
+    await this.input(progress, () => this.inputs.doubleClick(x, y));
   }
 
-  /** Moves in steps, checking between them; a drag cancelled midway lets go of the button where it is. */
   async drag(from: Point, to: Point, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const a = this.toCss(from.x, from.y);
-      const b = this.toCss(to.x, to.y);
-      await this.page.mouse.move(a.x, a.y);
-      await this.page.mouse.down();
-      try {
-        for (let step = 1; step <= DRAG_STEPS; step++) {
-          progress?.check();
-          await this.page.mouse.move(a.x + ((b.x - a.x) * step) / DRAG_STEPS, a.y + ((b.y - a.y) * step) / DRAG_STEPS);
-        }
-      } finally {
-        await this.page.mouse.up();
-      }
-      this.cursor = { ...to };
-    });
+    await this.input(progress, () => this.inputs.drag(from, to, progress));
   }
 
   async upload(file: UploadFile, at: Point | null, progress?: Progress): Promise<void> {
@@ -336,66 +243,30 @@ export class BrowserComputer implements Computer {
     await this.input(progress, () => uploadFile(this.page, file, at && this.toCss(at.x, at.y), () => this.effects.takeChooser(this.page)));
   }
 
-  /** One character at a time, checking between them: typing cancelled midway adds nothing after it. */
+  /** A typed secret's value is masked in its field once typed, even when typing was cancelled midway. */
   async type(text: string, progress?: Progress): Promise<void> {
     const typed = this.secrets.reveal(text);
     try {
-      await this.input(progress, async () => {
-        for (const char of typed) {
-          progress?.check();
-          await this.page.keyboard.type(char);
-        }
-      });
+      await this.input(progress, () => this.inputs.type(typed, progress));
     } finally {
       if (typed !== text) await this.web.maskFocused();
     }
   }
 
   async keypress(keys: string[], progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const chord = normalizeChord(keys);
-      const shortcut = BROWSER_SHORTCUTS[chord.join("+")];
-      const last = chord.pop();
-      if (last === undefined) return;
-      for (const modifier of chord) await this.page.keyboard.down(modifier);
-      try {
-        await this.page.keyboard.press(last);
-      } finally {
-        for (const modifier of chord.reverse()) await this.page.keyboard.up(modifier);
-      }
-      // Where it went, or that nothing happened (no page to go back to), is the effect check's to see.
-      await shortcut?.(this.page, this.options.navigationTimeoutMs).catch(() => undefined);
-    });
+    await this.input(progress, () => this.inputs.keypress(keys));
   }
 
   async holdKeys(keys: string[], ms: number, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const chord = normalizeChord(keys);
-      const held: string[] = [];
-      try {
-        for (const key of chord) {
-          await this.page.keyboard.down(key);
-          held.push(key);
-        }
-        await (progress ? progress.sleep(ms) : delay(ms));
-      } finally {
-        for (const key of held.reverse()) await this.page.keyboard.up(key);
-      }
-    });
+    await this.input(progress, () => this.inputs.holdKeys(keys, ms, progress));
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number, progress?: Progress): Promise<void> {
-    await this.input(progress, async () => {
-      const p = this.toCss(x, y);
-      const dpr = this.options.deviceScaleFactor ?? 1;
-      await this.page.mouse.move(p.x, p.y);
-      await this.page.mouse.wheel(scrollX / dpr, scrollY / dpr);
-      this.cursor = { x, y };
-    });
+    await this.input(progress, () => this.inputs.scroll(x, y, scrollX, scrollY));
   }
 
   async cursorPosition(): Promise<Point> {
-    return { ...this.cursor };
+    return this.inputs.cursor;
   }
 
   async currentUrl(): Promise<string | null> {
@@ -422,22 +293,9 @@ export class BrowserComputer implements Computer {
     });
   }
 
-  /**
-   * Waits on what the last action set off, each wait capped and none when there is nothing to
-   * wait for: the page's load, the requests it started, a popup it opened, its DOM changes. No
-   * frame is waited for: a capture draws a fresh one.
-   */
+  /** Waits on what the last action set off (page-settle.ts). */
   async settle(): Promise<void> {
-    await this.guard(async () => {
-      const cap = { timeout: SETTLE_CAP_MS };
-      await this.page.waitForLoadState("load", cap).catch(() => undefined);
-      // The DOM first: its round trip to the page also brings in the requests the action's handlers
-      // started (a form's fetch), which the network wait would otherwise not know of yet.
-      await this.activity.domQuiet(this.page, DOM_QUIET_CAP_MS);
-      await this.activity.networkQuiet(this.lastInputAt, NETWORK_QUIET_CAP_MS);
-      // A popup the action opened becomes the screen before anything else looks at it; each wait is capped.
-      await this.life.arrived();
-    });
+    await this.guard(() => settlePage(this.page, this.activity, this.lastInputAt, () => this.life.arrived()));
   }
 
   receiveFiles(listener: (file: IncomingFile) => void): () => void {
@@ -460,26 +318,10 @@ export class BrowserComputer implements Computer {
     };
   }
 
-  /**
-   * The DOM's interactive elements, then the controls only the pixels show (drawn on a canvas, in
-   * an image). A pixel control that shows through a layer which hides it (a modal's backdrop) is
-   * left out, by the rule that leaves out the DOM's: a click there lands on the layer.
-   */
+  /** The page's Set-of-Mark (page-elements.ts). */
   async elements(): Promise<UiElement[]> {
-    const scale = this.options.deviceScaleFactor ?? 1;
-    const found = await this.guard(() => domIndex(this.page, { scope: "viewport" }));
-    const dom = found.slice(0, MAX_ELEMENTS).map((e) => ({
-      id: e.clickId,
-      kind: e.role,
-      label: e.text ?? "",
-      box: { x: Math.round(e.bbox.x * scale), y: Math.round(e.bbox.y * scale), width: Math.round(e.bbox.w * scale), height: Math.round(e.bbox.h * scale) },
-    }));
-    const extra = pixelsOnly(dom, await this.pixels.find(await this.guard(() => this.losslessCapture())));
-    if (extra.length === 0) return dom;
-    const centres = extra.map(({ box }) => this.toCss(box.x + box.width / 2, box.y + box.height / 2));
-    // A page that went away meanwhile (it navigated) cannot say: its controls stay, as they were found.
-    const behind = await this.guard(() => behindLayers(this.page, centres)).catch(() => centres.map(() => false));
-    return numberAfter(dom, extra.filter((_, i) => !behind[i]));
+    const losslessCapture = () => this.losslessCapture();
+    return pageElements({ page: () => this.page, deviceScaleFactor: this.options.deviceScaleFactor ?? 1, pixels: this.pixels, losslessCapture, toCss: (x, y) => this.toCss(x, y), guard: (operation) => this.guard(operation) });
   }
 
   /** The viewport in device pixels as a PNG, decoded: a JPEG's ringing around text would read as edges. */
@@ -526,11 +368,9 @@ export class BrowserComputer implements Computer {
       }
     } finally {
       // Closed before it was ever idle (a task whose steps followed each other at once): its work is due now.
-      this.runWhenIdle();
+      this.idle.runNow();
     }
   }
-
-
 
   /** An operation that acts on the page, not started once its progress is cancelled: settling waits for what it started. */
   private input<T>(progress: Progress | undefined, operation: () => Promise<T>): Promise<T> {
@@ -546,14 +386,8 @@ export class BrowserComputer implements Computer {
    * whose failures would otherwise read as a vague "Internal error" — into BROWSER_CRASHED. The
    * browser is not idle while one runs.
    */
-  private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    this.busy++;
-    this.stopIdleTimer();
-    try {
-      return await this.guarded(operation);
-    } finally {
-      if (--this.busy === 0 && this.idleWork.length > 0 && !this.closed) this.idleTimer = setTimeout(() => this.runWhenIdle(), IDLE_AFTER_MS).unref();
-    }
+  private guard<T>(operation: () => Promise<T>): Promise<T> {
+    return this.idle.during(() => this.guarded(operation));
   }
 
   private async guarded<T>(operation: () => Promise<T>): Promise<T> {

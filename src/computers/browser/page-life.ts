@@ -4,7 +4,7 @@
 // The computer asks it which page to act on and whether that page can still be acted on.
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { AppError } from "../../core/errors.ts";
-import type { AttachOptions } from "./browser-computer.ts";
+import type { AttachOptions } from "./browser-options.ts";
 import type { PageEffects } from "./page-effects.ts";
 import type { Screencast } from "./screencast.ts";
 import type { ContextTabs } from "./tabs.ts";

@@ -9,7 +9,8 @@
 import type { Logger } from "pino";
 import { AppError, firstLine } from "../../core/errors.ts";
 import type { OverlayState, SnapshotTab } from "../../protocol/index.ts";
-import { BrowserComputer, type AttachOptions } from "../browser/browser-computer.ts";
+import { BrowserComputer } from "../browser/browser-computer.ts";
+import type { AttachOptions } from "../browser/browser-options.ts";
 import type { NetworkGate, ScreenHolder } from "../computer.ts";
 import { ArtifactService } from "./artifacts.ts";
 import { CdpRelay } from "./cdp-relay.ts";
