@@ -152,14 +152,19 @@ describe("wait", () => {
     expect(second - first).toBeLessThan(N + THINKING_MS - 500);
   });
 
-  it("the press after a wait lands at the wait's end, within 20 ms: the step, the model and the press's own checks come out of the wait", async () => {
+  it("the press after a wait lands at the wait's end: the step, the model's think and the press's own checks come out of the wait", async () => {
     const N = 2_000;
+    // A model that thinks for 300 ms each step: the press after the wait would land that late (and
+    // more: its capture and checks) if the wait did not take them out of its own time.
+    const THINK_MS = 300;
     model.route(
       (r) => planningText(r).includes("Task: press again after a pause"),
-      act("click", { x: 200, y: 430 }, "Pressing Go"),
-      act("wait", { ms: N }, "Waiting"),
-      act("click", { x: 200, y: 430 }, "Pressing Go again"),
-      act("done", { answer: "pressed twice" }),
+      ...[
+        act("click", { x: 200, y: 430 }, "Pressing Go"),
+        act("wait", { ms: N }, "Waiting"),
+        act("click", { x: 200, y: 430 }, "Pressing Go again"),
+        act("done", { answer: "pressed twice" }),
+      ].map((reply) => ({ ...reply, delayMs: THINK_MS })),
     );
     const before = presses().length;
     const { json } = await send("s-wait-then-press", "press again after a pause");
@@ -173,8 +178,9 @@ describe("wait", () => {
     // The wait ends N ms after the first press settled; the second press lands then, not after a capture, a model call and a hit test.
     const late = second - (first + (timings?.settle ?? 0) + N);
     expect(late).toBeGreaterThanOrEqual(0);
-    // Give or take what the browser takes to take a press (the first one's own time), which grows on a busy machine.
-    expect(late).toBeLessThan(20 + (timings?.action ?? 0));
+    // Within 20 ms on a quiet machine (6–29 ms measured under load), give or take what the browser
+    // takes to take a press (the first one's own time): never the model's think, which came first.
+    expect(late).toBeLessThan(Math.min(THINK_MS / 2, 20 + 2 * (timings?.action ?? 0) + 50));
   });
 });
 
