@@ -2,7 +2,7 @@
 // function, `page_tool`, beside the vendor's computer tool, whose call becomes the planner's
 // `page_tool` action; the list of the page's tools, told the model whenever it changes; and what a
 // call came to, as the function's result. Each adapter only puts these in its own wire format.
-import type { PageToolAction } from "../protocol/index.ts";
+import { describeAction, type PageToolAction, type PlannerAction } from "../protocol/index.ts";
 import type { PageToolAnswer, PlannerInput } from "./planner.ts";
 
 export const PAGE_TOOL_NAME = "page_tool";
@@ -60,7 +60,7 @@ export class PageToolList {
   }
 }
 
-/** A call's progress when the model said nothing before it: `page tool "getCart"`. */
-export function pageToolProgress(action: PageToolAction): string {
-  return `page tool ${JSON.stringify(action.args.name)}`;
+/** A turn's progress when the model said nothing before it: `page tool "getCart"`, or the action's label. */
+export function describePlannerAction(action: PlannerAction): string {
+  return action.type === "page_tool" ? `page tool ${JSON.stringify(action.args.name)}` : describeAction(action);
 }

@@ -13,7 +13,7 @@ import { AppError } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, type PlannerAction, type Usage } from "../../protocol/index.ts";
-import { PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolProgress, pageToolResult, PageToolList } from "../page-tool-call.ts";
+import { describePlannerAction, PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolResult, PageToolList } from "../page-tool-call.ts";
 import { parsePointerCheck } from "../json-planner/parse.ts";
 import { pointerCheckQuestion } from "../json-planner/prompt.ts";
 import {
@@ -150,7 +150,7 @@ export class AnthropicComputerUse implements Planner {
         const action = await this.answer(call, input, display);
         if (!action) continue;
         this.inFlight = { call, action };
-        const progress = this.narration || (action.type === "page_tool" ? pageToolProgress(action) : describeAction(action));
+        const progress = this.narration || describePlannerAction(action);
         return { thought: this.narration, progress, action, usage, planner: this.name };
       }
       if (requests++ >= MAX_CALLS_PER_STEP) {

@@ -11,7 +11,7 @@
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import { describeAction, modelFacts, type PageToolAction, type Usage } from "../../protocol/index.ts";
-import { PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolProgress, pageToolResult, PageToolList } from "../page-tool-call.ts";
+import { describePlannerAction, PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolResult, PageToolList } from "../page-tool-call.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { attachmentParts } from "../attachments.ts";
@@ -134,7 +134,7 @@ export class OpenAIComputerUse implements Planner {
           continue;
         }
         this.pageCall = { id: taken.call_id, discarded: null };
-        return { thought: this.narration, progress: this.narration || pageToolProgress(action), action, usage, planner: this.name };
+        return { thought: this.narration, progress: this.narration || describePlannerAction(action), action, usage, planner: this.name };
       }
       if (!call) {
         this.call = null;
