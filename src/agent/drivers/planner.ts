@@ -189,6 +189,8 @@ export class PlannerDriver implements Driver {
         : unrun(parsed.outcome);
     const { outcome } = ran;
     const why = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : null;
+    // What the model planned after a call that did not run assumed it had.
+    if (why && !held) this.planner.discard?.(why);
     const step = await runner.record(ran, stepText(turn.progress, why && `failed: ${why}`, TEXT_CHARS), turn.thought, null, turn.planner);
     this.history.push(`Step ${step.index}: ${ran.label} "${action.intent || turn.progress}" → ${why ? `failed: ${why}` : "answered"}`);
     return { name: given.name, ok: outcome.ok, text: why ?? outcome.text ?? "" };
