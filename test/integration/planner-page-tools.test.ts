@@ -13,10 +13,11 @@ import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import type { MessagesRequest } from "../../src/models/anthropic/messages.ts";
 import type { FunctionResponsePart, GenerateContentRequest } from "../../src/models/gemini/generate-content.ts";
 import type { ResponsesRequest } from "../../src/models/openai/responses.ts";
-import type { Approval } from "../../src/protocol/index.ts";
+import type { Approval, SendReply, TaskReply } from "../../src/protocol/index.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { runDeciding as run } from "../support/decide.ts";
 import { act, planningText, systemText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -99,6 +100,29 @@ describe("the JSON planner on a page that declares tools", () => {
     expect(pages.records.filter((r) => r.startsWith("cart=C-3"))).toEqual([]);
     const next = model.requests.filter(taskOf(task))[1]!;
     expect(planningText(next)).toContain('The page\'s tool "addToCart", called at the last step, did not run or failed: DENIED: The person did not allow this');
+  });
+});
+
+describe("a planner's task that called a page's tool, run again", () => {
+  it("calls the page's tool again as recorded, judged as it was, without the model", async () => {
+    const task = "Put one H-9 gadget in my cart";
+    model.route(taskOf(task), callTool("addToCart", { sku: "H-9", quantity: 1 }, "Adding one H-9 gadget"), act("done", { answer: "One H-9 gadget is in your cart." }, "Finished"));
+    const first = await run(app, "s-planner-page-tools-again", { text: task, start_url: pages.url("shop-tools.html") }, [true]);
+    expect(first.end).toMatchObject({ type: "task.completed" });
+    await pages.waitForRecord("cart=H-9x1");
+    const before = model.requests.length;
+    const events = await openStream(app.url, "s-planner-page-tools-again", 0);
+    const again = await app.api<SendReply>("POST", "/api/chat/replay", { task_id: first.stored.task.id });
+    expect(again.status).toBe(202);
+    const asked = await events.waitFor((e) => e.type === "approval.requested" && e.task_id === again.json.task_id);
+    expect((await app.api("POST", "/api/chat/approve", { task_id: again.json.task_id, approval_id: (asked as { approval: Approval }).approval.id, approved: true })).status).toBe(202);
+    expect(await events.waitForEnd(again.json.task_id!, 45_000)).toMatchObject({ type: "task.completed", answer: "One H-9 gadget is in your cart.\n\n_Run again: replayed step 1 without the model._" });
+    events.close();
+    // The page's cart changed again, and the model was never asked.
+    expect(pages.records.filter((r) => r === "cart=H-9x1")).toHaveLength(2);
+    expect(model.requests.slice(before).filter((r) => r.path.endsWith("/chat/completions"))).toEqual([]);
+    const replayed = (await app.api<TaskReply>("GET", `/api/tasks/${again.json.task_id}`)).json;
+    expect(replayed.steps[0]!.tool).toMatchObject({ name: "pageTool", label: 'page tool "addToCart" {"sku":"H-9","quantity":1}', ok: true, replay: "replayed" });
   });
 });
 
