@@ -91,7 +91,6 @@ export class PlannerDriver implements Driver {
           cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),
         },
       };
-      answered = null;
       let turn: PlannerTurn;
       try {
         turn = await progress.phase("plan", () => planner.next(request, signal));
@@ -104,6 +103,8 @@ export class PlannerDriver implements Driver {
         return { status: "failed", code: "TASK_INCOMPLETE", message: error.message };
       }
       signal.throwIfAborted();
+      // Told: kept until a planner answered, so one that took over within the step (Replan) hears it too.
+      answered = null;
       const { action } = turn;
       if (action.type === "page_tool") {
         // The person took the screen while the model thought: the page is theirs now.
