@@ -1,8 +1,8 @@
 // What the drivers tell their model of the tools the page declares (WebMCP), read before each
 // step: the tool agent hears the list whenever it changes (a new page, a tool registered or
 // withdrawn), and is offered pageTool to call them from the first it hears of; a planner reads
-// the list beside the page's address, as page content. A page that cannot be read this moment
-// (it is navigating) tells nothing new.
+// the list beside the page's address, as page content, and calls them with its page_tool action.
+// A page that cannot be read this moment (it is navigating) tells nothing new.
 import type { Computer, PageTool } from "../computers/computer.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { pageToolLines, pageToolsNote } from "../tools/index.ts";

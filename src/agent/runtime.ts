@@ -137,7 +137,7 @@ export class Runtime {
           ? new ActionReplayDriver(this.resources.chatModel(), submission.replay.steps)
           : new ReplayDriver(this.resources.chatModel(), submission.replay.steps)
         : task.mode === "actions"
-          ? new PlannerDriver(this.resources.plannerFor(task, submission.model), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
+          ? new PlannerDriver(this.resources.plannerFor(task, submission.model), this.resources.chatModel(), continuation ? [...recalledHistory(continues!.steps, false), continuation.note] : [])
           : new ToolDriver(this.resources.chatModel(), task.mode, continuation ? { steps: continues!.steps, note: continuation.note } : null));
     task.model = driver.label;
     const message: ChatMessage = submission.message
@@ -179,7 +179,7 @@ export class Runtime {
     const resumption = resumptionOf(task, steps, answer);
     const driver: Driver =
       task.mode === "actions"
-        ? new PlannerDriver(this.resources.plannerFor(task, undefined), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
+        ? new PlannerDriver(this.resources.plannerFor(task, undefined), this.resources.chatModel(), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
         : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
     const attachments = await this.recorder.taskAttachments(task);
     await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, null, async () => undefined);
@@ -202,7 +202,7 @@ export class Runtime {
         ? new ActionReplayDriver(this.resources.chatModel(), before?.steps ?? [])
         : new ReplayDriver(this.resources.chatModel(), before?.steps ?? [])
       : task.mode === "actions"
-        ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
+        ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), this.resources.chatModel(), resumption ? [...recalledHistory(history, false), resumption.note] : [])
         : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
     const attachments = await this.recorder.taskAttachments(task);
     const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, !again);

@@ -108,8 +108,11 @@ export class ToolRunner {
     return screen ? screenHash(screen) : null;
   }
 
-  /** Records the step a call made: what it did, the checks of its actions, the screen after it. */
-  async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null) {
+  /**
+   * Records the step a call made: what it did, the checks of its actions, the screen after it;
+   * `planner`: who asked for it, where not the task's model (a router's fallback).
+   */
+  async record(ran: Ran, text: string, thought: string, replay: ToolCallRecord["replay"] = null, planner = this.run.task().model) {
     const { hands, computer, steps, progress } = this.run;
     const { outcome } = ran;
     const checks = hands.takeChecks();
@@ -139,7 +142,7 @@ export class ToolRunner {
       url: await computer.currentUrl(),
       effect: checks?.effect ?? null,
       verification: checks?.verification ?? null,
-      planner: this.run.task().model,
+      planner,
       usage,
     });
   }

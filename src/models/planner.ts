@@ -2,7 +2,7 @@
 // the step's progress summary (`progress`) and, with `done`/`needs_user`, the final answer.
 import type { VERIFY_CLICKS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
-import type { Action, Usage } from "../protocol/index.ts";
+import type { PlannerAction, Usage } from "../protocol/index.ts";
 import type { AttachedFile } from "./attachments.ts";
 import type { Point, Size } from "../perception/coordinates.ts";
 import type { UiElement } from "../perception/elements.ts";
@@ -24,14 +24,30 @@ export interface PlannerInput {
   /** On a desktop: the focused window, which the model is told by title and application. */
   window?: { title: string; app: string } | null;
   /**
-   * The tools the page declares for agents (WebMCP), one line each, as page content; no action
-   * calls them, so a planner learns from them what the page offers. Absent when it declares none.
+   * The tools the page declares for agents (WebMCP), one line each, as page content: a planner
+   * that can call them (the `page_tool` action) is offered them only when the page declares any.
+   * Absent when it declares none.
    */
   pageTools?: string;
+  /**
+   * What the page's tool the last step called (`page_tool`) came to: its answer, fenced as the
+   * page's words, or why it did not run (a wrong name, arguments against its schema, refused).
+   * Absent when the last step called none.
+   */
+  pageToolAnswer?: PageToolAnswer;
   /** The numbered elements on screen, boxes in the screenshot's (model image's) pixels, for planners that ask. */
   elements?: UiElement[];
   /** What a model may ask about the screen between actions, without a step; points in the model image's pixels. */
   screen?: ScreenLook;
+}
+
+/** What a call of a page's tool came to, as the model reads it. */
+export interface PageToolAnswer {
+  /** The tool's name as the model called it. */
+  name: string;
+  ok: boolean;
+  /** The answer fenced as page content when it ran; `CODE: why` when it did not, or failed. */
+  text: string;
 }
 
 /** Looks at the screen of this step for a model that asks (Claude's `zoom` and `cursor_position`). */
@@ -77,7 +93,8 @@ export function windowLine(window: NonNullable<PlannerInput["window"]>): string 
 export interface PlannerTurn {
   thought: string;
   progress: string;
-  action: Action;
+  /** An action on the screen, or (`page_tool`) a call of one of the page's tools. */
+  action: PlannerAction;
   usage: Usage;
   /** Which planner answered, as the step records it. */
   planner: string;

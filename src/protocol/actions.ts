@@ -70,17 +70,33 @@ export const actionSchema = z.discriminatedUnion("type", [
 export type Action = z.infer<typeof actionSchema>;
 export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
 
+/**
+ * A planner's call of a tool the page declares for agents (WebMCP, issue 35): the tool's name as
+ * the page declared it and its arguments, checked against the tool's own input schema before it
+ * runs. It touches no screen, so it is no {@link Action}: the planner driver carries it out as the
+ * tool agent's pageTool, and the hands never see it.
+ */
+export const pageToolActionSchema = z.object({
+  type: z.literal("page_tool"),
+  args: z.object({ name: z.string().min(1).max(200), arguments: z.record(z.string(), z.unknown()).default({}) }),
+  ...common,
+});
+export type PageToolAction = z.infer<typeof pageToolActionSchema>;
+
+/** What a planner may answer: an action on the screen, or a call of one of the page's tools. */
+export type PlannerAction = Action | PageToolAction;
+
 /** The one JSON object a planner answers with at each step. */
 export const plannerAnswerSchema = z.object({
   thought: z.string().default(""),
   progress: z.string().default(""),
-  action: actionSchema,
+  action: z.discriminatedUnion("type", [...actionSchema.options, pageToolActionSchema]),
 });
 export type PlannerAnswer = z.infer<typeof plannerAnswerSchema>;
 
 /** Actions that end the loop instead of touching the computer. */
 export type FinalAction = ActionOf<"done"> | ActionOf<"needs_user">;
-export function isFinal(action: Action): action is FinalAction {
+export function isFinal(action: PlannerAction): action is FinalAction {
   return action.type === "done" || action.type === "needs_user";
 }
 

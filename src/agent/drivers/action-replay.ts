@@ -2,18 +2,21 @@
 // hands and the same checked action, without the model. In a browser, an action whose pointer was
 // aimed at an element goes to that element where it is now (found by its recorded locator or
 // XPath); when the element is gone, only that step asks the model, through the page view (the act
-// tool names the element again from the step's intent). Steps that did not run are skipped.
+// tool names the element again from the step's intent). A call the planner made of one of the
+// page's own tools (page_tool) runs again through its tool, as recorded. Steps that did not run
+// are skipped.
 import { AppError } from "../../core/errors.ts";
 import type { Performed } from "../../hands/hands.ts";
 import type { ChatModel } from "../../models/chat/chat-model.ts";
 import { actionPoint, describeStep, isFinal, type Action, type CarriedOut, type ElementTarget, type ProgressStep, type Usage } from "../../protocol/index.ts";
-import { findTool, everyTool } from "../../tools/index.ts";
+import { findTool, everyTool, parseInput, recordedTool, type AgentTool } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { ToolRunner } from "../tool-runner.ts";
 import { stepText, summary } from "./replay.ts";
 
 const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
-const ACT = findTool(everyTool(), "act")!;
+const TOOLS = everyTool();
+const ACT = findTool(TOOLS, "act")!;
 
 export class ActionReplayDriver implements Driver {
   readonly label: string;
@@ -40,6 +43,16 @@ export class ActionReplayDriver implements Driver {
       if (action?.type === "needs_user") {
         await run.gate.askUser(action.args.answer);
         runner.look(await hands.capture());
+        continue;
+      }
+      const called = calledAgain(step);
+      if (called) {
+        run.budget.assertStepRoom(run.steps.count);
+        if (await run.gate.pausePoint()) runner.look(await hands.capture());
+        const ran = await runner.call(called.tool, called.input, NO_USAGE);
+        await runner.record(ran, stepText(step, "replayed", true, await computer.currentUrl()), step.thought, "replayed");
+        if (!ran.outcome.ok) return { status: "failed", code: ran.outcome.error?.code ?? "ACTION_FAILED", message: `Replaying step ${step.index} (${describeStep(step)}) failed: ${ran.outcome.error?.message}` };
+        replayed.push(step.index);
         continue;
       }
       if (!carried) continue;
@@ -87,6 +100,19 @@ export class ActionReplayDriver implements Driver {
     }
     return { status: "failed", code: "TASK_INCOMPLETE", message: `The recording ends without done. ${summary(replayed, healed)}` };
   }
+}
+
+/**
+ * The tool and input of a step the planner made through a tool that ran and acted on no element
+ * of the page (a call of one of the page's own tools), to be called again as recorded; null for
+ * any other step.
+ */
+function calledAgain(step: ProgressStep): { tool: AgentTool; input: unknown } | null {
+  const record = step.tool;
+  if (!record?.ok || record.targets.length > 0) return null;
+  const tool = recordedTool(TOOLS, record.name, record.input);
+  const parsed = tool && !tool.looks && !tool.ends ? parseInput(tool, record.input) : null;
+  return tool && parsed?.ok ? { tool, input: parsed.input } : null;
 }
 
 /** What the act tool is asked to do when the element is gone: the action, named by the step's intent. */

@@ -4,7 +4,9 @@
 // as a step like any other. A reply's calls run in order and the first that fails ends the batch:
 // the rest are answered as not carried out. Every result that did not fail reports the open tabs.
 // An answer without a call ends the task, or, when it asks the person to act, waits for them; both
-// are recorded as steps (close, askUser), so a replay of the task ends where it ended.
+// are recorded as steps (close, askUser), so a replay of the task ends where it ended. The tools a
+// page declares for agents are told as they change, and pageTool is declared beside the toolset
+// once a page of the task has any.
 import { today } from "../../core/ids.ts";
 import { AppError } from "../../core/errors.ts";
 import type { Config } from "../../core/config.ts";
@@ -17,8 +19,9 @@ import { chatEndpoint, chatTakesImages } from "../../models/chat/index.ts";
 import { followUpNote } from "../../models/planner.ts";
 import { loadTokenizer } from "../../perception/page-view/tokens.ts";
 import type { StepEffect } from "../../protocol/index.ts";
-import { browserMembers, everyTool, findTool, TAB_ID, type ToolOutcome } from "../../tools/index.ts";
+import { browserMembers, everyTool, findTool, PAGE_TOOL, TAB_ID, type ToolOutcome } from "../../tools/index.ts";
 import type { Outcome, RunContext } from "../driver.ts";
+import { PageToolNews } from "../page-tool-news.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { compressContext } from "../tool-context.ts";
 import { browserToolsetPrompt } from "../tool-prompt.ts";
@@ -49,7 +52,9 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
   if (opened.shot) runner.look(opened.shot);
   const before = earlier ? [earlier.note, `Steps taken before: ${earlier.steps.map((s, i) => `${i + 1}. ${s.tool?.label ?? s.text}`).join("; ") || "none"}.`] : [];
   const recalled = run.followUps.told.length > 0 ? [followUpNote(run.followUps.told)] : [];
-  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text)].join("\n\n"), ...attachedFiles(run) }];
+  const pageTools = new PageToolNews(computer, run.secrets);
+  const declared = [(await pageTools.news()) ?? []].flat();
+  const turns: ChatTurn[] = [{ role: "user", text: [goalText(task.text, task.start_url, run.attachments), ...before, ...recalled, run.secrets.conceal(opened.text), ...declared].join("\n\n"), ...attachedFiles(run) }];
   const tabs = new Tabs(computer);
   const repairs = new RepairBudget(config.model.repairRetries);
   for (;;) {
@@ -59,7 +64,10 @@ export async function driveBrowserToolset(run: RunContext, model: ChatModel, web
     }
     const added = run.followUps.take(steps.count + 1);
     if (added.length > 0) turns.push({ role: "user", text: followUpNote(added) });
-    const reply = await progress.phase("plan", () => streamReply(model, { system, turns: compressContext(turns), tools: members, toolset }, { signal: progress.signal }));
+    const changed = await pageTools.news();
+    if (changed) turns.push({ role: "user", text: changed });
+    const offered = pageTools.heard ? { tools: [...members, PAGE_TOOL], besideToolset: [PAGE_TOOL.name] } : { tools: members };
+    const reply = await progress.phase("plan", () => streamReply(model, { system, turns: compressContext(turns), ...offered, toolset }, { signal: progress.signal }));
     const text = reply.text.trim();
     if (text || reply.calls.length > 0) turns.push({ role: "assistant", text, toolCalls: reply.calls.map((c) => c.call) });
     if (reply.calls.length === 0) {
@@ -130,6 +138,8 @@ class Tabs {
  * page showed of it when nothing changed; the tabs go with every result that did not fail.
  */
 function memberTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | null, tabs: TabEntry[]): ChatTurn {
+  // pageTool, declared beside the toolset, is answered as a tool of its own: no family, no tabs.
+  const family = call.name === PAGE_TOOL.name && !call.toolset ? null : (call.toolset ?? BROWSER_FAMILY);
   const unseen = !effect ? "" : !effect.changed ? `Nothing changed on the page${effect.note ? ` (${effect.note})` : ""}.` : (effect.note ?? "");
   const said = outcome.ok ? [outcome.text ?? "Done.", unseen] : [outcome.error?.message ?? "It failed."];
   const image = outcome.ok ? outcome.image?.shot : undefined;
@@ -139,6 +149,6 @@ function memberTurn(call: ToolCall, outcome: ToolOutcome, effect: StepEffect | n
     name: call.name,
     content: said.filter(Boolean).join("\n"),
     ...(image ? { image: { mimeType: image.mimeType, data: image.data.toString("base64") } } : {}),
-    toolset: { name: call.toolset ?? BROWSER_FAMILY, isError: !outcome.ok, tabs: outcome.ok ? tabs : null },
+    ...(family ? { toolset: { name: family, isError: !outcome.ok, tabs: outcome.ok ? tabs : null } } : {}),
   };
 }

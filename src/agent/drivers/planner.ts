@@ -1,33 +1,42 @@
 // The planner loop (seed 000 §3.3 RUN_LOOP): observe → the planner decides → the hands act and
 // check → record, one step at a time. The planner's capabilities are read once per step: the
 // image size it wants, whether it picks among numbered elements, whether it can look at the
-// pointer. A step that could not be placed or failed is recorded and told to the model.
+// pointer. A step that could not be placed or failed is recorded and told to the model. A call of
+// one of the page's own tools (`page_tool`) runs as the tool agent's pageTool does, and its answer
+// comes with the next request.
 import { raceAbort } from "../../core/abort.ts";
 import { AppError } from "../../core/errors.ts";
 import { newId } from "../../core/ids.ts";
 import type { Performed, PointerLook } from "../../hands/hands.ts";
-import { GaveUp, Replan, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
+import type { ChatModel } from "../../models/chat/chat-model.ts";
+import { GaveUp, Replan, type PageToolAnswer, type Planner, type PlannerCapabilities, type PlannerTurn } from "../../models/planner.ts";
 import { scaleElements } from "../../perception/elements.ts";
 import { modelView, zoomView, type ImageRegion } from "../../perception/model-image.ts";
 import { convert } from "../../perception/coordinates.ts";
 import { resolveAction } from "../../perception/resolve.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { actionPoint, isFinal, type Action, type CarriedOut } from "../../protocol/index.ts";
+import { actionPoint, isFinal, type Action, type CarriedOut, type PageToolAction } from "../../protocol/index.ts";
+import { PAGE_TOOL, parseInput } from "../../tools/index.ts";
 import type { Driver, Outcome, RunContext } from "../driver.ts";
 import { describeFile, DOWNLOAD_WAIT_MS } from "../file-keeper.ts";
 import { plannerPageTools } from "../page-tool-news.ts";
 import { TAKEN_OVER, TAKEOVER_NOTE } from "../person-gate.ts";
 import { TEXT_CHARS } from "../step-recorder.ts";
 import { couldNotHit, historyLine, stepText, type StepOutcome } from "../step-history.ts";
+import { ToolRunner, type Ran } from "../tool-runner.ts";
 
 /** Why a click the pointer could not be placed for was not made. */
 const NOT_PLACED = "the pointer could not be placed on it";
 
 export class PlannerDriver implements Driver {
   readonly label: string;
-  /** `history`: what happened before this driver took over (a task resumed after a restart). */
+  /**
+   * `model`: the chat model of the tools' context, which a page's tool does not ask; `history`:
+   * what happened before this driver took over (a task resumed after a restart).
+   */
   constructor(
     private readonly planner: Planner,
+    private readonly model: ChatModel,
     private readonly history: string[] = [],
   ) {
     this.label = planner.name;
@@ -39,6 +48,10 @@ export class PlannerDriver implements Driver {
     const { planner } = this;
     // The person asked for the screen during the last step: whether or not they have handed it back yet, look again.
     let stale = false;
+    // A page's tool is called as the tool agent calls it: through the hands, under the approval policy.
+    const runner = new ToolRunner(run, this.model);
+    // What the page's tool the last step called came to, for the next request.
+    let answered: PageToolAnswer | null = null;
     for (;;) {
       budget.assertStepRoom(steps.count);
       // The person may have changed anything while the screen was theirs: look again.
@@ -72,6 +85,7 @@ export class PlannerDriver implements Driver {
         window: computer.activeWindow ? run.secrets.concealAll(await computer.activeWindow()) : null,
         ...(elements ? { elements: run.secrets.concealAll(elements) } : {}),
         ...(pageTools ? { pageTools } : {}),
+        ...(answered ? { pageToolAnswer: answered } : {}),
         screen: {
           zoom: (region: ImageRegion) => progress.phase("encode", () => zoomView(shot, region, view.spaces, max, config.browser.jpegQuality)),
           cursor: async () => convert(await raceAbort(computer.cursorPosition(), signal), view.spaces, "screenshot", "model"),
@@ -89,9 +103,23 @@ export class PlannerDriver implements Driver {
         return { status: "failed", code: "TASK_INCOMPLETE", message: error.message };
       }
       signal.throwIfAborted();
+      // Told: kept until a planner answered, so one that took over within the step (Replan) hears it too.
+      answered = null;
       const { action } = turn;
+      if (action.type === "page_tool") {
+        // The person took the screen while the model thought: the page is theirs now.
+        const held = run.gate.takeoverAsked;
+        if (held) {
+          planner.discard?.(TAKEN_OVER);
+          stale = true;
+        }
+        answered = await this.callPageTool(run, runner, turn, action, held);
+        continue;
+      }
+      // An action on the screen from here on.
+      const acted = { ...turn, action };
       if (isFinal(action)) {
-        await this.record(run, turn, shot, url, { at: null });
+        await this.record(run, acted, shot, url, { at: null });
         if (action.type === "done") return { status: "completed", answer: action.args.answer };
         await this.askUser(run, action.args.answer);
         continue;
@@ -104,7 +132,7 @@ export class PlannerDriver implements Driver {
         // The person took the screen while the model thought: its action, and what it planned after it, were for a screen they now use.
         planner.discard?.(TAKEN_OVER);
         stale = true;
-        await this.record(run, turn, shot, url, { at: aimed, failure: `not carried out: ${TAKEN_OVER}` });
+        await this.record(run, acted, shot, url, { at: aimed, failure: `not carried out: ${TAKEN_OVER}` });
         continue;
       }
       if (turn.approval) {
@@ -128,21 +156,45 @@ export class PlannerDriver implements Driver {
         planner.discard?.(error.message);
         hands.takeChecks();
         const after = await hands.capture();
-        await this.record(run, turn, after, await currentUrl(run), { at: aimed, failure: error.message });
+        await this.record(run, acted, after, await currentUrl(run), { at: aimed, failure: error.message });
         continue;
       }
       hands.takeChecks();
       if (performed.kind === "unverified") {
         planner.discard?.(NOT_PLACED);
-        await this.record(run, turn, shot, url, { at: aimed, verification: performed.verification, usage: performed.usage, unverified: true });
+        await this.record(run, acted, shot, url, { at: aimed, verification: performed.verification, usage: performed.usage, unverified: true });
         const looks = performed.verification.attempts.filter((a) => a.method === "model").length || performed.verification.attempts.length;
         await this.askUser(run, couldNotHit(action.intent || turn.progress, looks, config.locale));
         continue;
       }
       const { after, at, effect, verification, usage } = performed;
       const carried = { action: at ? withPoint(resolved, at) : resolved, element };
-      await this.record(run, turn, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) }, carried);
+      await this.record(run, acted, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) }, carried);
     }
+  }
+
+  /**
+   * Calls one of the page's tools as the tool agent's pageTool does — a wrong name or arguments
+   * against its schema answered without running it, a tool not marked read-only judged as a submit
+   * — and records the call as the tool's step (its name, arguments and answer on the timeline).
+   * `held`: not carried out, the person has the screen.
+   */
+  private async callPageTool(run: RunContext, runner: ToolRunner, turn: PlannerTurn, action: PageToolAction, held: boolean): Promise<PageToolAnswer> {
+    const given = { name: action.args.name, arguments: action.args.arguments };
+    const parsed = parseInput(PAGE_TOOL, given);
+    const unrun = (outcome: Ran["outcome"]): Ran => ({ name: PAGE_TOOL.name, label: PAGE_TOOL.label(given), input: given, outcome, spent: turn.usage, beforeHash: null });
+    const ran = held
+      ? unrun({ ok: false, error: { code: "TAKEN_OVER", message: `not carried out: ${TAKEN_OVER}` } })
+      : parsed.ok
+        ? await runner.call(PAGE_TOOL, parsed.input, turn.usage)
+        : unrun(parsed.outcome);
+    const { outcome } = ran;
+    const why = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : null;
+    // What the model planned after a call that did not run assumed it had.
+    if (why && !held) this.planner.discard?.(why);
+    const step = await runner.record(ran, stepText(turn.progress, why && `failed: ${why}`, TEXT_CHARS), turn.thought, null, turn.planner);
+    this.history.push(`Step ${step.index}: ${ran.label} "${action.intent || turn.progress}" → ${why ? `failed: ${why}` : "answered"}`);
+    return { name: given.name, ok: outcome.ok, text: why ?? outcome.text ?? "" };
   }
 
   /** AWAITING_USER, then a fresh look at the screen the person has changed. */
@@ -152,7 +204,7 @@ export class PlannerDriver implements Driver {
     await run.hands.capture();
   }
 
-  private async record(run: RunContext, turn: PlannerTurn, shot: Screenshot, url: string | null, outcome: StepOutcome, carried: CarriedOut | null = null): Promise<void> {
+  private async record(run: RunContext, turn: PlannerTurn & { action: Action }, shot: Screenshot, url: string | null, outcome: StepOutcome, carried: CarriedOut | null = null): Promise<void> {
     const usage = {
       input_tokens: turn.usage.input_tokens + (outcome.usage?.input_tokens ?? 0),
       output_tokens: turn.usage.output_tokens + (outcome.usage?.output_tokens ?? 0),

@@ -7,11 +7,13 @@
 // without a call either ends the task or, when it asks the person to act (asks-person.ts), waits for
 // them; their reply comes back to Claude. The system prompt is cached; only the latest screenshots
 // stay in the conversation. Claude also looks at the pointer before a click the hit test could not
-// confirm, in a request of its own.
+// confirm, in a request of its own. Where the page declares tools for agents, they are told and a
+// `page_tool` tool of our own is offered beside the computer tool (page-tool-call.ts).
 import { AppError } from "../../core/errors.ts";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { describeAction, type Action, type Usage } from "../../protocol/index.ts";
+import { describeAction, type PlannerAction, type Usage } from "../../protocol/index.ts";
+import { describePlannerAction, PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolResult, PageToolList } from "../page-tool-call.ts";
 import { parsePointerCheck } from "../json-planner/parse.ts";
 import { pointerCheckQuestion } from "../json-planner/prompt.ts";
 import {
@@ -36,6 +38,7 @@ import {
   type AnthropicEndpoint,
   type ComputerTool,
   type ComputerToolset,
+  type CustomTool,
   type DocumentBlock,
   type ImageBlock,
   type MessageParam,
@@ -60,7 +63,10 @@ const NOT_RUN = "Not carried out: an earlier computer action in this turn failed
 const MAX_CALLS_PER_STEP = 8;
 const ANSWERED = /^The person was asked to act and answered(?:: ([\s\S]*))?$/;
 
-type Call = { id: string; name: string; input: Record<string, unknown>; toolset: boolean };
+/** `page`: a call of our page_tool, not of the computer tool. */
+type Call = { id: string; name: string; input: Record<string, unknown>; toolset: boolean; page: boolean };
+
+const PAGE_TOOL: CustomTool = { name: PAGE_TOOL_FUNCTION.name, description: PAGE_TOOL_FUNCTION.description, input_schema: PAGE_TOOL_FUNCTION.parameters };
 
 export class AnthropicComputerUse implements Planner {
   readonly name: string;
@@ -71,7 +77,7 @@ export class AnthropicComputerUse implements Planner {
   /** Results gathered for the last reply's calls, sent with the next request. */
   private results: ToolResultBlock[] = [];
   /** The call whose action the runtime is carrying out; answered on the next turn. */
-  private inFlight: { call: Call; action: Action } | null = null;
+  private inFlight: { call: Call; action: PlannerAction } | null = null;
   /** The left button as Claude pressed it: carried out as a click or a drag when it releases it. */
   private pressed: { from: Point; to: Point } | null = null;
   private narration = "";
@@ -85,6 +91,8 @@ export class AnthropicComputerUse implements Planner {
   private toldFollowUps = 0;
   /** The person's attached images: they stay in the conversation when old screenshots leave it. */
   private readonly attachedImages = new Set<ImageBlock>();
+  /** The page's tools as Claude was told them. */
+  private readonly pageTools = new PageToolList();
 
   constructor(private readonly options: AnthropicOptions) {
     this.name = `anthropic:${options.model}`;
@@ -124,14 +132,17 @@ export class AnthropicComputerUse implements Planner {
     const display = { width: input.screenshot.width, height: input.screenshot.height };
     const added = newFollowUps(input, this.toldFollowUps);
     this.toldFollowUps = input.followUps?.length ?? 0;
+    const declared = this.pageTools.news(input);
     if (this.messages.length === 0) {
       const attached = attachmentBlocks(input.attachments);
       for (const block of attached) if (block.type === "image") this.attachedImages.add(block);
-      this.messages.push({ role: "user", content: [...firstMessage(input, attached), image(input.screenshot)] });
+      const told: TextBlock[] = declared ? [{ type: "text", text: declared }] : [];
+      this.messages.push({ role: "user", content: [...firstMessage(input, attached), image(input.screenshot), ...told] });
     } else {
       if (this.inFlight) this.answerInFlight(input);
       if (this.asked) this.heedAnswer(input);
       if (added) this.heed(added);
+      if (declared) this.tell(declared);
     }
     for (let requests = 0; ; ) {
       const call = this.pending.shift();
@@ -139,7 +150,7 @@ export class AnthropicComputerUse implements Planner {
         const action = await this.answer(call, input, display);
         if (!action) continue;
         this.inFlight = { call, action };
-        const progress = this.narration || describeAction(action);
+        const progress = this.narration || describePlannerAction(action);
         return { thought: this.narration, progress, action, usage, planner: this.name };
       }
       if (requests++ >= MAX_CALLS_PER_STEP) {
@@ -157,8 +168,9 @@ export class AnthropicComputerUse implements Planner {
         const use = toolUseSchema.safeParse(block);
         if (!use.success) return [];
         const { id, name, input: args, toolset_name } = use.data;
-        if (toolset_name === "computer") return [{ id, name, input: args, toolset: true }];
-        return name === "computer" ? [{ id, name: typeof args.action === "string" ? args.action : "", input: args, toolset: false }] : [];
+        if (toolset_name === "computer") return [{ id, name, input: args, toolset: true, page: false }];
+        if (name === PAGE_TOOL_NAME && !toolset_name) return [{ id, name, input: args, toolset: false, page: true }];
+        return name === "computer" ? [{ id, name: typeof args.action === "string" ? args.action : "", input: args, toolset: false, page: false }] : [];
       });
       if (text) this.narration = text;
       if (calls.length === 0) return this.final(text, usage);
@@ -176,14 +188,18 @@ export class AnthropicComputerUse implements Planner {
   }
 
   /** Answers a call at once (looking, the button held) or returns the action it asks for; a refusal ends the batch. */
-  private async answer(call: Call, input: PlannerInput, display: Size): Promise<Action | null> {
-    const cursor = async () => this.pressed?.to ?? (input.screen ? input.screen.cursor() : Promise.reject(new Error("where the pointer is cannot be told here")));
-    const translated = await translate(call.name, call.input, display, this.narration, cursor);
+  private async answer(call: Call, input: PlannerInput, display: Size): Promise<PlannerAction | null> {
     const refuse = (reason: string) => {
       this.results.push(result(call, [{ type: "text", text: reason }], true));
       this.endBatch(NOT_RUN);
       return null;
     };
+    if (call.page) {
+      const action = pageToolAction(call.input, this.narration);
+      return "refused" in action ? refuse(action.refused) : action;
+    }
+    const cursor = async () => this.pressed?.to ?? (input.screen ? input.screen.cursor() : Promise.reject(new Error("where the pointer is cannot be told here")));
+    const translated = await translate(call.name, call.input, display, this.narration, cursor);
     const done = (text: string) => {
       this.results.push(result(call, [{ type: "text", text }]));
       return null;
@@ -228,6 +244,14 @@ export class AnthropicComputerUse implements Planner {
   private answerInFlight(input: PlannerInput): void {
     const { call, action } = this.inFlight!;
     this.inFlight = null;
+    if (action.type === "page_tool") {
+      // A page's tool answers in words; the screen it may have changed follows, and a call that did not run ends the batch.
+      const { text, error } = pageToolResult(input.pageToolAnswer);
+      this.results.push(result(call, [{ type: "text", text }], error));
+      this.owesScreen = true;
+      if (error) this.endBatch(NOT_RUN);
+      return;
+    }
     this.results.push(result(call, call.toolset ? [{ type: "text", text: `Done: ${describeAction(action)}.` }] : screen(input)));
   }
 
@@ -242,7 +266,12 @@ export class AnthropicComputerUse implements Planner {
   /** The person added to the task: what the model planned before it knew is not carried out, and it is told why. */
   private heed(added: string): void {
     this.endBatch(NOT_CARRIED_OUT);
-    this.note = this.note ? `${this.note}\n${added}` : added;
+    this.tell(added);
+  }
+
+  /** A note for the next request. */
+  private tell(text: string): void {
+    this.note = this.note ? `${this.note}\n${text}` : text;
   }
 
   /** The calls not yet answered are answered as not carried out, for `why`; a button held for them is let go. */
@@ -256,7 +285,7 @@ export class AnthropicComputerUse implements Planner {
     const request = text ? askedOfPerson(text) : null;
     this.asked = request !== null;
     const answer = request ?? (text || "Done.");
-    const action: Action = request ? { type: "needs_user", args: { answer }, intent: "", requires_verification: false } : { type: "done", args: { answer }, intent: "", requires_verification: false };
+    const action: PlannerAction = request ? { type: "needs_user", args: { answer }, intent: "", requires_verification: false } : { type: "done", args: { answer }, intent: "", requires_verification: false };
     return { thought: text, progress: firstSentence(answer), action, usage, planner: this.name };
   }
 
@@ -280,7 +309,7 @@ export class AnthropicComputerUse implements Planner {
         model: this.options.model,
         max_tokens: this.options.maxTokens,
         system: [{ type: "text", text: SYSTEM_PROMPT, cache_control: { type: "ephemeral" } }],
-        tools: [tool],
+        tools: [tool, ...(this.pageTools.offered ? [PAGE_TOOL] : [])],
         messages: this.messages,
       },
       signal,

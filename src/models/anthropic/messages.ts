@@ -59,12 +59,19 @@ export function attachmentBlocks(files: readonly AttachedFile[]): (TextBlock | I
   });
 }
 
+/** A tool of our own beside the computer tool (the page's tools' `page_tool`): Claude calls it by name with input following the schema. */
+export interface CustomTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
   system: (TextBlock & { cache_control: { type: "ephemeral" } })[];
   /** None for a question outside the task's conversation (the pointer check). */
-  tools?: (ComputerTool | ComputerToolset)[];
+  tools?: (ComputerTool | ComputerToolset | CustomTool)[];
   messages: MessageParam[];
 }
 

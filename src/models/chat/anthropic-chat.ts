@@ -59,7 +59,7 @@ export class AnthropicChat implements ChatModel {
       messages: toMessages(request.turns),
       ...(request.tools.length > 0 || request.toolset
         ? {
-            tools: request.toolset ? [request.toolset] : request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+            tools: request.toolset ? [request.toolset, ...request.tools.filter((t) => request.besideToolset?.includes(t.name)).map(customTool)] : request.tools.map(customTool),
             ...(request.toolChoice === "none" ? { tool_choice: { type: "none" } } : {}),
           }
         : {}),
@@ -167,6 +167,10 @@ function memberResult(turn: ToolTurn, toolset: NonNullable<ToolTurn["toolset"]>)
   const state = !toolset.isError && toolset.tabs ? [{ type: "browser_state", tabs: toolset.tabs }] : [];
   const content = [...(turn.content ? [{ type: "text", text: turn.content }] : []), ...(turn.image ? [imageBlock(turn.image)] : []), ...state];
   return { type: "tool_result", tool_use_id: turn.toolCallId, toolset_name: toolset.name, content, ...(toolset.isError ? { is_error: true } : {}) };
+}
+
+function customTool(tool: ChatRequest["tools"][number]) {
+  return { name: tool.name, description: tool.description, input_schema: tool.parameters };
 }
 
 /** A call whose arguments did not parse was answered with an error; its input is recorded as empty. */

@@ -66,6 +66,8 @@ export interface ChatRequest {
   tools: ToolSpec[];
   /** Declared instead of `tools`' schemas; `tools` still names what its member calls are checked against. */
   toolset?: ToolsetEntry;
+  /** Of `tools`, those declared by their schemas beside the toolset (the page's own tools' pageTool): their calls name no family. */
+  besideToolset?: readonly string[];
   /** `none`: the model must answer in words, though the conversation has tool calls (so the tools stay declared). */
   toolChoice?: "auto" | "none";
 }

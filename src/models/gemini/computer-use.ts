@@ -5,12 +5,15 @@
 // holding the page's URL and the screenshot after it. Only the latest few turns keep their
 // screenshots. A call flagged `safety_decision: require_confirmation` waits for the
 // person's approval and is answered with `safety_acknowledgement`. An answer in words either asks
-// the person to act (needs_user; their reply goes back to the model) or ends the task.
+// the person to act (needs_user; their reply goes back to the model) or ends the task. Where the page
+// declares tools for agents, they are told and a `page_tool` function is declared beside
+// computerUse (page-tool-call.ts), answered with the tool's answer and the screen after it.
 import { AppError } from "../../core/errors.ts";
 import type { Size } from "../../perception/coordinates.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
 import type { Point } from "../../perception/coordinates.ts";
-import { describeAction, modelFacts, type Action, type Usage } from "../../protocol/index.ts";
+import { modelFacts, type PlannerAction, type Usage } from "../../protocol/index.ts";
+import { describePlannerAction, PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolResult, PageToolList } from "../page-tool-call.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { normalizeChord } from "../../protocol/keys.ts";
 import { BROWSER_ONLY, translate, type ActionSet } from "./actions.ts";
@@ -22,6 +25,7 @@ import {
   type ComputerUseTool,
   type Content,
   type FunctionCall,
+  type FunctionDeclarationsTool,
   type FunctionResponsePart,
   type GeminiEndpoint,
   type InlineData,
@@ -37,6 +41,9 @@ const MAX_REQUESTS_PER_STEP = 8;
 /** Turns that keep their screenshots, as Google's reference client keeps them. */
 const KEEP_SCREENSHOT_TURNS = 3;
 const OLD_SCREENSHOT = "(an earlier screenshot, no longer shown)";
+const PAGE_FUNCTION: FunctionDeclarationsTool = {
+  functionDeclarations: [{ name: PAGE_TOOL_FUNCTION.name, description: PAGE_TOOL_FUNCTION.description, parametersJsonSchema: PAGE_TOOL_FUNCTION.parameters }],
+};
 
 function systemPrompt(desktop: boolean): string {
   const where = desktop ? "a computer's desktop" : "a web browser";
@@ -54,7 +61,8 @@ interface Running {
   call: FunctionCall;
   /** What the call is for: its own `intent` (2026) or the model's words before it. */
   intent: string;
-  actions: Action[];
+  /** One page_tool call's action, or the computer actions a predefined function amounts to. */
+  actions: PlannerAction[];
   focusFirst: boolean;
   started: boolean;
   acknowledged: boolean;
@@ -82,6 +90,8 @@ export class GeminiComputerUse implements Planner {
   private pressed: { from: Point; to: Point } | null = null;
   /** The keys the model holds down (key_down … key_up), and every key of the chord so far. */
   private held = { down: [] as string[], chord: [] as string[] };
+  /** The page's tools as the model was told them. */
+  private readonly pageTools = new PageToolList();
 
   constructor(private readonly options: GeminiOptions) {
     this.name = `gemini:${options.model}`;
@@ -99,17 +109,19 @@ export class GeminiComputerUse implements Planner {
     const desktop = isDesktop(input);
     const added = newFollowUps(input, this.toldFollowUps);
     this.toldFollowUps = input.followUps?.length ?? 0;
+    const declared = this.pageTools.news(input);
     if (this.contents.length === 0) {
       const attached = attachmentParts(input.attachments);
       for (const part of attached) if ("inlineData" in part) this.attachedImages.add(part);
       // With files, the screen's line follows them.
       const opening = attached.length === 0 ? [{ text: `${firstMessage(input)}\nThe current screen:` }] : [{ text: firstMessage(input) }, ...attached, { text: "The current screen:" }];
-      this.contents.push({ role: "user", parts: [...opening, inline(input.screenshot)] });
+      this.contents.push({ role: "user", parts: [...opening, inline(input.screenshot), ...(declared ? [{ text: declared }] : [])] });
     } else {
       if (this.running && this.running.actions.length === 0) this.answer(this.running, input, true);
       if (this.asked) this.notes.push(personAnswer(input));
       this.asked = false;
       if (added) this.heed(added, input);
+      if (declared) this.notes.push(declared);
     }
     for (let requests = 0; ; ) {
       const turn = this.nextAction(input, image, usage);
@@ -177,7 +189,7 @@ export class GeminiComputerUse implements Planner {
         const decision = first ? safetyDecision(running.call) : null;
         return {
           thought: running.intent,
-          progress: running.intent || describeAction(action),
+          progress: running.intent || describePlannerAction(action),
           action,
           usage,
           planner: this.name,
@@ -198,12 +210,18 @@ export class GeminiComputerUse implements Planner {
       if (!call) return null;
       const intent = (typeof call.args.intent === "string" && call.args.intent.trim()) || this.narration;
       const translated = translate(call.name, call.args, image, intent, this.set);
-      const run = (actions: Action[], focusFirst = false) => {
+      const run = (actions: PlannerAction[], focusFirst = false) => {
         this.running = { call, intent, actions, focusFirst, started: false, acknowledged: false };
       };
       const answered = () => this.answer({ call, intent, actions: [], focusFirst: false, started: true, acknowledged: false }, input, true);
       const refused = (reason: string) => this.responses.push(errorResponse(call, reason, input.url));
       this.running = null;
+      if (call.name === PAGE_TOOL_NAME) {
+        const action = pageToolAction(call.args, intent);
+        if ("refused" in action) refused(action.refused);
+        else run([action]);
+        continue;
+      }
       switch (translated.kind) {
         case "act": {
           const only = translated.actions.length === 1 ? translated.actions[0]! : null;
@@ -268,7 +286,10 @@ export class GeminiComputerUse implements Planner {
 
   /** A finished call's functionResponse: the URL (or the focused window) and the screen after it. */
   private answer(running: Running, input: PlannerInput, withScreen: boolean): void {
+    // A page's tool answers in words: its answer, or why it did not run.
+    const said = running.call.name === PAGE_TOOL_NAME ? pageToolResult(input.pageToolAnswer) : null;
     const response: Record<string, unknown> = {
+      ...(said ? { [said.error ? "error" : "result"]: said.text } : {}),
       ...(input.url ? { url: input.url } : {}),
       ...(input.window ? { window: windowLine(input.window) } : {}),
       ...(running.acknowledged ? { safety_acknowledgement: "true" } : {}),
@@ -300,7 +321,7 @@ export class GeminiComputerUse implements Planner {
     return generateContent(
       this.options.endpoint,
       this.options.model,
-      { systemInstruction: { parts: [{ text: systemPrompt(desktop) }] }, contents: this.contents, tools: [computerUseTool(desktop, this.set)] },
+      { systemInstruction: { parts: [{ text: systemPrompt(desktop) }] }, contents: this.contents, tools: [computerUseTool(desktop, this.set), ...(this.pageTools.offered ? [PAGE_FUNCTION] : [])] },
       signal,
     );
   }

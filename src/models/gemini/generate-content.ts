@@ -43,10 +43,15 @@ export interface ComputerUseTool {
   computerUse: { environment: "ENVIRONMENT_BROWSER" | "ENVIRONMENT_DESKTOP"; excludedPredefinedFunctions?: string[] };
 }
 
+/** Functions of ours beside the computer tool (the page's tools' `page_tool`), their input as JSON Schema. */
+export interface FunctionDeclarationsTool {
+  functionDeclarations: { name: string; description: string; parametersJsonSchema: Record<string, unknown> }[];
+}
+
 export interface GenerateContentRequest {
   systemInstruction: { parts: { text: string }[] };
   contents: Content[];
-  tools: ComputerUseTool[];
+  tools: (ComputerUseTool | FunctionDeclarationsTool)[];
 }
 
 export const functionCallSchema = z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}), id: z.string().optional() });

@@ -7,7 +7,7 @@ import { askWithRepair, type Parsed } from "../openai-compatible/ask.ts";
 import type { ChatEndpoint, ChatMessage } from "../openai-compatible/chat-completions.ts";
 import type { Planner, PlannerCapabilities, PlannerInput, PlannerTurn, PointerCheck, PointerCheckInput } from "../planner.ts";
 import { parsePlannerAnswer, parsePointerCheck } from "./parse.ts";
-import { pointerCheckContent, repairRequest, SYSTEM_PROMPT, userContent } from "./prompt.ts";
+import { pointerCheckContent, repairRequest, systemPrompt, userContent } from "./prompt.ts";
 
 export interface JsonPlannerOptions extends ChatEndpoint {
   model: string;
@@ -36,7 +36,7 @@ export class JsonPlanner implements Planner {
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
     const messages: ChatMessage[] = [
-      { role: "system", content: SYSTEM_PROMPT },
+      { role: "system", content: systemPrompt(input.pageTools !== undefined) },
       { role: "user", content: userContent(input, this.options.grid) },
     ];
     const { value, usage } = await this.ask(messages, (text) => parsePlannerAnswer(text, input.screenshot, this.options.grid), signal);

@@ -34,6 +34,13 @@ describe("parsePlannerAnswer", () => {
     expect(result.ok && result.value.action).toMatchObject({ type: "done", args: { answer: "ok" } });
   });
 
+  it("accepts a call of one of the page's tools, its arguments as an object or as JSON text", () => {
+    const call = { type: "page_tool", args: { name: "addToCart", arguments: { sku: "A-1", quantity: 2 } } };
+    expect(parse({ action: call })).toMatchObject({ ok: true, value: { action: call } });
+    expect(parse({ action: { type: "page_tool", name: "addToCart", arguments: '{"sku": "A-1", "quantity": 2}' } })).toMatchObject({ ok: true, value: { action: call } });
+    expect(parse({ action: { type: "page_tool", args: { name: "getCart" } } })).toMatchObject({ ok: true, value: { action: { args: { name: "getCart", arguments: {} } } } });
+  });
+
   it.each([
     ["prose without JSON", "click the button", "the answer contains no JSON object"],
     ["broken JSON", '{"action": {"type": "click",', "the answer is not valid JSON"],
@@ -45,6 +52,8 @@ describe("parsePlannerAnswer", () => {
     ["a drag ending outside", { action: { type: "drag", args: { x: 1, y: 1, end_x: 5, end_y: 900 } } }, "(5, 900) is outside"],
     ["a wait too long", { action: { type: "wait", args: { ms: 60000 } } }, "action.args.ms"],
     ["needs_user without an answer", { action: { type: "needs_user", args: {} } }, "action.args.answer"],
+    ["a page tool without a name", { action: { type: "page_tool", args: { arguments: {} } } }, "action.args.name"],
+    ["a page tool's arguments that are not an object", { action: { type: "page_tool", args: { name: "getCart", arguments: "all of them" } } }, "action.args.arguments"],
   ])("rejects %s with a reason the model can act on", (_, raw, reason) => {
     const result = parse(raw);
     expect(result.ok).toBe(false);

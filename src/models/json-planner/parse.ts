@@ -37,7 +37,7 @@ const TYPE_ALIASES: Record<string, string> = {
 // Points are rounded by their grid (parsePlannerAnswer), the other numbers here.
 const POINT_ARGS = ["x", "y", "end_x", "end_y"];
 const NUMERIC_ARGS = [...POINT_ARGS, "scroll_x", "scroll_y", "ms"];
-const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "name", "answer", "coordinate", "end_coordinate"];
+const ARG_NAMES = [...NUMERIC_ARGS, "button", "text", "keys", "key", "url", "name", "answer", "coordinate", "end_coordinate", "arguments"];
 
 export function parsePlannerAnswer(raw: string, screenshot: Size, grid: Grid = gridOf("pixels")): Parsed<PlannerAnswer> {
   const json = extractJson(raw);
@@ -143,11 +143,22 @@ function normalizeAction(input: Record<string, unknown>): Record<string, unknown
   if (args.keys === undefined && args.key !== undefined) args.keys = args.key;
   delete args.key;
   if (typeof args.keys === "string") args.keys = args.keys.split("+").map((k) => k.trim()).filter(Boolean);
+  // A page tool's arguments written as JSON text, as function calls carry them.
+  if (typeof args.arguments === "string") args.arguments = parsedOr(args.arguments);
   if (typeof action.requires_verification === "string") {
     action.requires_verification = action.requires_verification === "true";
   }
   action.args = args;
   return action;
+}
+
+/** The value of a JSON text; the text itself when it is not JSON, for the schema to refuse. */
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function spreadPair(args: Record<string, unknown>, from: string, x: string, y: string): void {

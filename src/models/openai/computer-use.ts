@@ -5,10 +5,13 @@
 // step each before the model is asked again. Safety checks the model raises become an approval
 // the person gives or refuses; an approved check is acknowledged with the next output. A message
 // that asks the person to act hands the task to them; once they answer, the model is told and
-// shown the screen again.
+// shown the screen again. Where the page declares tools for agents, they are told and a `page_tool`
+// function is offered beside the computer tool (page-tool-call.ts), answered with
+// `function_call_output` and the screen after it.
 import { AppError } from "../../core/errors.ts";
 import type { Screenshot } from "../../perception/screenshot.ts";
-import { describeAction, modelFacts, type Usage } from "../../protocol/index.ts";
+import { describeAction, modelFacts, type PageToolAction, type Usage } from "../../protocol/index.ts";
+import { describePlannerAction, PAGE_TOOL_FUNCTION, PAGE_TOOL_NAME, pageToolAction, pageToolResult, PageToolList } from "../page-tool-call.ts";
 import { newFollowUps, PAGE_TEXT_IS_DATA, taskText, windowLine, type Planner, type PlannerCapabilities, type PlannerInput, type PlannerTurn } from "../planner.ts";
 import { ASK_MARKER, askedOfPerson } from "../asks-person.ts";
 import { attachmentParts } from "../attachments.ts";
@@ -17,6 +20,7 @@ import {
   createResponse,
   type ComputerAction,
   type ComputerToolParam,
+  type FunctionToolParam,
   type InputItem,
   type OpenAIEndpoint,
   type ResponsesRequest,
@@ -30,6 +34,7 @@ export interface OpenAIOptions {
 
 const INSTRUCTIONS = `You operate a web browser for a person with the computer tool. Carry the task out completely, one action at a time. Before acting, say in one short sentence what you are doing; the person reads it as your progress. When the task is done, answer the person in Markdown without calling the tool. If the person must act themselves (log in, solve a captcha, confirm a payment) or must answer a question, begin your reply with ${ASK_MARKER} then say exactly what they must do, ask them to tell you when it is done, and stop. ${PAGE_TEXT_IS_DATA}`;
 const MAX_REQUESTS_PER_STEP = 8;
+const PAGE_FUNCTION: FunctionToolParam = { type: "function", ...PAGE_TOOL_FUNCTION, strict: false };
 
 export class OpenAIComputerUse implements Planner {
   readonly name: string;
@@ -45,6 +50,12 @@ export class OpenAIComputerUse implements Planner {
   private toldFollowUps = 0;
   /** The last message asked the person to act: the next request tells the model their answer. */
   private askedPerson = false;
+  /** The page_tool call being carried out; `discarded`: why it was not, when it was not. */
+  private pageCall: { id: string; discarded: string | null } | null = null;
+  /** Answers to function calls, sent with the next request. */
+  private outputs: InputItem[] = [];
+  /** The page's tools as the model was told them. */
+  private readonly pageTools = new PageToolList();
 
   constructor(private readonly options: OpenAIOptions) {
     this.name = `openai:${options.model}`;
@@ -62,6 +73,7 @@ export class OpenAIComputerUse implements Planner {
   discard(reason: string): void {
     this.notes.push(`Your last action was not carried out, nor the rest of that call: ${reason}.`);
     if (this.call) this.call.actions = [];
+    if (this.pageCall) this.pageCall.discarded = `Not carried out: ${reason}.`;
   }
 
   async next(input: PlannerInput, signal: AbortSignal): Promise<PlannerTurn> {
@@ -80,6 +92,8 @@ export class OpenAIComputerUse implements Planner {
       if (this.call && this.call.actions.length > 0) this.notes.push("The rest of your last actions were not carried out.");
       if (this.call) this.call.actions = [];
     }
+    const declared = this.pageTools.news(input);
+    if (declared) this.notes.push(declared);
     for (let requests = 0; ; ) {
       const action = this.call?.actions.shift();
       if (action) {
@@ -109,6 +123,19 @@ export class OpenAIComputerUse implements Planner {
       usage.output_tokens += reply.usage.output_tokens;
       this.narration = reply.text;
       const [call] = reply.calls;
+      // A page_tool call is carried out when no computer call came with it; every other function call is answered as not carried out.
+      const taken = call ? undefined : reply.functionCalls.find((f) => f.name === PAGE_TOOL_NAME);
+      for (const other of reply.functionCalls) if (other !== taken) this.outputs.push(functionOutput(other.call_id, "Not carried out: make one call at a time."));
+      if (taken) {
+        this.call = null;
+        const action = pageToolCall(taken.arguments, this.narration);
+        if ("refused" in action) {
+          this.outputs.push(functionOutput(taken.call_id, action.refused));
+          continue;
+        }
+        this.pageCall = { id: taken.call_id, discarded: null };
+        return { thought: this.narration, progress: this.narration || describePlannerAction(action), action, usage, planner: this.name };
+      }
       if (!call) {
         this.call = null;
         const asked = askedOfPerson(reply.text);
@@ -142,6 +169,12 @@ export class OpenAIComputerUse implements Planner {
     const window = input.window ? windowLine(input.window) : null;
     const newWindow = window !== null && window !== this.toldWindow;
     this.toldWindow = window;
+    if (this.pageCall) {
+      this.outputs.push(functionOutput(this.pageCall.id, this.pageCall.discarded ?? pageToolResult(input.pageToolAnswer).text));
+      this.pageCall = null;
+    }
+    items.push(...this.outputs);
+    this.outputs = [];
     if (!this.previousResponseId) {
       const lines = [taskText(input), ...(window ? [window] : [])];
       // The person's files come with the task, before the first screen.
@@ -159,7 +192,7 @@ export class OpenAIComputerUse implements Planner {
       });
       this.acknowledged = [];
     } else {
-      // After a message there is no call to answer: the screen as the person left it comes as input.
+      // After a message or our function's call there is no computer call to answer: the screen as it is now comes as input.
       items.push({ role: "user", content: [{ type: "input_image", image_url: dataUrl(input.screenshot) }] });
     }
     if (newWindow && this.previousResponseId) this.notes.push(window);
@@ -173,13 +206,28 @@ export class OpenAIComputerUse implements Planner {
     return {
       model: this.options.model,
       instructions: INSTRUCTIONS,
-      tools: [tool],
+      tools: [tool, ...(this.pageTools.offered ? [PAGE_FUNCTION] : [])],
       input: items,
       ...(this.previousResponseId ? { previous_response_id: this.previousResponseId } : {}),
       truncation: "auto",
       ...(this.preview ? { reasoning: { summary: "concise" as const } } : {}),
     };
   }
+}
+
+function functionOutput(callId: string, output: string): InputItem {
+  return { type: "function_call_output", call_id: callId, output };
+}
+
+/** A page_tool call's arguments, JSON text as the API gives them, as the planner's action. */
+function pageToolCall(text: string, intent: string): PageToolAction | { refused: string } {
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    return { refused: "page_tool's arguments are not valid JSON" };
+  }
+  return args !== null && typeof args === "object" && !Array.isArray(args) ? pageToolAction(args as Record<string, unknown>, intent) : { refused: "page_tool's arguments must be a JSON object" };
 }
 
 function dataUrl(shot: Screenshot): string {

@@ -48,6 +48,15 @@ describe("parseQwen3VL", () => {
     expect(later.ok && later.value.actions[0]?.args).toEqual({ x: 10, y: 20, end_x: 640, end_y: 400 });
   });
 
+  it("reads a call of page_tool as a call of one of the page's own tools, in order with the clicks", () => {
+    const pageCall = `<tool_call>\n${JSON.stringify({ name: "page_tool", arguments: { name: "addToCart", arguments: { sku: "A-1", quantity: 2 } } })}\n</tool_call>`;
+    const result = parse(`Thought: The shop has a tool.\nAction: "Add to the cart."\n${pageCall}\n${call({ action: "answer", text: "Added." })}`);
+    expect(result.ok && result.value.actions.map((a) => ({ type: a.type, args: a.args }))).toEqual([
+      { type: "page_tool", args: { name: "addToCart", arguments: { sku: "A-1", quantity: 2 } } },
+      { type: "done", args: { answer: "Added." } },
+    ]);
+  });
+
   it("reads terminate with failure as giving up", () => {
     expect(parse(answer({ action: "terminate", status: "failure" }))).toMatchObject({ ok: true, value: { actions: [], failure: "I could not finish the task. The form is open." } });
   });
@@ -61,6 +70,7 @@ describe("parseQwen3VL", () => {
     ["a point off the grid", call({ action: "left_click", coordinate: [1200, 10] }), "outside the screenshot"],
     ["a drag without a start", call({ action: "left_click_drag", coordinate: [5, 5] }), "move it there first"],
     ["a key without keys", call({ action: "key", keys: [] }), "key needs keys"],
+    ["a page tool without a name", `<tool_call>${JSON.stringify({ name: "page_tool", arguments: { arguments: {} } })}</tool_call>`, "page_tool needs the name"],
   ])("refuses %s with a reason the model can act on", (_, text, reason) => {
     const result = parse(text);
     expect(result.ok).toBe(false);

@@ -1,11 +1,13 @@
 // Reads a Qwen3-VL answer — `Thought: …`, `Action: …`, then <tool_call> blocks of `computer_use`
-// — into our actions, its points mapped from the model's grid onto the image's pixels. A whitelist:
+// (or of our `page_tool`, a call of one of the page's own tools) — into our actions, its points
+// mapped from the model's grid onto the image's pixels. A whitelist:
 // each call's JSON is validated by zod and only the listed actions become actions; nothing the
 // model writes is ever run.
 import { z } from "zod";
 import type { Point, Size } from "../../perception/coordinates.ts";
 import type { Grid } from "../../perception/grids.ts";
-import { actionSchema, MAX_WAIT_MS, WHEEL_NOTCH_PX, type Action } from "../../protocol/index.ts";
+import { actionSchema, MAX_WAIT_MS, WHEEL_NOTCH_PX, type PageToolAction, type PlannerAction } from "../../protocol/index.ts";
+import { PAGE_TOOL_NAME, pageToolAction } from "../page-tool-call.ts";
 import type { Parsed } from "../openai-compatible/ask.ts";
 import { QWEN3VL_ACTIONS } from "./prompt.ts";
 
@@ -28,7 +30,7 @@ type Call = z.infer<typeof callSchema>["arguments"];
 export interface Qwen3VLAnswer {
   thought: string;
   progress: string;
-  actions: Action[];
+  actions: PlannerAction[];
   /** `terminate` with status failure: the model gave up, for this reason. */
   failure: string | null;
   /** Where the pointer is after the actions, in the image's pixels (a drag starts there). */
@@ -41,7 +43,8 @@ export function parseQwen3VL(text: string, image: Size, grid: Grid, pointer: Poi
   const intent = /Action:\s*(.*)/i.exec(text)?.[1]?.trim().replace(/^"|"$/g, "") ?? "";
   const bodies = [...text.matchAll(/<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g)].map((m) => m[1] ?? "");
   if (bodies.length === 0) return { ok: false, error: "there is no <tool_call> block" };
-  const calls: Call[] = [];
+  const calls: (Call | PageToolAction)[] = [];
+  const common = { intent: intent || (thought.split("\n")[0] ?? ""), requires_verification: false };
   for (const body of bodies) {
     let json: unknown;
     try {
@@ -49,15 +52,24 @@ export function parseQwen3VL(text: string, image: Size, grid: Grid, pointer: Poi
     } catch {
       return { ok: false, error: `the tool call is not valid JSON: ${body.slice(0, 80)}` };
     }
+    if (isPageCall(json)) {
+      const action = pageToolAction(json.arguments ?? {}, common.intent);
+      if ("refused" in action) return { ok: false, error: action.refused };
+      calls.push(action);
+      continue;
+    }
     const call = callSchema.safeParse(json);
     if (!call.success) return { ok: false, error: call.error.issues.map((i) => `${i.path.join(".") || "the call"}: ${i.message}`).join("; ") };
     calls.push(call.data.arguments);
   }
   const state = { pointer, failure: null as string | null };
-  const actions: Action[] = [];
-  const common = { intent: intent || (thought.split("\n")[0] ?? ""), requires_verification: false };
+  const actions: PlannerAction[] = [];
   try {
     for (const call of calls) {
+      if ("type" in call) {
+        actions.push(call);
+        continue;
+      }
       const raw = toAction(call, image, grid, state, thought);
       if (raw === null) continue;
       const action = actionSchema.safeParse({ ...raw, ...common });
@@ -70,6 +82,13 @@ export function parseQwen3VL(text: string, image: Size, grid: Grid, pointer: Poi
   }
   if (actions.length === 0 && state.failure === null) return { ok: false, error: "the tool calls hold no action to carry out" };
   return { ok: true, value: { thought, progress: common.intent, actions, failure: state.failure, pointer: state.pointer } };
+}
+
+/** A call of our page_tool: `{"name": "page_tool", "arguments": {"name", "arguments"}}`. */
+function isPageCall(json: unknown): json is { name: string; arguments?: Record<string, unknown> } {
+  if (json === null || typeof json !== "object" || (json as { name?: unknown }).name !== PAGE_TOOL_NAME) return false;
+  const args = (json as { arguments?: unknown }).arguments;
+  return args === undefined || (args !== null && typeof args === "object" && !Array.isArray(args));
 }
 
 type Raw = { type: string; args: object };

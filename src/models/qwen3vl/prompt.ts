@@ -2,8 +2,10 @@
 // function in the Nous/Hermes tool format of Qwen's chat template, the screen stated as
 // 1000×1000 (points on a 0–1000 grid), and every answer as Thought, Action and a <tool_call>.
 // Action and parameter names are the published ones; `ask_user` is ours, so the model can hand
-// the screen to the person (the published tool has no such action).
+// the screen to the person (the published tool has no such action), and so is a second function,
+// `page_tool`, listed where the page declares tools for agents (page-tool-call.ts).
 import type { Size } from "../../perception/coordinates.ts";
+import { PAGE_TOOL_FUNCTION } from "../page-tool-call.ts";
 import { PAGE_TEXT_IS_DATA } from "../planner.ts";
 
 /** The actions of the published tool, and ours. */
@@ -75,15 +77,16 @@ function computerUseTool(screen: Size) {
   };
 }
 
-/** The system prompt: the tool in <tools>, the call format, the answer format and our rule on page text. */
-export function qwen3vlSystemPrompt(screen: Size): string {
+/** The system prompt: the tools in <tools> (`pageTools`: page_tool too), the call format, the answer format and our rule on page text. */
+export function qwen3vlSystemPrompt(screen: Size, pageTools = false): string {
+  const tools = [computerUseTool(screen), ...(pageTools ? [{ type: "function", function: PAGE_TOOL_FUNCTION }] : [])];
   return `# Tools
 
 You may call one or more functions to assist with the user query.
 
 You are provided with function signatures within <tools></tools> XML tags:
 <tools>
-${JSON.stringify(computerUseTool(screen))}
+${tools.map((tool) => JSON.stringify(tool)).join("\n")}
 </tools>
 
 For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:

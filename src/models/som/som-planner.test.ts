@@ -28,6 +28,14 @@ describe("the Set-of-Mark planner's answers (seed 002 §3.1)", () => {
     expect(focused.ok && focused.value).toMatchObject({ actions: [{ type: "type", args: { text: "Ada" } }], focusFirst: false });
   });
 
+  it("calls one of the page's own tools by name, and sends a call without one back to the model", () => {
+    expect(parsed({ action: "page_tool", name: "addToCart", arguments: { sku: "A-1", quantity: 2 } })).toEqual({
+      actions: [{ type: "page_tool", args: { name: "addToCart", arguments: { sku: "A-1", quantity: 2 } } }],
+      failure: null,
+    });
+    expect(parsed({ action: "page_tool", arguments: {} })).toContain("page_tool needs the name");
+  });
+
   it("takes fail as the end of the task, failed, with the model's reason", () => {
     expect(parsed({ action: "fail", answer: "There is no Save button on this screen." })).toEqual({ actions: [], failure: "There is no Save button on this screen." });
   });
