@@ -109,7 +109,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: refused } }));
         return;
       }
-      const route = routes.find((r) => r.when(request) && r.replies.length > 0);
+      const route = routes.find((r) => r.replies.length > 0 && r.when(request));
       const next = route ? route.replies.shift() : isChatTurn(request) ? (chatQueue.shift() ?? delegate(request)) : queue.shift();
       const reply = typeof next === "function" ? next(request) : next;
       const send = () => {
@@ -216,7 +216,8 @@ export function userText(request: RecordedRequest): string {
 export function planningText(request: RecordedRequest): string {
   const { contents } = request.body;
   if (contents) return geminiText(contents.find((c) => c.role === "user"));
-  const first = request.body.messages.find((m) => m.role === "user");
+  // OpenAI's Responses wire sends `input`, not chat messages: no planning text there.
+  const first = (request.body.messages ?? []).find((m) => m.role === "user");
   if (!first?.content) return "";
   return typeof first.content === "string" ? first.content : first.content.map((p) => p.text ?? "").join("\n");
 }
