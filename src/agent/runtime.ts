@@ -209,9 +209,19 @@ export class Runtime {
     return done;
   }
 
-  private async interrupt(task: Task): Promise<Task> {
+  /**
+   * A task every worker that took it up stopped running (killed, frozen or cut off), as many times
+   * as the queue tries one (worker/task-jobs.ts `whenLost`): it ends failed, unless it ended meanwhile.
+   */
+  async abandon(task: Task, tries: number): Promise<void> {
+    if (isFinished(task.status)) return;
+    const message = `interrupted: taken up ${tries} times, and each worker running it stopped (killed, frozen or cut off) before it ended; press Continue to go on from its last step`;
+    await this.interrupt(task, message);
+  }
+
+  private async interrupt(task: Task, message = "interrupted: the worker running this replay stopped; run it again instead"): Promise<Task> {
     const record = new TaskRecord(task, this.recorder);
-    const error = { code: "INTERRUPTED", message: "interrupted: the worker running this replay stopped; run it again instead" };
+    const error = { code: "INTERRUPTED", message };
     await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
     await record.emit({ type: "task.failed", task_id: task.id, error });
     return record.current;

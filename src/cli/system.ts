@@ -167,6 +167,11 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     log,
     queue && sender ? { enqueue: (job) => queue.enqueue(job), ended: (task) => taskEnd(store, task), command: (taskId, command) => sender.send(taskId, command) } : null,
   );
+  // A task whose every worker stopped ends in one of the servers, whose clients see it end.
+  await queue?.whenLost(async (job, tries) => {
+    const task = await store.getTask(job.taskId);
+    if (task) await runtime.abandon(task, tries);
+  });
   async function open(task: Task): Promise<Computer> {
     if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
     if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });

@@ -1,0 +1,77 @@
+// Durable runs on workers (issue 38), past the plain case of workers.test.ts: a task whose every
+// worker dies ends with a clear error instead of running forever; a worker frozen while another
+// takes its task up does nothing more with it when it wakes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { startPostgres, type Postgres } from "../support/postgres.ts";
+import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
+import { act, planningText } from "../support/scripted-model.ts";
+import { openStream } from "../support/sse.ts";
+import { useWorld } from "../support/world.ts";
+
+const { model, pages } = useWorld({ app: false });
+let postgres: Postgres;
+const running: ProductProcess[] = [];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  for (const process of running) await process.kill();
+  await postgres?.stop();
+});
+
+/** The tries the queue gives a task: the first and three more (worker/task-jobs.ts RETRY_LIMIT). */
+const TRIES = 4;
+
+describe("a task on workers", () => {
+  it("whose every worker dies ends failed, saying it was taken up each time, on the stream of every server", async () => {
+    const databaseUrl = await postgres.database();
+    const hang = { ...act("click", { x: 200, y: 130 }, "Pressing"), delayMs: 120_000 };
+    model.route((r) => planningText(r).includes("Task: doomed job"), ...Array.from({ length: TRIES }, () => hang));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const doomed = await api.send({ mode: "task", session_id: "s-doomed", text: "doomed job", start_url: pages.url("form.html") });
+    const watching = await openStream(other.url, "s-doomed", 0);
+    for (let taken = 0; taken < TRIES; taken++) {
+      const worker = await startProcess(["worker"], databaseUrl, /taking tasks/);
+      await until(() => worker.said().includes(doomed), 60_000);
+      await worker.kill();
+    }
+    const end = await watching.waitForEnd(doomed, 60_000);
+    expect(end).toMatchObject({ type: "task.failed", error: { code: "INTERRUPTED" } });
+    expect(end.type === "task.failed" && end.error.message).toContain(`taken up ${TRIES} times`);
+    watching.close();
+    expect(kinds(watching.events).filter((t) => t === "task.failed")).toHaveLength(1);
+    const { json } = await api.api<TaskReply>("GET", `/api/tasks/${doomed}`);
+    expect(json.task).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });
+    // Its chat is free again on either server.
+    model.route((r) => planningText(r).includes("Task: next job"), act("done", { answer: "Next one done." }, "Done"));
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const next = await api.send({ mode: "task", session_id: "s-doomed", text: "next job", start_url: pages.url("form.html") });
+    const after = await openStream(api.url, "s-doomed", 0);
+    expect(await after.completes(next, 60_000)).toMatchObject({ answer: "Next one done." });
+    after.close();
+  }, 300_000);
+});
+
+function kinds(events: SessionEvent[]): string[] {
+  return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type);
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
+async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<ProductProcess> {
+  const env = { DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
+  const started = await startProductProcess(args, env, ready);
+  running.push(started);
+  return started;
+}
