@@ -190,11 +190,12 @@ export class Runtime {
    * it died (it is not `queued` any more), from its last stored step, on that step's page, its driver
    * told the steps so far and that it was resumed. A replay taken up again ends interrupted: it would
    * have to find its place in the recording again. `before` is the ended task a Continue goes on from,
-   * or the task a replay plays again, with their steps.
+   * or the task a replay plays again, with their steps. `recorder` records it while this worker holds
+   * it (store/task-leases.ts).
    */
-  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null): Promise<Task> {
+  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null, recorder: RunRecorder): Promise<Task> {
     const again = task.status !== "queued";
-    if (again && task.replay_of) return this.interrupt(task);
+    if (again && task.replay_of) return this.interrupt(task, "interrupted: the worker running this replay stopped; run it again instead", recorder);
     const resumption = again ? takenUpOf(task, steps) : before && !task.replay_of ? continuationOf(before.of, before.steps) : null;
     const history = again ? steps : (before?.steps ?? []);
     const driver: Driver = task.replay_of
@@ -205,7 +206,7 @@ export class Runtime {
         ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), resumption ? [...recalledHistory(history, false), resumption.note] : [])
         : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
     const attachments = await this.recorder.taskAttachments(task);
-    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, !again);
+    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, { announced: !again, recorder });
     return done;
   }
 
@@ -216,11 +217,11 @@ export class Runtime {
   async abandon(task: Task, tries: number): Promise<void> {
     if (isFinished(task.status)) return;
     const message = `interrupted: taken up ${tries} times, and each worker running it stopped (killed, frozen or cut off) before it ended; press Continue to go on from its last step`;
-    await this.interrupt(task, message);
+    await this.interrupt(task, message, this.recorder);
   }
 
-  private async interrupt(task: Task, message = "interrupted: the worker running this replay stopped; run it again instead"): Promise<Task> {
-    const record = new TaskRecord(task, this.recorder);
+  private async interrupt(task: Task, message: string, recorder: RunRecorder): Promise<Task> {
+    const record = new TaskRecord(task, recorder);
     const error = { code: "INTERRUPTED", message };
     await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
     await record.emit({ type: "task.failed", task_id: task.id, error });
@@ -246,8 +247,11 @@ export class Runtime {
     resume: Resumption | null,
     personWords: PersonWords | null,
     record: (release: () => void) => Promise<void>,
-    /** A worker's new task, whose `task.started` `serve` said as it queued it. */
-    announced = false,
+    /**
+     * `announced`: a worker's new task, whose `task.started` `serve` said as it queued it;
+     * `recorder`: what records the task, when not this process's own (a worker's hold on it).
+     */
+    { announced = false, recorder = this.recorder }: { announced?: boolean; recorder?: RunRecorder } = {},
   ): Promise<{ done: Promise<Task> }> {
     const sessionId = task.session_id;
     const active = this.busySessions.get(sessionId);
@@ -263,7 +267,7 @@ export class Runtime {
     };
     await record(release);
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume, personWords);
+    const run = new TaskRun(task, attachments, recorder, this.resources, driver, this.config, log, maxSteps, resume, personWords);
     this.runs.set(task.id, run);
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
     // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,

@@ -31,6 +31,7 @@ import { lockDataDir } from "../store/data-lock.ts";
 import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { Store } from "../store/store.ts";
+import { takeLease } from "../store/task-leases.ts";
 import { CommandSender } from "../worker/task-commands.ts";
 import type { TaskJobs } from "../worker/task-jobs.ts";
 
@@ -169,6 +170,8 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   );
   // A task whose every worker stopped ends in one of the servers, whose clients see it end.
   await queue?.whenLost(async (job, tries) => {
+    // Taken from whichever worker may still run it unseen (frozen, cut off): it records nothing more.
+    await takeLease(store.db, job.taskId, "server");
     const task = await store.getTask(job.taskId);
     if (task) await runtime.abandon(task, tries);
   });

@@ -8,7 +8,7 @@
 // keeps its deltas: they are all there is of what it had written. It also counts each session's
 // viewers, the subscribers that show the session to a person: a task streams its live view only
 // while there is one. A step's reasoning is kept in its step's row only, and read back from there.
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
@@ -18,6 +18,8 @@ import type { Database } from "./schema.ts";
 
 export type EventListener = (event: SessionEvent) => void;
 export type ViewerListener = (watched: boolean) => void;
+/** Asked inside an event's write, in its transaction, before the event takes an id: false, and it is not written. */
+export type WriteGuard = (trx: Transaction<Database>) => Promise<boolean>;
 
 /** The channel a Postgres store says on which session has a new event (its payload: the session's id). */
 const EVENTS_CHANNEL = "easyagentcu_events";
@@ -53,9 +55,18 @@ export class EventLog {
   }
 
   append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+    return this.chain(sessionId, () => this.write(sessionId, event, async () => true)) as Promise<SessionEvent>;
+  }
+
+  /** Appends the event if `guard` allows it, in the event's own write; null when it refused. */
+  appendIf(sessionId: string, event: AgentEvent, guard: WriteGuard): Promise<SessionEvent | null> {
+    return this.chain(sessionId, () => this.write(sessionId, event, guard));
+  }
+
+  /** Runs one session's writes one after another, in the order they were asked for. */
+  private chain(sessionId: string, write: () => Promise<SessionEvent | null>): Promise<SessionEvent | null> {
     const previous = this.chains.get(sessionId) ?? Promise.resolve();
-    const safe = this.redact(event);
-    const appended = previous.catch(() => undefined).then(() => this.write(sessionId, safe));
+    const appended = previous.catch(() => undefined).then(write);
     this.chains.set(sessionId, appended);
     return appended;
   }
@@ -166,9 +177,11 @@ export class EventLog {
     return events.map((event) => (event.type === "progress.append" && thoughts.has(event.step.id) ? { ...event, step: { ...event.step, thought: thoughts.get(event.step.id)! } } : event));
   }
 
-  private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+  private async write(sessionId: string, unsafe: AgentEvent, guard: WriteGuard): Promise<SessionEvent | null> {
+    const event = this.redact(unsafe);
     const at = nowIso();
     const seq = await this.db.transaction().execute(async (trx) => {
+      if (!(await guard(trx))) return null;
       // Taking the session's next id locks its counter until this event is written: in every process,
       // one session's events are written one at a time, in the order of their ids.
       const { last } = await trx
@@ -189,6 +202,7 @@ export class EventLog {
       if (this.notices) await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${sessionId})`.execute(trx);
       return last;
     });
+    if (seq === null) return null;
     const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
     // Either way it is with this process's listeners when append resolves.
     if (this.notices) await this.drain(sessionId);

@@ -212,6 +212,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("steps").addColumn("carried_out", "text").execute();
     },
   },
+  // Which worker holds each task it runs (store/task-leases.ts): taking a task up counts `epoch` on,
+  // and a worker whose epoch is not the last may write nothing more for the task.
+  "0017_task_leases": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("task_leases")
+        .addColumn("task_id", "text", (c) => c.primaryKey())
+        .addColumn("holder", "text", (c) => c.notNull())
+        .addColumn("epoch", "integer", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -123,6 +123,14 @@ export interface EventSeqsTable {
   last: number;
 }
 
+/** The worker that holds a task it runs, and how many times the task was taken (store/task-leases.ts). */
+export interface TaskLeasesTable {
+  task_id: string;
+  /** The process that took the task last, for the logs. */
+  holder: string;
+  epoch: number;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
@@ -132,4 +140,5 @@ export interface Database {
   event_seqs: EventSeqsTable;
   frames: FramesTable;
   files: FilesTable;
+  task_leases: TaskLeasesTable;
 }

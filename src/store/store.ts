@@ -251,6 +251,11 @@ export class Store implements RunRecorder, ChatRecorder {
     return this.received.record(task, file);
   }
 
+  /** A process that runs its own tasks holds each of them; a worker's hold is a LeasedRecorder's (store/task-leases.ts). */
+  async holds(): Promise<boolean> {
+    return true;
+  }
+
   async emit(sessionId: string, event: AgentEvent): Promise<void> {
     await this.events.append(sessionId, event);
   }

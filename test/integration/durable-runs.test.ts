@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
 import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
-import { act, planningText } from "../support/scripted-model.ts";
+import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -53,6 +53,44 @@ describe("a task on workers", () => {
     const after = await openStream(api.url, "s-doomed", 0);
     expect(await after.completes(next, 60_000)).toMatchObject({ answer: "Next one done." });
     after.close();
+  }, 300_000);
+
+  it("taken up while its worker was frozen is left alone by that worker when it wakes: it acts and writes nothing more, and each event is seen once, in order", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
+    model.route((r) => resumed(r) && planningText(r).includes("Task: frozen job"), act("done", { answer: "Finished by the second worker." }, "Done"));
+    // The first worker's next step comes while it is frozen; it reads it when it wakes.
+    model.route((r) => planningText(r).includes("Task: frozen job"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("click", { x: 200, y: 130 }, "Pressing again"), delayMs: 2_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const clicks = () => pages.records.filter((r) => r === "clicked").length;
+    const clicksBefore = clicks();
+    const frozen = await api.send({ mode: "task", session_id: "s-frozen", text: "frozen job", start_url: pages.url("form.html") });
+    const watching = await openStream(api.url, "s-frozen", 0);
+    await watching.waitFor((e) => e.type === "progress.append" && e.task_id === frozen, 60_000);
+    first.freeze();
+    const second = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    expect(await watching.completes(frozen, 120_000)).toMatchObject({ answer: "Finished by the second worker." });
+    expect(second.said()).toContain(frozen);
+
+    first.wake();
+    // Awake, it reads the step that came meanwhile: it either sees the task is not its own any more, or presses the page again.
+    await until(() => first.said().includes("another worker took this task up") || clicks() > clicksBefore + 1, 30_000);
+    // Time for whatever it would still do with the page and the store.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    watching.close();
+    expect(kinds(watching.events)).toEqual(["task.started", "task.running", "progress.append", "task.resumed", "progress.append", "task.completed"]);
+    const ids = watching.events.map((e) => e.id);
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+    const replay = await openStream(api.url, "s-frozen", 0);
+    await replay.waitForEnd(frozen);
+    replay.close();
+    expect(kinds(replay.events)).toEqual(kinds(watching.events));
+    const { json } = await api.api<TaskReply>("GET", `/api/tasks/${frozen}`);
+    expect(json.task).toMatchObject({ status: "completed", answer: "Finished by the second worker." });
+    expect(json.steps.map((s) => s.index)).toEqual([1, 2]);
+    // The page was pressed once, by the first worker before it froze; never again when it woke.
+    expect(clicks() - clicksBefore).toBe(1);
   }, 300_000);
 });
 
