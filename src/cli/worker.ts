@@ -46,6 +46,8 @@ export async function work(config: Config, slots: number): Promise<void> {
   const shutdown = async () => {
     if (closing) process.exit(1);
     closing = true;
+    // Tasks under way end first; one that waits for the person could wait for hours.
+    runtime.releaseWaiting();
     await jobs.close(true);
     await system.close();
     process.exit(0);

@@ -1,6 +1,7 @@
 // Durable runs on workers (issue 38), past the plain case of workers.test.ts: a task whose every
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
-// takes its task up does nothing more with it when it wakes.
+// takes its task up does nothing more with it when it wakes; a task that waited for the person
+// when its worker died still waits on the next one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
@@ -91,6 +92,36 @@ describe("a task on workers", () => {
     expect(json.steps.map((s) => s.index)).toEqual([1, 2]);
     // The page was pressed once, by the first worker before it froze; never again when it woke.
     expect(clicks() - clicksBefore).toBe(1);
+  }, 300_000);
+
+  it("that waited for the person when its worker died is taken up still waiting, and their answer, given on any server, resumes it on the new worker", async () => {
+    const databaseUrl = await postgres.database();
+    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person");
+    model.route((r) => answered(r) && planningText(r).includes("Task: wait for me"), act("done", { answer: "Logged in." }, "Finished"));
+    model.route((r) => planningText(r).includes("Task: wait for me"), act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const waiting = await api.send({ mode: "task", session_id: "s-waiting", text: "wait for me", start_url: pages.url("form.html") });
+    const watching = await openStream(other.url, "s-waiting", 0);
+    await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    await first.kill();
+    const second = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await until(() => second.said().includes(waiting), 60_000);
+
+    // Held by the new worker, it still waits, asking what it asked.
+    const held = (await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task;
+    expect(held).toMatchObject({ status: "awaiting_user", answer: "Please log in, then press I've done it." });
+    expect(kinds(watching.events)).not.toContain("task.resumed");
+    expect((await other.api("POST", "/api/chat/ack-user-action", { task_id: waiting })).status).toBe(202);
+    expect(await watching.completes(waiting, 60_000)).toMatchObject({ answer: "Logged in." });
+    watching.close();
+    const told = kinds(watching.events);
+    expect(told.slice(told.indexOf("task.awaiting_user"))).toEqual(["task.awaiting_user", "task.resumed", "progress.append", "task.completed"]);
+    // The model was told what the person answered, on the page it was on.
+    const resumed = JSON.stringify(model.requests.find(answered)!.body);
+    expect(resumed).toContain("they answered: I've done it");
+    expect(resumed).toContain(`The page was opened again at ${pages.url("form.html")}`);
   }, 300_000);
 });
 
