@@ -13,6 +13,7 @@ import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { attachRunningChrome, isRunningChrome } from "../computers/browser/running-chrome.ts";
+import { SharedSignIns } from "../computers/browser/sign-ins.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { LiveConfig } from "../core/live-config.ts";
@@ -133,7 +134,15 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   // The server's own ports, as it listens: the agent's browser never reaches them.
   const serverPorts = new Set<number>(config.port > 0 ? [config.port] : []);
   const network = (): NetworkPolicy => ({ ...config.network, serverPorts, localAddresses: localAddresses() });
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network });
+  // With workers, a chat's tasks run in several processes: its sign-ins are kept where all of them read.
+  const signIns =
+    config.taskQueue === "postgres"
+      ? new SharedSignIns(
+          { read: (chat) => store.readSignIns(chat), write: (chat, cookies) => store.keepSignIns(chat, cookies), forget: (chat) => store.forgetSignIns(chat) },
+          (error) => log.warn({ err: error }, "could not keep a chat's sign-ins"),
+        )
+      : undefined;
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, signIns });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = live.derive(createChatModel);

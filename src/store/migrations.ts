@@ -224,6 +224,18 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // A chat's sign-ins (its browser's cookies) where every worker finds them: the chat's next task,
+  // or its task taken up after its worker died, may run in another process (computers/browser/sign-ins.ts).
+  "0018_chat_sign_ins": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("chat_sign_ins")
+        .addColumn("session_id", "text", (c) => c.primaryKey())
+        .addColumn("cookies", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -131,6 +131,13 @@ export interface TaskLeasesTable {
   epoch: number;
 }
 
+/** A chat's sign-ins when workers run its tasks: its browser's cookies, as JSON (computers/browser/sign-ins.ts). */
+export interface ChatSignInsTable {
+  session_id: string;
+  cookies: string;
+  updated_at: string;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
@@ -141,4 +148,5 @@ export interface Database {
   frames: FramesTable;
   files: FilesTable;
   task_leases: TaskLeasesTable;
+  chat_sign_ins: ChatSignInsTable;
 }

@@ -277,6 +277,27 @@ export class Store implements RunRecorder, ChatRecorder {
     return rows.map((row) => (JSON.parse(row.data) as AgentEventOf<"task.follow_up">).message);
   }
 
+  // ---- a chat's sign-ins, when workers run its tasks ----
+
+  /** The cookies a chat's browser held last, as JSON; null before any were kept. */
+  async readSignIns(sessionId: string): Promise<string | null> {
+    const row = await this.db.selectFrom("chat_sign_ins").select("cookies").where("session_id", "=", sessionId).executeTakeFirst();
+    return row?.cookies ?? null;
+  }
+
+  async keepSignIns(sessionId: string, cookies: string): Promise<void> {
+    const updated_at = nowIso();
+    await this.db
+      .insertInto("chat_sign_ins")
+      .values({ session_id: sessionId, cookies, updated_at })
+      .onConflict((oc) => oc.column("session_id").doUpdateSet({ cookies, updated_at }))
+      .execute();
+  }
+
+  async forgetSignIns(sessionId: string): Promise<void> {
+    await this.db.deleteFrom("chat_sign_ins").where("session_id", "=", sessionId).execute();
+  }
+
   // ---- reads ----
 
   /** A title given here is the person's, as a rename's is. */

@@ -1,7 +1,7 @@
 // Durable runs on workers (issue 38), past the plain case of workers.test.ts: a task whose every
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
 // takes its task up does nothing more with it when it wakes; a task that waited for the person
-// when its worker died still waits on the next one.
+// when its worker died still waits on the next one; and the next one opens its page signed in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
@@ -122,6 +122,29 @@ describe("a task on workers", () => {
     const resumed = JSON.stringify(model.requests.find(answered)!.body);
     expect(resumed).toContain("they answered: I've done it");
     expect(resumed).toContain(`The page was opened again at ${pages.url("form.html")}`);
+  }, 300_000);
+
+  it("taken up by another worker after its own died opens its page again signed in, with the chat's sign-ins", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
+    model.route((r) => resumed(r) && planningText(r).includes("Task: member job"), act("done", { answer: "Still signed in." }, "Done"));
+    model.route((r) => planningText(r).includes("Task: member job"), act("click", { x: 200, y: 130 }, "Signing in"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const member = await api.send({ mode: "task", session_id: "s-member", text: "member job", start_url: pages.url("members.html") });
+    const watching = await openStream(api.url, "s-member", 0);
+    await watching.waitFor((e) => e.type === "progress.append" && e.task_id === member, 60_000);
+    await pages.waitForRecord("members: signing in");
+    // Time for the worker to keep the chat's sign-ins as it waits for its model; then it dies.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await first.kill();
+    const loadsBefore = pages.records.length;
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    expect(await watching.completes(member, 60_000)).toMatchObject({ answer: "Still signed in." });
+    watching.close();
+    // The page opened again on the other worker was signed in.
+    expect(pages.records.slice(loadsBefore)).toContain("members: signed in");
+    expect(pages.records.slice(loadsBefore)).not.toContain("members: signed out");
   }, 300_000);
 });
 

@@ -16,7 +16,7 @@ import type { NetworkGate } from "../computer.ts";
 import { Fence, judgeUrl } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
-import { SignIns } from "./sign-ins.ts";
+import { SignIns, type SignInKeeper } from "./sign-ins.ts";
 
 /**
  * How long a task waits for a spare still being opened (it takes about a quarter of a second). One
@@ -47,6 +47,8 @@ export interface BrowserHostOptions {
   headless: boolean;
   /** Where the browser may connect, read for every connection. */
   network: () => NetworkPolicy;
+  /** Where chats' sign-ins are kept; by default this process's memory. */
+  signIns?: SignInKeeper;
 }
 
 export class BrowserHost {
@@ -60,7 +62,7 @@ export class BrowserHost {
   /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
   private readonly permitted = new Set<string>();
   /** The cookies each chat's browser held when its last task ended. */
-  private readonly signIns = new SignIns();
+  private readonly signIns: SignInKeeper;
   private readonly gate: NetworkGate = {
     judge: (url) => judgeUrl(this.policy(), new URL(url)),
     permit: (origin) => void this.permitted.add(origin),
@@ -79,7 +81,9 @@ export class BrowserHost {
     permit: () => undefined,
   };
 
-  constructor(private readonly options: BrowserHostOptions) {}
+  constructor(private readonly options: BrowserHostOptions) {
+    this.signIns = options.signIns ?? new SignIns();
+  }
 
   /** Forgets the sign-ins kept for a chat (it was deleted). */
   forget(chat: string): void {
@@ -92,7 +96,7 @@ export class BrowserHost {
    */
   async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
     const computer = (await this.takeSpare(options)) ?? (await this.openNew(options));
-    if (chat !== undefined) await computer.carry(this.signIns.of(chat));
+    if (chat !== undefined) await computer.carry(await this.signIns.of(chat));
     // The next task's context opens while this one runs, so one sent as this one ends finds it
     // ready; but between its steps (its model thinking), not beside them: opening it slowed the
     // steps it ran beside by a third. A task whose steps follow at once opens it as it ends.
