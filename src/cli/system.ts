@@ -73,8 +73,6 @@ export interface SystemOptions {
   beforeClose?: (task: Task, computer: Computer) => Promise<void>;
   /** `serve` with TASK_QUEUE=postgres: its tasks go to this queue, for workers to run. */
   queue?: TaskJobs | undefined;
-  /** A worker: its tasks are watched from other processes. */
-  worker?: boolean | undefined;
 }
 
 export async function startSystem(config: Config, options: SystemOptions, log: Logger = createLogger(config)): Promise<System> {
@@ -99,7 +97,6 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     await lock.release();
     throw error;
   });
-  if (options.worker) store.events.watchEverySession();
   const { queue } = options;
   const sender = queue
     ? await CommandSender.open(store).catch(async (error: unknown) => {

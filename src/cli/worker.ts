@@ -13,7 +13,7 @@ import { startSystem } from "./system.ts";
 export async function work(config: Config, slots: number): Promise<void> {
   // Its own runtime has a place for each slot: a task taken is never kept waiting for another.
   const cfg: Config = { ...config, taskQueue: "postgres", limits: { ...config.limits, maxConcurrentTasks: slots } };
-  const system = await startSystem(cfg, { recover: true, worker: true });
+  const system = await startSystem(cfg, { recover: true });
   const { store, runtime, log } = system;
   const jobs = await TaskJobs.open(cfg.databaseUrl!, log).catch(async (error: unknown) => {
     await system.close();

@@ -2,6 +2,7 @@
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
 // takes its task up does nothing more with it when it wakes; a task that waited for the person
 // when its worker died still waits on the next one; and the next one opens its page signed in.
+// A worker streams a task's live view only while a server has a viewer of its chat.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
@@ -145,6 +146,27 @@ describe("a task on workers", () => {
     // The page opened again on the other worker was signed in.
     expect(pages.records.slice(loadsBefore)).toContain("members: signed in");
     expect(pages.records.slice(loadsBefore)).not.toContain("members: signed out");
+  }, 300_000);
+
+  it("on a worker streams its live view only once a server has a viewer of its chat", async () => {
+    const databaseUrl = await postgres.database();
+    model.route((r) => planningText(r).includes("Task: unwatched job"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const clicks = () => pages.records.filter((r) => r === "clicked").length;
+    const clicksBefore = clicks();
+    const unwatched = await api.send({ mode: "task", session_id: "s-unwatched", text: "unwatched job", start_url: pages.url("form.html") });
+    // It looks, acts and waits for its model with nobody watching.
+    await until(() => clicks() > clicksBefore, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const watchedFrom = new Date().toISOString();
+    const watching = await openStream(other.url, "s-unwatched", 0);
+    const first = await watching.waitFor((e) => e.type === "screen.live", 20_000);
+    expect(first.at >= watchedFrom).toBe(true);
+    expect(watching.events.filter((e) => e.type === "screen.live" && e.at < watchedFrom)).toEqual([]);
+    watching.close();
+    expect((await api.api("POST", "/api/chat/stop", { task_id: unwatched })).status).toBe(202);
   }, 300_000);
 });
 
