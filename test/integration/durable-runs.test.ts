@@ -4,7 +4,8 @@
 // when its worker died still waits on the next one; and the next one opens its page signed in.
 // A worker streams a task's live view only while a server has a viewer of its chat.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionEvent, TaskReply } from "../../src/protocol/index.ts";
+import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
+import type { AgentEventOf, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
 import { startPostgres, type Postgres } from "../support/postgres.ts";
 import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
 import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
@@ -125,6 +126,35 @@ describe("a task on workers", () => {
     expect(resumed).toContain(`The page was opened again at ${pages.url("form.html")}`);
   }, 300_000);
 
+  it("that waited for the person's decision when its worker died keeps it pending on the new worker, which the decision reaches", async () => {
+    const databaseUrl = await postgres.database();
+    const task = "Task: delete the account on a worker";
+    const press = act("click", { x: 180, y: 120 }, "Deleting the account");
+    model.route((r) => planningText(r).includes(task), press, press, act("done", { answer: "Deleted." }, "Finished"));
+    const asking = { APPROVAL_POLICY: JSON.stringify(DEFAULT_APPROVAL_POLICY) };
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/, asking);
+    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/, asking);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/, asking);
+    const deleting = await api.send({ mode: "task", session_id: "s-deciding", text: "delete the account on a worker", start_url: pages.url("approvals.html") });
+    const watching = await openStream(other.url, "s-deciding", 0);
+    const asked = (await watching.waitFor((e) => e.type === "approval.requested", 60_000)) as AgentEventOf<"approval.requested">;
+    await first.kill();
+    const second = await startProcess(["worker"], databaseUrl, /taking tasks/, asking);
+    await until(() => second.said().includes(deleting), 60_000);
+
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${deleting}`)).json.task).toMatchObject({ status: "awaiting_user", approval: { id: asked.approval.id } });
+    expect((await other.api("POST", "/api/chat/approve", { task_id: deleting, approval_id: asked.approval.id, approved: true })).status).toBe(202);
+    // What was allowed was lost with the worker: the model, told so, presses again, and the person is asked again.
+    const again = (await watching.waitFor((e) => e.type === "approval.requested" && e.approval.id !== asked.approval.id, 60_000)) as AgentEventOf<"approval.requested">;
+    expect(pages.records).not.toContain("deleted");
+    expect((await api.api("POST", "/api/chat/approve", { task_id: deleting, approval_id: again.approval.id, approved: true })).status).toBe(202);
+    expect(await watching.completes(deleting, 60_000)).toMatchObject({ answer: "Deleted." });
+    watching.close();
+    expect(pages.records.filter((r) => r === "deleted")).toHaveLength(1);
+    const told = model.requests.filter((r) => planningText(r).includes(task))[1]!;
+    expect(planningText(told)).toContain("they allowed it, but it was not done: look again and decide");
+  }, 300_000);
+
   it("taken up by another worker after its own died opens its page again signed in, with the chat's sign-ins", async () => {
     const databaseUrl = await postgres.database();
     const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
@@ -183,8 +213,8 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 /** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
-async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<ProductProcess> {
-  const env = { DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
+async function startProcess(args: string[], databaseUrl: string, ready: RegExp, extra: Record<string, string> = {}): Promise<ProductProcess> {
+  const env = { ...extra, DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
   const started = await startProductProcess(args, env, ready);
   running.push(started);
   return started;
