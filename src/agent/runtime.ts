@@ -473,9 +473,12 @@ export class Runtime {
     return true;
   }
 
-  /** A worker that shuts down lets the tasks it holds waiting for the person go back to the queue: another holds them. */
-  releaseWaiting(): void {
-    for (const wait of this.waits.values()) wait.release();
+  /**
+   * Lets the tasks this worker holds waiting for the person go (or only `taskId`): it shuts down,
+   * and they go back to the queue, or another worker holds the task now.
+   */
+  releaseWaiting(taskId?: string): void {
+    for (const wait of this.waits.values()) if (taskId === undefined || wait.task.id === taskId) wait.release();
   }
 
   /** Stops every task and waits until each has recorded how it ended. */

@@ -27,7 +27,7 @@ export async function work(config: Config, slots: number): Promise<void> {
     (error) => log.warn({ err: error }, "could not carry out a command to a task"),
   );
   const me = newId("worker");
-  await jobs.work(slots, async (job, attempt) => {
+  await jobs.work(slots, async (job, attempt, lost) => {
     // Taken before the task is read: a worker that held it before and still runs (frozen, cut off)
     // can add nothing to what this one reads, and stops at its next write or action.
     const lease = await takeLease(store.db, job.taskId, me);
@@ -39,6 +39,8 @@ export async function work(config: Config, slots: number): Promise<void> {
     const beforeTask = beforeId ? await store.getTask(beforeId) : null;
     const before = beforeTask ? { of: beforeTask, steps: await store.listSteps(beforeTask.id) } : null;
     log.info({ task_id: task.id, attempt }, attempt > 0 ? "taking up a task another worker left" : "running a task");
+    // A task it holds waiting for the person answers the person no more once another holds it.
+    lost.addEventListener("abort", () => runtime.releaseWaiting(task.id), { once: true });
     await runtime.take(job, task, steps, before, new LeasedRecorder(store, lease, log));
   });
   process.stdout.write(`EasyAgentCU worker is taking tasks (${slots} at once)\n`);

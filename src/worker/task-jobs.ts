@@ -48,11 +48,12 @@ export class TaskJobs {
 
   /**
    * Takes tasks, at most `slots` at once, and runs `handle` on each while beating for it. `attempt`
-   * counts the times the task was taken before (0 the first time).
+   * counts the times the task was taken before (0 the first time); `lost` aborts when a beat finds
+   * the task given to another (this worker was frozen or cut off past its heartbeat).
    */
-  async work(slots: number, handle: (job: QueuedTask, attempt: number) => Promise<void>): Promise<void> {
+  async work(slots: number, handle: (job: QueuedTask, attempt: number, lost: AbortSignal) => Promise<void>): Promise<void> {
     await this.boss.work<QueuedTask>(QUEUE, { localConcurrency: slots, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-      if (job) await handle(job.data, job.retryCount);
+      if (job) await handle(job.data, job.retryCount, job.signal);
     });
   }
 

@@ -126,6 +126,33 @@ describe("a task on workers", () => {
     expect(resumed).toContain(`The page was opened again at ${pages.url("form.html")}`);
   }, 300_000);
 
+  it("held waiting for the person by a worker that froze, then woke after another held it, is answered by the other alone", async () => {
+    const databaseUrl = await postgres.database();
+    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person");
+    model.route((r) => answered(r) && planningText(r).includes("Task: wait through a freeze"), act("done", { answer: "Went on once." }, "Finished"), act("done", { answer: "Went on twice." }, "Finished"));
+    model.route((r) => planningText(r).includes("Task: wait through a freeze"), act("needs_user", { answer: "Please press I've done it." }, "Waiting"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const waiting = await api.send({ mode: "task", session_id: "s-freeze-wait", text: "wait through a freeze", start_url: pages.url("form.html") });
+    const watching = await openStream(api.url, "s-freeze-wait", 0);
+    await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    await first.kill();
+    const holder = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await until(() => holder.said().includes(waiting), 60_000);
+    holder.freeze();
+    const next = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await until(() => next.said().includes(waiting), 60_000);
+    holder.wake();
+    // Awake, its next beat finds the task held by another.
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    expect((await api.api("POST", "/api/chat/ack-user-action", { task_id: waiting })).status).toBe(202);
+    expect(await watching.completes(waiting, 60_000)).toMatchObject({ answer: "Went on once." });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    watching.close();
+    // Only the worker that holds it went on with the answer.
+    expect(model.requests.filter(answered)).toHaveLength(1);
+  }, 300_000);
+
   it("that waited for the person's decision when its worker died keeps it pending on the new worker, which the decision reaches", async () => {
     const databaseUrl = await postgres.database();
     const task = "Task: delete the account on a worker";
