@@ -128,8 +128,8 @@ describe("a task on workers", () => {
 
   it("held waiting for the person by a worker that froze, then woke after another held it, is answered by the other alone", async () => {
     const databaseUrl = await postgres.database();
-    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person");
-    model.route((r) => answered(r) && planningText(r).includes("Task: wait through a freeze"), act("done", { answer: "Went on once." }, "Finished"), act("done", { answer: "Went on twice." }, "Finished"));
+    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: wait through a freeze");
+    model.route(answered, act("done", { answer: "Went on once." }, "Finished"), act("done", { answer: "Went on twice." }, "Finished"));
     model.route((r) => planningText(r).includes("Task: wait through a freeze"), act("needs_user", { answer: "Please press I've done it." }, "Waiting"));
     const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
     const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
