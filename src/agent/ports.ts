@@ -46,6 +46,11 @@ export interface RunRecorder {
   receivedFilePath(task: Task, id: string, name: string): string;
   /** Records a file the task received, kept or refused. */
   saveReceivedFile(task: Task, file: ReceivedFile): Promise<void>;
+  /**
+   * Whether this process still holds the task: false once another worker took it up
+   * (store/task-leases.ts), and from then on nothing it records for the task is kept.
+   */
+  holds(): Promise<boolean>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */

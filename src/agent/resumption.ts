@@ -4,7 +4,8 @@
 // which looks again before it acts. A pending approval's action was lost with the process: it is
 // not done, and the driver decides it anew. Continue (issue 16) takes up an ended task the same
 // way, as a new task with no answer of the person's: it starts on the last step's page. A task whose
-// worker died is taken up the same way by another worker, as the same task (`task.resumed`).
+// worker died is taken up the same way by another worker, as the same task (`task.resumed`); one
+// that waited for the person then waits still, and their answer resumes it as after a restart.
 import type { ProgressStep, Task } from "../protocol/index.ts";
 
 /** What the person answered: "I've done it" (or their words), or a decision on the pending approval. */
@@ -21,14 +22,15 @@ export interface Resumption {
   from: string;
 }
 
-export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer: PersonAnswer): Resumption {
+/** `stopped`: what stopped while the task waited, as the driver is told it. */
+export function resumptionOf(task: Task, steps: readonly ProgressStep[], answer: PersonAnswer, stopped = "The server restarted"): Resumption {
   const url = [...steps].reverse().find((step) => step.url)?.url ?? task.start_url;
   const asked = task.approval
     ? `approval of "${task.approval.intent || task.approval.checks.map((c) => c.message).join(", ")}"`
     : `the person: ${task.answer ?? ""}`;
   const said = answer.kind === "ack" ? `they answered: ${answer.text}` : `they ${answer.approved ? "allowed" : "did not allow"} it, but it was not done: look again and decide`;
   const reopened = url ? ` The page was opened again at ${url}.` : "";
-  return { answer, url, note: `The server restarted while the task waited for ${asked}; ${said}.${reopened}`, from: task.id };
+  return { answer, url, note: `${stopped} while the task waited for ${asked}; ${said}.${reopened}`, from: task.id };
 }
 
 /**

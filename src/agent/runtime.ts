@@ -21,6 +21,7 @@ import { PlannerDriver } from "./drivers/planner.ts";
 import { ReplayDriver } from "./drivers/replay.ts";
 import { ToolDriver } from "./drivers/tools.ts";
 import { TaskQueue } from "./task-queue.ts";
+import { HeldWait } from "./held-wait.ts";
 import { continuationOf, resumptionOf, takenUpOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
 import { ackText, TaskRun } from "./task-run.ts";
@@ -65,6 +66,8 @@ export interface Submission {
 
 export class Runtime {
   private readonly runs = new Map<string, TaskRun>();
+  /** The tasks a worker holds that wait for the person since the worker before died. */
+  private readonly waits = new Map<string, HeldWait>();
   private readonly busySessions = new Map<string, string>();
   /** The task driving each page of an attached browser: one at a time. */
   private readonly busyBrowsers = new Map<string, string>();
@@ -176,13 +179,39 @@ export class Runtime {
    */
   async resumeStored(task: Task, steps: ProgressStep[], answer: PersonAnswer): Promise<void> {
     if (task.replay_of) throw new AppError("TASK_FINISHED", `Task ${task.id} replayed another and cannot be resumed; run it again instead.`);
-    const resumption = resumptionOf(task, steps, answer);
+    await this.resume(task, steps, answer, { stopped: "The server restarted", maxSteps: defaultStepCap(task.mode, this.config), personWords: null, model: null, recorder: this.recorder });
+  }
+
+  /** A task that waited for the person goes on with their answer, on the page it was on. */
+  private async resume(
+    task: Task,
+    steps: ProgressStep[],
+    answer: PersonAnswer,
+    how: { stopped: string; maxSteps: number; personWords: PersonWords | null; model: ModelChoice | null; recorder: RunRecorder },
+  ): Promise<{ done: Promise<Task> }> {
+    const resumption = resumptionOf(task, steps, answer, how.stopped);
     const driver: Driver =
       task.mode === "actions"
-        ? new PlannerDriver(this.resources.plannerFor(task, undefined), this.resources.chatModel(), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
+        ? new PlannerDriver(this.resources.plannerFor(task, how.model ?? undefined), this.resources.chatModel(), [...recalledHistory(steps, answer.kind === "ack"), resumption.note])
         : new ToolDriver(this.resources.chatModel(), task.mode, { steps, note: resumption.note });
     const attachments = await this.recorder.taskAttachments(task);
-    await this.launch({ ...task, model: driver.label }, driver, attachments, defaultStepCap(task.mode, this.config), resumption, null, async () => undefined);
+    return this.launch({ ...task, model: driver.label }, driver, attachments, how.maxSteps, resumption, how.personWords, async () => undefined, { recorder: how.recorder });
+  }
+
+  /**
+   * A task that waited for the person when its worker died is held here still waiting
+   * (agent/held-wait.ts): the person's answer resumes it, Stop ends it.
+   */
+  private async takeWaiting(job: QueuedTask, task: Task, steps: ProgressStep[], recorder: RunRecorder): Promise<Task> {
+    const wait = new HeldWait(task);
+    this.waits.set(task.id, wait);
+    const end = await wait.ended.finally(() => this.waits.delete(task.id));
+    if (end.kind === "stopped") return this.stopStored(task, recorder, end.reason);
+    // Thrown, so that the queue gives the task, still waiting, to another worker.
+    if (end.kind === "released") throw new AppError("INTERRUPTED", `This worker is shutting down; another takes task ${task.id} up, still waiting for you.`, { retryable: true });
+    const how = { stopped: "The worker running the task stopped", maxSteps: job.maxSteps, personWords: job.personWords, model: job.model, recorder };
+    const { done } = await this.resume(task, steps, end.answer, how);
+    return done;
   }
 
   /**
@@ -190,11 +219,13 @@ export class Runtime {
    * it died (it is not `queued` any more), from its last stored step, on that step's page, its driver
    * told the steps so far and that it was resumed. A replay taken up again ends interrupted: it would
    * have to find its place in the recording again. `before` is the ended task a Continue goes on from,
-   * or the task a replay plays again, with their steps.
+   * or the task a replay plays again, with their steps. `recorder` records it while this worker holds
+   * it (store/task-leases.ts).
    */
-  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null): Promise<Task> {
+  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null, recorder: RunRecorder): Promise<Task> {
     const again = task.status !== "queued";
-    if (again && task.replay_of) return this.interrupt(task);
+    if (again && task.replay_of) return this.interrupt(task, "interrupted: the worker running this replay stopped; run it again instead", recorder);
+    if (task.status === "awaiting_user") return this.takeWaiting(job, task, steps, recorder);
     const resumption = again ? takenUpOf(task, steps) : before && !task.replay_of ? continuationOf(before.of, before.steps) : null;
     const history = again ? steps : (before?.steps ?? []);
     const driver: Driver = task.replay_of
@@ -205,23 +236,34 @@ export class Runtime {
         ? new PlannerDriver(this.resources.plannerFor(task, job.model ?? undefined), this.resources.chatModel(), resumption ? [...recalledHistory(history, false), resumption.note] : [])
         : new ToolDriver(this.resources.chatModel(), task.mode, resumption ? { steps: history, note: resumption.note } : null);
     const attachments = await this.recorder.taskAttachments(task);
-    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, !again);
+    const { done } = await this.launch({ ...task, model: driver.label }, driver, attachments, job.maxSteps, resumption, job.personWords, async () => undefined, { announced: !again, recorder });
     return done;
   }
 
-  private async interrupt(task: Task): Promise<Task> {
-    const record = new TaskRecord(task, this.recorder);
-    const error = { code: "INTERRUPTED", message: "interrupted: the worker running this replay stopped; run it again instead" };
+  /**
+   * A task every worker that took it up stopped running (killed, frozen or cut off), as many times
+   * as the queue tries one (worker/task-jobs.ts `whenLost`): it ends failed, unless it ended meanwhile.
+   */
+  async abandon(task: Task, tries: number): Promise<void> {
+    if (isFinished(task.status)) return;
+    const message = `interrupted: taken up ${tries} times, and each worker running it stopped (killed, frozen or cut off) before it ended; press Continue to go on from its last step`;
+    await this.interrupt(task, message, this.recorder);
+  }
+
+  private async interrupt(task: Task, message: string, recorder: RunRecorder): Promise<Task> {
+    const record = new TaskRecord(task, recorder);
+    const error = { code: "INTERRUPTED", message };
     await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
     await record.emit({ type: "task.failed", task_id: task.id, error });
     return record.current;
   }
 
-  /** Stops a task that waits for the person since an earlier server process died. */
-  async stopStored(task: Task): Promise<void> {
-    const record = new TaskRecord(task, this.recorder);
+  /** Stops a task that waits for the person since an earlier process died. */
+  async stopStored(task: Task, recorder = this.recorder, reason = "stopped by the user"): Promise<Task> {
+    const record = new TaskRecord(task, recorder);
     await record.update({ status: "stopped", approval: null, answer: null, finished_at: nowIso() });
-    await record.emit({ type: "task.stopped", task_id: task.id, reason: "stopped by the user" });
+    await record.emit({ type: "task.stopped", task_id: task.id, reason });
+    return record.current;
   }
 
   /**
@@ -236,8 +278,11 @@ export class Runtime {
     resume: Resumption | null,
     personWords: PersonWords | null,
     record: (release: () => void) => Promise<void>,
-    /** A worker's new task, whose `task.started` `serve` said as it queued it. */
-    announced = false,
+    /**
+     * `announced`: a worker's new task, whose `task.started` `serve` said as it queued it;
+     * `recorder`: what records the task, when not this process's own (a worker's hold on it).
+     */
+    { announced = false, recorder = this.recorder }: { announced?: boolean; recorder?: RunRecorder } = {},
   ): Promise<{ done: Promise<Task> }> {
     const sessionId = task.session_id;
     const active = this.busySessions.get(sessionId);
@@ -253,7 +298,7 @@ export class Runtime {
     };
     await record(release);
     const log = this.log.child({ task_id: task.id, session_id: sessionId });
-    const run = new TaskRun(task, attachments, this.recorder, this.resources, driver, this.config, log, maxSteps, resume, personWords);
+    const run = new TaskRun(task, attachments, recorder, this.resources, driver, this.config, log, maxSteps, resume, personWords);
     this.runs.set(task.id, run);
     // Seed 000 §3.2: `task.started` comes as soon as the message does, even for a task that waits
     // its turn (a resumed one is told `task.queued`); told in the same turn as it joins the queue,
@@ -374,12 +419,14 @@ export class Runtime {
   /** Carries out the person's command on a task running here, else on the worker that holds it; the reply says it did not take when neither does. */
   private async command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C>> {
     const missed = (command.kind === "tell" ? null : false) as CommandReply<C>;
-    if (this.runs.has(taskId)) return (await this.carryOut(taskId, command)) ?? missed;
+    if (this.isActive(taskId)) return (await this.carryOut(taskId, command)) ?? missed;
     return (await this.dispatch?.command(taskId, command)) ?? missed;
   }
 
   /** A command to a task running in this process (a worker's, from `serve`); null when it does not run here. */
   async carryOut<C extends TaskCommand>(taskId: string, command: TaskCommand & C): Promise<CommandReply<C> | null> {
+    const wait = this.waits.get(taskId);
+    if (wait) return wait.reply(command);
     const run = this.runs.get(taskId);
     if (!run) return null;
     const reply = await this.replyOf(run, command);
@@ -407,8 +454,9 @@ export class Runtime {
     }
   }
 
+  /** Whether the task runs here, or waits here for the person (a worker's, held since the worker before died). */
   isActive(taskId: string): boolean {
-    return this.runs.has(taskId);
+    return this.runs.has(taskId) || this.waits.has(taskId);
   }
 
   /** Whether the task is under way where this process can reach it: run here, or, with workers, not ended (a worker holds it or will). */
@@ -425,9 +473,18 @@ export class Runtime {
     return true;
   }
 
+  /**
+   * Lets the tasks this worker holds waiting for the person go (or only `taskId`): it shuts down,
+   * and they go back to the queue, or another worker holds the task now.
+   */
+  releaseWaiting(taskId?: string): void {
+    for (const wait of this.waits.values()) if (taskId === undefined || wait.task.id === taskId) wait.release();
+  }
+
   /** Stops every task and waits until each has recorded how it ended. */
   async shutdown(reason = "the server is shutting down"): Promise<void> {
     for (const run of this.runs.values()) run.stop(reason);
+    this.releaseWaiting();
     await Promise.all(this.finished);
   }
 }

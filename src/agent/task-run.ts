@@ -206,6 +206,7 @@ export class TaskRun {
         proposed,
         personText: () => this.personSaid(),
         passwords: plainPasswords(`${record.current.text}\n${this.personWords?.text ?? ""}`),
+        beforeActing: () => this.stillHeld(),
         ask: async (request) => this.gate.approveAction(request, await stepRecorder.saveFrame(request.shot, { approval: true })),
         uploadFile: (name) => toUpload.file(name),
       }));
@@ -349,6 +350,12 @@ export class TaskRun {
     const { text, start_url } = this.record.current;
     const own = this.personWords ? [this.personWords.text, this.personWords.startUrl ?? ""] : [text, start_url ?? ""];
     return [...own, ...this.followUps.told].join("\n");
+  }
+
+  /** Stops the task, with nothing more done or recorded, once another worker took it up (store/task-leases.ts). */
+  private async stillHeld(): Promise<void> {
+    if (!(await this.recorder.holds())) this.controller.abort(new StopRequested("another worker took the task up"));
+    this.controller.signal.throwIfAborted();
   }
 
   /** The live view is a side channel: a frame that cannot be sent is logged, not fatal. */

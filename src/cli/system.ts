@@ -14,6 +14,7 @@ import type { DesktopFence } from "../computers/desktop/desktop-fence.ts";
 import { ExtensionHost } from "../computers/extension/extension-host.ts";
 import { removeLeftovers } from "../computers/browser/launch-dirs.ts";
 import { attachRunningChrome, isRunningChrome } from "../computers/browser/running-chrome.ts";
+import { SharedSignIns } from "../computers/browser/sign-ins.ts";
 import { allowedEndpoint } from "../core/cdp-endpoints.ts";
 import type { Config } from "../core/config.ts";
 import { LiveConfig } from "../core/live-config.ts";
@@ -33,6 +34,7 @@ import { installToken } from "../store/install-token.ts";
 import { ModelSettingsFile, readModelSettings } from "../store/model-settings.ts";
 import { BrowserClaims } from "../store/browser-claims.ts";
 import { Store } from "../store/store.ts";
+import { takeLease } from "../store/task-leases.ts";
 import { CommandSender } from "../worker/task-commands.ts";
 import type { TaskJobs } from "../worker/task-jobs.ts";
 
@@ -73,8 +75,6 @@ export interface SystemOptions {
   beforeClose?: (task: Task, computer: Computer) => Promise<void>;
   /** `serve` with TASK_QUEUE=postgres: its tasks go to this queue, for workers to run. */
   queue?: TaskJobs | undefined;
-  /** A worker: its tasks are watched from other processes. */
-  worker?: boolean | undefined;
 }
 
 export async function startSystem(config: Config, options: SystemOptions, log: Logger = createLogger(config)): Promise<System> {
@@ -99,7 +99,6 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     await lock.release();
     throw error;
   });
-  if (options.worker) store.events.watchEverySession();
   const { queue } = options;
   const sender = queue
     ? await CommandSender.open(store).catch(async (error: unknown) => {
@@ -139,7 +138,15 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     onDown: (endpoint, why) => log.warn({ endpoint, why }, "a browser of BROWSER_CDP_URLS is down; tasks pass it over for a while"),
     claim: (url) => claims.claim(url),
   });
-  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool, fenceAddress: config.browser.fenceAddress });
+  // With workers, a chat's tasks run in several processes: its sign-ins are kept where all of them read.
+  const signIns =
+    config.taskQueue === "postgres"
+      ? new SharedSignIns(
+          { read: (chat) => store.readSignIns(chat), write: (chat, cookies) => store.keepSignIns(chat, cookies), forget: (chat) => store.forgetSignIns(chat) },
+          (error) => log.warn({ err: error }, "could not keep a chat's sign-ins"),
+        )
+      : undefined;
+  const browsers = new BrowserHost({ chromePath: config.browser.chromePath, headless: config.browser.headless, network, pool, fenceAddress: config.browser.fenceAddress, signIns });
   const { width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs } = config.browser;
   const secrets = new Secrets(config.secrets);
   const chatModel = live.derive(createChatModel);
@@ -174,6 +181,13 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     log,
     queue && sender ? { enqueue: (job) => queue.enqueue(job), ended: (task) => taskEnd(store, task), command: (taskId, command) => sender.send(taskId, command) } : null,
   );
+  // A task whose every worker stopped ends in one of the servers, whose clients see it end.
+  await queue?.whenLost(async (job, tries) => {
+    // Taken from whichever worker may still run it unseen (frozen, cut off): it records nothing more.
+    await takeLease(store.db, job.taskId, "server");
+    const task = await store.getTask(job.taskId);
+    if (task) await runtime.abandon(task, tries);
+  });
   async function open(task: Task): Promise<Computer> {
     if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
     if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });

@@ -3,7 +3,9 @@
 // What it records (steps, events) reaches every `serve` through the shared store. SIGTERM lets the
 // tasks under way end first; a worker that is killed loses its tasks to the others (worker/task-jobs.ts).
 import type { Config } from "../core/config.ts";
+import { newId } from "../core/ids.ts";
 import { isFinished } from "../protocol/index.ts";
+import { LeasedRecorder, takeLease } from "../store/task-leases.ts";
 import { carryOutCommands } from "../worker/task-commands.ts";
 import { TaskJobs } from "../worker/task-jobs.ts";
 import { startSystem } from "./system.ts";
@@ -11,7 +13,7 @@ import { startSystem } from "./system.ts";
 export async function work(config: Config, slots: number): Promise<void> {
   // Its own runtime has a place for each slot: a task taken is never kept waiting for another.
   const cfg: Config = { ...config, taskQueue: "postgres", limits: { ...config.limits, maxConcurrentTasks: slots } };
-  const system = await startSystem(cfg, { recover: true, worker: true });
+  const system = await startSystem(cfg, { recover: true });
   const { store, runtime, log } = system;
   const jobs = await TaskJobs.open(cfg.databaseUrl!, log).catch(async (error: unknown) => {
     await system.close();
@@ -24,7 +26,11 @@ export async function work(config: Config, slots: number): Promise<void> {
     (taskId, command) => runtime.carryOut(taskId, command),
     (error) => log.warn({ err: error }, "could not carry out a command to a task"),
   );
-  await jobs.work(slots, async (job, attempt) => {
+  const me = newId("worker");
+  await jobs.work(slots, async (job, attempt, lost) => {
+    // Taken before the task is read: a worker that held it before and still runs (frozen, cut off)
+    // can add nothing to what this one reads, and stops at its next write or action.
+    const lease = await takeLease(store.db, job.taskId, me);
     const task = await store.getTask(job.taskId);
     // Stopped while it waited in the queue, or deleted with its chat: nothing to run.
     if (!task || isFinished(task.status)) return;
@@ -33,13 +39,17 @@ export async function work(config: Config, slots: number): Promise<void> {
     const beforeTask = beforeId ? await store.getTask(beforeId) : null;
     const before = beforeTask ? { of: beforeTask, steps: await store.listSteps(beforeTask.id) } : null;
     log.info({ task_id: task.id, attempt }, attempt > 0 ? "taking up a task another worker left" : "running a task");
-    await runtime.take(job, task, steps, before);
+    // A task it holds waiting for the person answers the person no more once another holds it.
+    lost.addEventListener("abort", () => runtime.releaseWaiting(task.id), { once: true });
+    await runtime.take(job, task, steps, before, new LeasedRecorder(store, lease, log));
   });
   process.stdout.write(`EasyAgentCU worker is taking tasks (${slots} at once)\n`);
   let closing = false;
   const shutdown = async () => {
     if (closing) process.exit(1);
     closing = true;
+    // Tasks under way end first; one that waits for the person could wait for hours.
+    runtime.releaseWaiting();
     await jobs.close(true);
     await system.close();
     process.exit(0);

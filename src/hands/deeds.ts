@@ -93,6 +93,11 @@ export interface HandsOptions {
   personText?: () => string;
   /** Passwords the task's text gives in plain words (core/approval-policy.ts `plainPasswords`): typing one is `sensitive_field`. */
   passwords?: readonly string[];
+  /**
+   * Asked before each action touches the screen; throws when the task may not act any more (another
+   * worker took it up), and the action is not done.
+   */
+  beforeActing?(): Promise<void>;
   /** Asks the person about an action; true when they allow it. */
   ask(request: ApprovalRequest): Promise<boolean>;
   /** How long the policy may take for the structure read beside it to stand: a few frames by default. */

@@ -293,6 +293,7 @@ export class Hands {
   }
 
   private async act(work: () => Promise<void>): Promise<void> {
+    await this.options.beforeActing?.();
     const acting = work();
     this.acting = acting;
     try {

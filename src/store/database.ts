@@ -47,11 +47,21 @@ function sqlite(file: string): Kysely<Database> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }
 
+/**
+ * How long a transaction may wait on its process between statements. A process frozen inside one
+ * (SIGSTOP, a stalled machine) would hold its locks — a session's next event id, a task's lease —
+ * and stall every other process's writes until it woke; past this the server ends its connection.
+ */
+const IDLE_IN_TRANSACTION_MS = 10_000;
+
 async function postgres(url: string): Promise<OpenDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS });
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens another; unheard, its error would end the process.
   pool.on("error", () => undefined);
+  // So is one the server closes while it is lent out (IDLE_IN_TRANSACTION_MS): the query that
+  // uses it next fails instead, and the pool drops it when it comes back.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   try {
     (await pool.connect()).release();
   } catch (error) {

@@ -5,19 +5,23 @@
 // reconnects with the last id it saw gets exactly what it missed, then the live stream — except
 // what a later event has replaced: of live frames only each task's latest is kept, and a reply's
 // text deltas go once its completion (which holds the whole text) is written. A failed reply
-// keeps its deltas: they are all there is of what it had written. It also counts each session's
-// viewers, the subscribers that show the session to a person: a task streams its live view only
-// while there is one. A step's reasoning is kept in its step's row only, and read back from there.
-import { sql, type Kysely } from "kysely";
+// keeps its deltas: they are all there is of what it had written. Its viewers, the subscribers
+// that show the session to a person, are counted across processes (viewers.ts): a task streams its
+// live view only while there is one. A step's reasoning is kept in its step's row only, and read
+// back from there.
+import { sql, type Kysely, type Transaction } from "kysely";
 import { nowIso } from "../core/ids.ts";
 import type { Redactor } from "../core/redact.ts";
 import { agentEventSchema, eventTaskId, type AgentEvent, type SessionEvent } from "../protocol/index.ts";
 import { jsonText } from "./flavor.ts";
 import type { Notices } from "./database.ts";
 import type { Database } from "./schema.ts";
+import { Viewers, type ViewerListener } from "./viewers.ts";
 
 export type EventListener = (event: SessionEvent) => void;
-export type ViewerListener = (watched: boolean) => void;
+export type { ViewerListener };
+/** Asked inside an event's write, in its transaction, before the event takes an id: false, and it is not written. */
+export type WriteGuard = (trx: Transaction<Database>) => Promise<boolean>;
 
 /** The channel a Postgres store says on which session has a new event (its payload: the session's id). */
 const EVENTS_CHANNEL = "easyagentcu_events";
@@ -28,9 +32,7 @@ export class EventLog {
   private readonly cursors = new Map<string, number>();
   private readonly drains = new Map<string, Promise<void>>();
   private readonly listeners = new Map<string, Set<EventListener>>();
-  private readonly viewers = new Map<string, number>();
-  private everySessionWatched = false;
-  private readonly viewerListeners = new Map<string, Set<ViewerListener>>();
+  private readonly viewers: Viewers;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -42,10 +44,13 @@ export class EventLog {
      * process writes, and hands each event on as it is written.
      */
     private readonly notices: Notices | null = null,
-  ) {}
+  ) {
+    this.viewers = new Viewers(notices, async (channel, payload) => void (await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db)));
+  }
 
-  /** Starts hearing of the events other processes write (Postgres). */
+  /** Starts hearing of the events other processes write, and of their viewers (Postgres). */
   async start(): Promise<void> {
+    await this.viewers.start();
     await this.notices?.listen(EVENTS_CHANNEL, (sessionId) => {
       if (sessionId !== null) void this.drain(sessionId);
       else for (const watched of this.listeners.keys()) void this.drain(watched);
@@ -53,9 +58,18 @@ export class EventLog {
   }
 
   append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+    return this.chain(sessionId, () => this.write(sessionId, event, async () => true)) as Promise<SessionEvent>;
+  }
+
+  /** Appends the event if `guard` allows it, in the event's own write; null when it refused. */
+  appendIf(sessionId: string, event: AgentEvent, guard: WriteGuard): Promise<SessionEvent | null> {
+    return this.chain(sessionId, () => this.write(sessionId, event, guard));
+  }
+
+  /** Runs one session's writes one after another, in the order they were asked for. */
+  private chain(sessionId: string, write: () => Promise<SessionEvent | null>): Promise<SessionEvent | null> {
     const previous = this.chains.get(sessionId) ?? Promise.resolve();
-    const safe = this.redact(event);
-    const appended = previous.catch(() => undefined).then(() => this.write(sessionId, safe));
+    const appended = previous.catch(() => undefined).then(write);
     this.chains.set(sessionId, appended);
     return appended;
   }
@@ -86,10 +100,10 @@ export class EventLog {
         this.listeners.delete(sessionId);
         this.cursors.delete(sessionId);
       }
-      if (viewer) this.countViewer(sessionId, -1);
+      if (viewer) this.viewers.count(sessionId, -1);
     };
     // Counted at once: the live frame a task sends for it then comes right after the replay.
-    if (viewer) this.countViewer(sessionId, 1);
+    if (viewer) this.viewers.count(sessionId, 1);
     if (this.notices && !this.cursors.has(sessionId)) this.cursors.set(sessionId, await this.lastId(sessionId));
     // Events are persisted before they are fanned out, so whatever the buffer did not catch is
     // already in the table.
@@ -106,36 +120,9 @@ export class EventLog {
     return leave;
   }
 
-  /**
-   * From now on every session counts as watched. A worker's tasks are watched through other
-   * processes (`serve`), whose viewers it cannot count, so their live views always stream.
-   */
-  watchEverySession(): void {
-    this.everySessionWatched = true;
-  }
-
-  /** Calls `listener` now, and whenever it changes, with whether the session has a viewer. */
+  /** Calls `listener` now, and whenever it changes, with whether the session has a viewer in any process. */
   watchViewers(sessionId: string, listener: ViewerListener): () => void {
-    if (this.everySessionWatched) {
-      listener(true);
-      return () => undefined;
-    }
-    const set = this.viewerListeners.get(sessionId) ?? new Set();
-    this.viewerListeners.set(sessionId, set);
-    set.add(listener);
-    listener((this.viewers.get(sessionId) ?? 0) > 0);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.viewerListeners.delete(sessionId);
-    };
-  }
-
-  private countViewer(sessionId: string, change: 1 | -1): void {
-    const count = (this.viewers.get(sessionId) ?? 0) + change;
-    if (count > 0) this.viewers.set(sessionId, count);
-    else this.viewers.delete(sessionId);
-    // Only the first viewer's coming and the last one's going change anything.
-    if (count === (change > 0 ? 1 : 0)) for (const listener of this.viewerListeners.get(sessionId) ?? []) listener(count > 0);
+    return this.viewers.watch(sessionId, listener);
   }
 
   async since(sessionId: string, afterId: number): Promise<SessionEvent[]> {
@@ -166,9 +153,11 @@ export class EventLog {
     return events.map((event) => (event.type === "progress.append" && thoughts.has(event.step.id) ? { ...event, step: { ...event.step, thought: thoughts.get(event.step.id)! } } : event));
   }
 
-  private async write(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
+  private async write(sessionId: string, unsafe: AgentEvent, guard: WriteGuard): Promise<SessionEvent | null> {
+    const event = this.redact(unsafe);
     const at = nowIso();
     const seq = await this.db.transaction().execute(async (trx) => {
+      if (!(await guard(trx))) return null;
       // Taking the session's next id locks its counter until this event is written: in every process,
       // one session's events are written one at a time, in the order of their ids.
       const { last } = await trx
@@ -189,6 +178,7 @@ export class EventLog {
       if (this.notices) await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${sessionId})`.execute(trx);
       return last;
     });
+    if (seq === null) return null;
     const delivered: SessionEvent = { ...event, id: seq, session_id: sessionId, at };
     // Either way it is with this process's listeners when append resolves.
     if (this.notices) await this.drain(sessionId);

@@ -223,6 +223,30 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Which worker holds each task it runs (store/task-leases.ts): taking a task up counts `epoch` on,
+  // and a worker whose epoch is not the last may write nothing more for the task.
+  "0018_task_leases": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("task_leases")
+        .addColumn("task_id", "text", (c) => c.primaryKey())
+        .addColumn("holder", "text", (c) => c.notNull())
+        .addColumn("epoch", "integer", (c) => c.notNull())
+        .execute();
+    },
+  },
+  // A chat's sign-ins (its browser's cookies) where every worker finds them: the chat's next task,
+  // or its task taken up after its worker died, may run in another process (computers/browser/sign-ins.ts).
+  "0019_chat_sign_ins": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("chat_sign_ins")
+        .addColumn("session_id", "text", (c) => c.primaryKey())
+        .addColumn("cookies", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

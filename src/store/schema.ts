@@ -131,6 +131,21 @@ export interface BrowserClaimsTable {
   expires_at: string;
 }
 
+/** The worker that holds a task it runs, and how many times the task was taken (store/task-leases.ts). */
+export interface TaskLeasesTable {
+  task_id: string;
+  /** The process that took the task last, for the logs. */
+  holder: string;
+  epoch: number;
+}
+
+/** A chat's sign-ins when workers run its tasks: its browser's cookies, as JSON (computers/browser/sign-ins.ts). */
+export interface ChatSignInsTable {
+  session_id: string;
+  cookies: string;
+  updated_at: string;
+}
+
 export interface Database {
   sessions: SessionsTable;
   messages: MessagesTable;
@@ -141,4 +156,6 @@ export interface Database {
   frames: FramesTable;
   files: FilesTable;
   browser_claims: BrowserClaimsTable;
+  task_leases: TaskLeasesTable;
+  chat_sign_ins: ChatSignInsTable;
 }

@@ -66,6 +66,7 @@ export async function deleteSessionRows(db: Kysely<Database>, id: string): Promi
     await trx.deleteFrom("frames").where("task_id", "in", tasks).execute();
     await trx.deleteFrom("files").where("task_id", "in", tasks).execute();
     await trx.deleteFrom("steps").where("task_id", "in", tasks).execute();
+    await trx.deleteFrom("task_leases").where("task_id", "in", tasks).execute();
     await trx.deleteFrom("tasks").where("session_id", "=", id).execute();
     await trx.deleteFrom("messages").where("session_id", "=", id).execute();
     await trx.deleteFrom("events").where("session_id", "=", id).execute();

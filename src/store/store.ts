@@ -251,6 +251,11 @@ export class Store implements RunRecorder, ChatRecorder {
     return this.received.record(task, file);
   }
 
+  /** A process that runs its own tasks holds each of them; a worker's hold is a LeasedRecorder's (store/task-leases.ts). */
+  async holds(): Promise<boolean> {
+    return true;
+  }
+
   async emit(sessionId: string, event: AgentEvent): Promise<void> {
     await this.events.append(sessionId, event);
   }
@@ -270,6 +275,27 @@ export class Store implements RunRecorder, ChatRecorder {
   async taskFollowUps(taskId: string): Promise<ChatMessage[]> {
     const rows = await this.db.selectFrom("events").select("data").where("task_id", "=", taskId).where("type", "=", "task.follow_up").orderBy("seq").execute();
     return rows.map((row) => (JSON.parse(row.data) as AgentEventOf<"task.follow_up">).message);
+  }
+
+  // ---- a chat's sign-ins, when workers run its tasks ----
+
+  /** The cookies a chat's browser held last, as JSON; null before any were kept. */
+  async readSignIns(sessionId: string): Promise<string | null> {
+    const row = await this.db.selectFrom("chat_sign_ins").select("cookies").where("session_id", "=", sessionId).executeTakeFirst();
+    return row?.cookies ?? null;
+  }
+
+  async keepSignIns(sessionId: string, cookies: string): Promise<void> {
+    const updated_at = nowIso();
+    await this.db
+      .insertInto("chat_sign_ins")
+      .values({ session_id: sessionId, cookies, updated_at })
+      .onConflict((oc) => oc.column("session_id").doUpdateSet({ cookies, updated_at }))
+      .execute();
+  }
+
+  async forgetSignIns(sessionId: string): Promise<void> {
+    await this.db.deleteFrom("chat_sign_ins").where("session_id", "=", sessionId).execute();
   }
 
   // ---- reads ----

@@ -1,13 +1,16 @@
 // The durable queue of tasks on the Postgres of DATABASE_URL (pg-boss): `serve` puts each task
 // it records here instead of running it, and `worker` processes take them, one per slot. A worker
 // beats every few seconds while it holds a task; one that stops beating (killed, frozen, cut off)
-// loses the task, which goes back to the queue for another worker to take up.
+// loses the task, which goes back to the queue for another worker to take up. A task whose every
+// try was lost so goes to a queue of its own, and whichever process takes it from there ends it.
 import type { Logger } from "pino";
 import { PgBoss } from "pg-boss";
 import type { QueuedTask } from "../agent/ports.ts";
 import { AppError } from "../core/errors.ts";
 
 const QUEUE = "easyagentcu-tasks";
+/** The tasks whose last try was lost (pg-boss's dead letter queue of QUEUE). */
+const LOST = "easyagentcu-tasks-lost";
 /** pg-boss's shortest heartbeat: a killed worker's task is free again this long after its last beat, plus one supervision pass. */
 const HEARTBEAT_SECONDS = 10;
 const SUPERVISE_SECONDS = 5;
@@ -22,11 +25,15 @@ export class TaskJobs {
   private constructor(private readonly boss: PgBoss) {}
 
   static async open(databaseUrl: string, log: Logger): Promise<TaskJobs> {
-    const boss = new PgBoss({ connectionString: databaseUrl, superviseIntervalSeconds: SUPERVISE_SECONDS });
+    // A queue's lost heartbeats are looked for once per monitoring pass (every 60 s by default), not per supervision.
+    const boss = new PgBoss({ connectionString: databaseUrl, superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS });
     boss.on("error", (error: unknown) => log.warn({ err: error }, "the task queue had an error"));
     try {
       await boss.start();
-      await boss.createQueue(QUEUE, { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS });
+      await boss.createQueue(LOST);
+      await boss.createQueue(QUEUE, { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 0, expireInSeconds: EXPIRE_SECONDS, deadLetter: LOST });
+      // A queue an earlier version made has no dead letter queue: creating it again changes nothing.
+      await boss.updateQueue(QUEUE, { deadLetter: LOST });
     } catch (error) {
       await boss.stop({ graceful: false }).catch(() => undefined);
       throw new AppError("STORAGE_FAILED", `Could not open the task queue on DATABASE_URL's Postgres: ${error instanceof Error ? error.message : String(error)}.`);
@@ -41,11 +48,23 @@ export class TaskJobs {
 
   /**
    * Takes tasks, at most `slots` at once, and runs `handle` on each while beating for it. `attempt`
-   * counts the times the task was taken before (0 the first time).
+   * counts the times the task was taken before (0 the first time); `lost` aborts when a beat finds
+   * the task given to another (this worker was frozen or cut off past its heartbeat).
    */
-  async work(slots: number, handle: (job: QueuedTask, attempt: number) => Promise<void>): Promise<void> {
+  async work(slots: number, handle: (job: QueuedTask, attempt: number, lost: AbortSignal) => Promise<void>): Promise<void> {
     await this.boss.work<QueuedTask>(QUEUE, { localConcurrency: slots, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-      if (job) await handle(job.data, job.retryCount);
+      if (job) await handle(job.data, job.retryCount, job.signal);
+    });
+  }
+
+  /**
+   * Takes the tasks whose every try was lost and runs `handle` on each with the number of tries it
+   * had; several processes may call it, and each lost task goes to one of them.
+   */
+  async whenLost(handle: (job: QueuedTask, tries: number) => Promise<void>): Promise<void> {
+    const options = { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true } as const;
+    await this.boss.work<QueuedTask, unknown, typeof options>(LOST, options, async ([job]) => {
+      if (job) await handle(job.data, (job.sourceRetryCount ?? RETRY_LIMIT) + 1);
     });
   }
 

@@ -1,6 +1,7 @@
 // `bin/easyagentcu.js` as its own process, for tests and benchmarks: a command run to its end (its
 // exit code and what it printed), or a serve or worker with a data dir of its own: its address,
-// what it logged, its API with the install token, and kill -9 of its process group.
+// what it logged, its API with the install token, kill -9 of its process group, and freezing it
+// (SIGSTOP) and waking it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +23,10 @@ export interface ProductProcess {
   api<T>(method: string, route: string, body?: Record<string, unknown>): Promise<{ status: number; json: T }>;
   /** kill -9 of it (its browsers run in groups of their own), resolved once it is gone. */
   kill(): Promise<void>;
+  /** Freezes it (SIGSTOP), as a machine that stalls or a process swapped out does: it neither beats nor writes until it wakes. */
+  freeze(): void;
+  /** Wakes it (SIGCONT) where it was frozen. */
+  wake(): void;
 }
 
 export interface ProductRun {
@@ -84,5 +89,7 @@ export async function startProductProcess(args: string[], env: Record<string, st
       process.kill(-child.pid!, "SIGKILL");
       await exited;
     },
+    freeze: () => process.kill(-child.pid!, "SIGSTOP"),
+    wake: () => process.kill(-child.pid!, "SIGCONT"),
   };
 }

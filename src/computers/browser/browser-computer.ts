@@ -348,6 +348,16 @@ export class BrowserComputer implements Computer {
   async carry(signIns: CarriedSignIns): Promise<void> {
     await addCookies(this.context, signIns.cookies);
     this.signIns = signIns;
+    if (signIns.eachStep) this.keepSignInsWhenIdle(signIns);
+  }
+
+  /** Between steps, while the task waits for its model: reading the cookies then slows no step. */
+  private keepSignInsWhenIdle(signIns: CarriedSignIns): void {
+    this.whenIdle(() => {
+      if (this.closed) return;
+      void readCookies(this.context).then((cookies) => cookies && !this.closed && signIns.keep(cookies));
+      this.keepSignInsWhenIdle(signIns);
+    });
   }
 
   async close(): Promise<void> {
@@ -363,7 +373,7 @@ export class BrowserComputer implements Computer {
       } else {
         const { signIns } = this;
         const cookies = signIns && (await readCookies(this.context));
-        if (cookies) signIns.keep(cookies);
+        if (cookies) await signIns.keep(cookies);
         await this.context.close().catch(() => undefined);
       }
     } finally {

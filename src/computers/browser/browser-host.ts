@@ -20,7 +20,7 @@ import type { NetworkGate } from "../computer.ts";
 import { Fence, judgeUrl, type ContextProxy } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
-import { SignIns } from "./sign-ins.ts";
+import { SignIns, type SignInKeeper } from "./sign-ins.ts";
 
 /**
  * How long a task waits for a spare still being opened (it takes about a quarter of a second). One
@@ -55,6 +55,8 @@ export interface BrowserHostOptions {
   pool?: BrowserLeases | null;
   /** BROWSER_FENCE_ADDRESS: where leased browsers on other machines reach the fence (`host:port`). */
   fenceAddress?: string | undefined;
+  /** Where chats' sign-ins are kept; by default this process's memory. */
+  signIns?: SignInKeeper;
 }
 
 export class BrowserHost {
@@ -70,7 +72,7 @@ export class BrowserHost {
   /** Local and private origins the person allowed while the server runs, besides ALLOWED_ORIGINS. */
   private readonly permitted = new Set<string>();
   /** The cookies each chat's browser held when its last task ended. */
-  private readonly signIns = new SignIns();
+  private readonly signIns: SignInKeeper;
   private readonly gate: NetworkGate = {
     judge: (url) => judgeUrl(this.policy(), new URL(url)),
     permit: (origin) => void this.permitted.add(origin),
@@ -89,7 +91,9 @@ export class BrowserHost {
     permit: () => undefined,
   };
 
-  constructor(private readonly options: BrowserHostOptions) {}
+  constructor(private readonly options: BrowserHostOptions) {
+    this.signIns = options.signIns ?? new SignIns();
+  }
 
   /** Forgets the sign-ins kept for a chat (it was deleted). */
   forget(chat: string): void {
@@ -104,7 +108,7 @@ export class BrowserHost {
     const { pool } = this.options;
     const computer = pool ? await this.leased(pool, options) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
     if (chat !== undefined) {
-      await computer.carry(this.signIns.of(chat)).catch(async (error: unknown) => {
+      await Promise.resolve(this.signIns.of(chat)).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
         await computer.close();
         throw error;
       });

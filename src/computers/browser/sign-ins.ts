@@ -1,7 +1,10 @@
 // A chat's sign-ins, carried from one of its tasks to the next. Each task drives a browser context
 // of its own, closed with it; the cookies that context holds as it closes — where nearly every site
 // keeps who is signed in — are kept here for the chat, in this process's memory only (never written
-// to disk), and the chat's next task starts with them. Deleting the chat forgets them.
+// to disk), and the chat's next task starts with them. Deleting the chat forgets them. With workers
+// (TASK_QUEUE=postgres) a chat's tasks run in several processes: its sign-ins are kept in the
+// database instead (SharedSignIns), after each step as well, so that a task another worker takes
+// up after its own died starts signed in where it was.
 //
 // Local storage, session storage and IndexedDB are not carried: putting a site's local storage back
 // means loading a page of that site first (about 0.2 s per task), or a script that every frame of
@@ -13,7 +16,16 @@ export type SignInCookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
 /** What a task's browser starts with, and where it gives back what it holds as it closes. */
 export interface CarriedSignIns {
   readonly cookies: SignInCookies;
-  keep(cookies: SignInCookies): void;
+  /** Kept after each step too (when the browser is idle), not only as it closes: another process may take the task up. */
+  readonly eachStep: boolean;
+  keep(cookies: SignInCookies): void | Promise<void>;
+}
+
+/** Where a chat's sign-ins are kept: this process's memory (SignIns), or the database workers share (SharedSignIns). */
+export interface SignInKeeper {
+  /** The chat's sign-ins for one of its tasks. */
+  of(chat: string): CarriedSignIns | Promise<CarriedSignIns>;
+  forget(chat: string): void;
 }
 
 /** The chats whose sign-ins are kept: past this many, the one that opened a browser longest ago is forgotten. */
@@ -27,7 +39,7 @@ interface Chat {
   kept: number;
 }
 
-export class SignIns {
+export class SignIns implements SignInKeeper {
   private readonly chats = new Map<string, Chat>();
 
   /** The chat's sign-ins for one of its tasks. */
@@ -42,6 +54,7 @@ export class SignIns {
     const { kept, cookies: started } = chat;
     return {
       cookies: started,
+      eachStep: false,
       // What changed, over what the browser started with: not into a chat forgotten since, nor over
       // what a later task kept. A browser whose task was stopped while it opened changed nothing,
       // and closes whenever it comes: it keeps nothing, before or after the next task's.
@@ -55,6 +68,48 @@ export class SignIns {
 
   forget(id: string): void {
     this.chats.delete(id);
+  }
+}
+
+/** The database's side of SharedSignIns: each chat's cookies as JSON text. */
+export interface SignInPlace {
+  read(chat: string): Promise<string | null>;
+  write(chat: string, cookies: string): Promise<void>;
+  forget(chat: string): Promise<void>;
+}
+
+/**
+ * A chat's sign-ins in the database the workers share. A chat runs one task at a time, so the last
+ * cookies its browser held are the chat's; each task writes only what changed since it last wrote.
+ * A write that fails is tried again with the next.
+ */
+export class SharedSignIns implements SignInKeeper {
+  constructor(
+    private readonly place: SignInPlace,
+    private readonly failed: (error: unknown) => void,
+  ) {}
+
+  async of(chat: string): Promise<CarriedSignIns> {
+    const text = await this.place.read(chat);
+    const cookies = text ? (JSON.parse(text) as SignInCookies) : [];
+    let written = cookies;
+    let writes: Promise<void> = Promise.resolve();
+    return {
+      cookies,
+      eachStep: true,
+      keep: (now) => {
+        writes = writes.then(async () => {
+          if (sameCookies(now, written)) return;
+          await this.place.write(chat, JSON.stringify(now));
+          written = now;
+        }).catch(this.failed);
+        return writes;
+      },
+    };
+  }
+
+  forget(chat: string): void {
+    this.place.forget(chat).catch(this.failed);
   }
 }
 

@@ -1,0 +1,91 @@
+// Who watches which session: the subscribers that show it to a person (an SSE client) in this
+// process, and — on Postgres — in every other process on the database, so that a worker streams a
+// task's live view only while some `serve` has a viewer of its session. Each process says on one
+// channel when its first viewer of a session comes and its last one goes; one that starts watching
+// a session asks, and the processes with viewers of it answer. A process that dies with viewers
+// leaves them counted: its sessions' tasks stream as if watched, as every task did before.
+import { newId } from "../core/ids.ts";
+import type { Notices } from "./database.ts";
+
+export type ViewerListener = (watched: boolean) => void;
+
+const CHANNEL = "easyagentcu_viewers";
+
+/** What a process says: whether it watches a session now, or a question who does. */
+type Said = { process: string; session: string; watched: boolean } | { process: string; ask: string };
+
+export class Viewers {
+  private readonly process = newId("proc");
+  /** This process's viewers of each session. */
+  private readonly local = new Map<string, number>();
+  /** The other processes that have a viewer of each session. */
+  private readonly remote = new Map<string, Set<string>>();
+  private readonly listeners = new Map<string, Set<ViewerListener>>();
+
+  constructor(
+    /** Postgres: the other processes. SQLite (null): this process is the only one. */
+    private readonly notices: Notices | null,
+    private readonly say: (channel: string, payload: string) => Promise<void>,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.notices?.listen(CHANNEL, (payload) => {
+      // Some may have been missed: ask again about every session watched here.
+      if (payload === null) for (const session of this.listeners.keys()) this.tell({ process: this.process, ask: session });
+      else this.heard(JSON.parse(payload) as Said);
+    });
+  }
+
+  /** A viewer of the session comes (1) or goes (-1) in this process. */
+  count(session: string, change: 1 | -1): void {
+    const before = this.watched(session);
+    const count = (this.local.get(session) ?? 0) + change;
+    if (count > 0) this.local.set(session, count);
+    else this.local.delete(session);
+    // Only the first viewer's coming and the last one's going are news to the others.
+    if (count === (change > 0 ? 1 : 0)) this.tell({ process: this.process, session, watched: count > 0 });
+    this.changed(session, before);
+  }
+
+  /** Calls `listener` now, and whenever it changes, with whether the session has a viewer in any process. */
+  watch(session: string, listener: ViewerListener): () => void {
+    const set = this.listeners.get(session) ?? new Set();
+    if (set.size === 0) this.tell({ process: this.process, ask: session });
+    this.listeners.set(session, set);
+    set.add(listener);
+    listener(this.watched(session));
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(session);
+    };
+  }
+
+  private watched(session: string): boolean {
+    return (this.local.get(session) ?? 0) > 0 || (this.remote.get(session)?.size ?? 0) > 0;
+  }
+
+  private heard(said: Said): void {
+    if (said.process === this.process) return;
+    if ("ask" in said) {
+      if (this.local.has(said.ask)) this.tell({ process: this.process, session: said.ask, watched: true });
+      return;
+    }
+    const before = this.watched(said.session);
+    const processes = this.remote.get(said.session) ?? new Set();
+    if (said.watched) processes.add(said.process);
+    else processes.delete(said.process);
+    if (processes.size > 0) this.remote.set(said.session, processes);
+    else this.remote.delete(said.session);
+    this.changed(said.session, before);
+  }
+
+  private changed(session: string, before: boolean): void {
+    const now = this.watched(session);
+    if (now !== before) for (const listener of this.listeners.get(session) ?? []) listener(now);
+  }
+
+  /** A word lost (the database is unreachable a moment) costs a live view, never a task. */
+  private tell(said: Said): void {
+    if (this.notices) this.say(CHANNEL, JSON.stringify(said)).catch(() => undefined);
+  }
+}
