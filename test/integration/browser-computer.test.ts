@@ -61,10 +61,13 @@ describe("the browser computer", () => {
     await pages.waitForRecord("value héllo 世界 ✓");
   });
 
-  it("scrolls by pixels at a point", async () => {
+  it("scrolls by pixels at a point, the wheel turning there wherever the pointer was", async () => {
+    await computer.move(100, 100);
     await computer.scroll(640, 500, 0, 600);
+    await pages.waitForRecord("wheel 640,500");
     await pages.waitForRecord("scrollY 600");
-    await computer.scroll(640, 500, 0, -600);
+    await computer.scroll(700, 450, 0, -600);
+    await pages.waitForRecord("wheel 700,450");
     await pages.waitForRecord("scrollY 0");
   });
 

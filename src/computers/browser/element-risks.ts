@@ -43,6 +43,23 @@ export function risksOfHandle(element: ElementHandle<Element>, how: RiskHow, dow
 }
 
 /**
+ * What acting on the element at a point (CSS pixels), or on the focused one when `point` is null,
+ * risks, read in one round trip to the page when that element is in the page's own document, as
+ * most are: `in a frame` when it is a frame's, which {@link deepElement} follows. The page runs
+ * the same functions as on a handle, put together as one expression: a function sent to a page
+ * cannot call another one sent beside it.
+ */
+export async function risksInPageDocument(page: Page, point: { x: number; y: number } | null, how: RiskHow, downloads: RegExp): Promise<Risk[] | "in a frame"> {
+  const options = JSON.stringify({ downloads: downloads.source, press: PRESS_WORDS, how });
+  const read = `(() => {
+    const element = (${elementIn})(${JSON.stringify(point)});
+    if (!element) return [];
+    return (${frameContent})(element) ? "in a frame" : (${risksInPage})(element, ${options});
+  })()`;
+  return (await page.evaluate(read)) as Risk[] | "in a frame";
+}
+
+/**
  * The element's box in the page's CSS pixels, its frames' offsets added (each frame's content box,
  * past border and padding, which Playwright's own box leaves out for a frame of another site);
  * null when it has no size or a frame holding it is gone.

@@ -190,7 +190,8 @@ export async function holdElementAt(page: Page, point: { x: number; y: number },
         [held, point, IN_PLACE_PX] as const,
       );
     } finally {
-      await held.dispose().catch(() => undefined);
+      // Let go without waiting: nothing reads the element again, and the click waits on this check.
+      void held.dispose().catch(() => undefined);
     }
   };
 }

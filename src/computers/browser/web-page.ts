@@ -8,7 +8,7 @@ import type { Secrets } from "../../core/secrets.ts";
 import type { BrowserPage, ElementQuery, ElementTarget, ForeignFrame, PageTool, ReadabilityResult, RefAction, Risk } from "../computer.ts";
 import { pageView, type PageView, type ViewRequest } from "../../perception/page-view/view.ts";
 import { elementAt } from "./dom-index.ts";
-import { boxInPage, deepElement, originOfHandle, risksOfHandle, type RiskHow } from "./element-risks.ts";
+import { boxInPage, deepElement, originOfHandle, risksInPageDocument, risksOfHandle, type RiskHow } from "./element-risks.ts";
 import { locatorFromCode } from "./locator-code.ts";
 import { callPageTool, pageTools } from "./page-tools.ts";
 import { ariaTree, describeLocator, locateRef, readability, waitForLoaded } from "./page-understanding.ts";
@@ -183,8 +183,11 @@ export class WebPage implements BrowserPage {
     await mouse.up();
   }
 
-  risksOf(element: ElementQuery, how: RiskHow): Promise<Risk[]> {
-    return this.onElement(element, (found) => risksOfHandle(found, how, DOWNLOADS), []);
+  async risksOf(element: ElementQuery, how: RiskHow): Promise<Risk[]> {
+    // The element under a point, or the focused one, is read in one round trip unless a frame holds it.
+    const point = element === "focused" ? null : "x" in element ? { x: element.x / this.scale, y: element.y / this.scale } : undefined;
+    const here = point === undefined ? null : await risksInPageDocument(this.page(), point, how, DOWNLOADS);
+    return Array.isArray(here) ? here : this.onElement(element, (found) => risksOfHandle(found, how, DOWNLOADS), []);
   }
 
   frameOf(element: ElementQuery): Promise<ForeignFrame | null> {
