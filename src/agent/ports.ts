@@ -69,7 +69,8 @@ export interface ChatRecorder {
 }
 
 export interface TaskResources {
-  openComputer(task: Task): Promise<Computer>;
+  /** The task's computer; `signal` ends a wait for one (a browser of a pool none of which is free) when the task is stopped. */
+  openComputer(task: Task, signal: AbortSignal): Promise<Computer>;
   /** Drops what the computers kept for a chat between its tasks (its browser's sign-ins): the chat was deleted. */
   forgetChat(sessionId: string): void;
   /** The planner for one task; adapters that hold a conversation give each task its own. */

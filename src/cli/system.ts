@@ -171,8 +171,8 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     {
       plannerFor: (_task, choice) => createPlanner(live.current, choice, log),
       chatModel,
-      openComputer: async (task) => {
-        const computer = await open(task);
+      openComputer: async (task, signal) => {
+        const computer = await open(task, signal);
         const { beforeClose } = options;
         return beforeClose ? closingAfter(computer, () => beforeClose(task, computer)) : computer;
       },
@@ -188,10 +188,10 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     const task = await store.getTask(job.taskId);
     if (task) await runtime.abandon(task, tries);
   });
-  async function open(task: Task): Promise<Computer> {
+  async function open(task: Task, signal: AbortSignal): Promise<Computer> {
     if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
     if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
-    if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id);
+    if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id, signal);
     const url = allowedEndpoint(config, task.cdp.url);
     if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL, ATTACH_CHROME or CDP_ALLOWED_URLS any more.`);
     const target = task.cdp.target_id ?? undefined;

@@ -104,9 +104,9 @@ export class BrowserHost {
    * A browser context for a task. One of a chat (`chat`: its session id) starts from the sign-ins
    * the chat's last task ended with, and leaves its own for the next.
    */
-  async open(options: BrowserComputerOptions, chat?: string): Promise<BrowserComputer> {
+  async open(options: BrowserComputerOptions, chat?: string, signal?: AbortSignal): Promise<BrowserComputer> {
     const { pool } = this.options;
-    const computer = pool ? await this.leased(pool, options) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
+    const computer = pool ? await this.leased(pool, options, signal) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
     if (chat !== undefined) {
       await Promise.resolve(this.signIns.of(chat)).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
         await computer.close();
@@ -127,10 +127,10 @@ export class BrowserHost {
    * switch that closes every connection made outside it. Closing the context lets go of the browser
    * and gives it back; a browser that goes away while held is given back as down.
    */
-  private async leased(pool: BrowserLeases, options: BrowserComputerOptions): Promise<BrowserComputer> {
+  private async leased(pool: BrowserLeases, options: BrowserComputerOptions, signal?: AbortSignal): Promise<BrowserComputer> {
     this.fence ??= Fence.start(() => this.policy());
     const fence = await this.fence;
-    const lease = await pool.lease();
+    const lease = await pool.lease(signal);
     const proxy = await this.proxyFor(fence, lease.url).catch(async (error: unknown) => {
       await lease.release();
       throw error;

@@ -17,8 +17,8 @@ export interface Lease {
 }
 
 export interface BrowserLeases {
-  /** A browser for one task, once one is free. */
-  lease(): Promise<Lease>;
+  /** A browser for one task, once one is free; `signal` ends the wait (the task was stopped). */
+  lease(signal?: AbortSignal): Promise<Lease>;
 }
 
 /** How long /json/version may take to answer before the browser is taken for down. */
@@ -73,15 +73,16 @@ export class EndpointLeases implements BrowserLeases {
     this.endpoints = urls.map((url) => ({ url, held: false, elsewhere: false, downUntil: 0 }));
   }
 
-  async lease(): Promise<Lease> {
+  async lease(signal?: AbortSignal): Promise<Lease> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
+      signal?.throwIfAborted();
       const leased = await this.firstFree();
       if (leased) return leased;
       const left = deadline - Date.now();
       if (left <= 0) throw this.noneFree();
       const elsewhere = this.endpoints.some((e) => e.elsewhere);
-      await this.change(Math.min(left, this.nextUp(), elsewhere ? ELSEWHERE_POLL_MS : Number.POSITIVE_INFINITY));
+      await this.change(Math.min(left, this.nextUp(), elsewhere ? ELSEWHERE_POLL_MS : Number.POSITIVE_INFINITY), signal);
     }
   }
 
@@ -142,16 +143,18 @@ export class EndpointLeases implements BrowserLeases {
     return ups.length > 0 ? Math.min(...ups) : Number.POSITIVE_INFINITY;
   }
 
-  /** Resolves when a browser is given back, or after `ms`. */
-  private change(ms: number): Promise<void> {
+  /** Resolves when a browser is given back, after `ms`, or once `signal` is aborted. */
+  private change(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         this.waiting.delete(wake);
+        signal?.removeEventListener("abort", wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(wake, signal?.aborted ? 0 : ms);
       this.waiting.add(wake);
+      signal?.addEventListener("abort", wake, { once: true });
     });
   }
 
