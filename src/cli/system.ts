@@ -136,7 +136,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   const claims = new BrowserClaims(store.db);
   const pool = browserLeases(config.browser, {
     onDown: (endpoint, why) => log.warn({ endpoint, why }, "a browser of BROWSER_CDP_URLS is down; tasks pass it over for a while"),
-    claim: (url) => claims.claim(url),
+    claim: (url, lost) => claims.claim(url, lost),
   });
   // With workers, a chat's tasks run in several processes: its sign-ins are kept where all of them read.
   const signIns =

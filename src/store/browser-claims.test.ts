@@ -1,5 +1,6 @@
 // A browser of BROWSER_CDP_URLS claimed by one task of one process at a time, on either database:
-// a second claim waits for the first to be given up, or for it to expire when its process died.
+// a second claim waits for the first to be given up, or for it to expire when its process died, and
+// a holder whose expired claim was taken over is told.
 import { describe, expect, it } from "vitest";
 import { DATABASES, useStores } from "../../test/support/stores.ts";
 import { BrowserClaims } from "./browser-claims.ts";
@@ -46,4 +47,20 @@ describe.each(DATABASES)("browser claims on %s", (database) => {
       await store.close();
     }
   });
+
+  it("tells the holder whose claim another process took over, at its next renewal", async () => {
+    const store = await stores.open();
+    try {
+      let told = 0;
+      const late = await new BrowserClaims(store.db).claim(URL_A, () => void told++);
+      await store.db.updateTable("browser_claims").set({ expires_at: new Date(Date.now() - 1).toISOString() }).execute();
+      const taken = await new BrowserClaims(store.db).claim(URL_A);
+      expect(taken).not.toBeNull();
+      await expect.poll(() => told, { timeout: 15_000, interval: 200 }).toBe(1);
+      await late!.release();
+      await taken!.release();
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
 });

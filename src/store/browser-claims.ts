@@ -20,13 +20,26 @@ export interface Claim {
 export class BrowserClaims {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Claims the browser at `url` for one task; null while another holds it. */
-  async claim(url: string): Promise<Claim | null> {
+  /**
+   * Claims the browser at `url` for one task; null while another holds it. `lost` is called once if
+   * the claim is found taken over (its renewals failed until it expired and another process took it).
+   */
+  async claim(url: string, lost: () => void = () => undefined): Promise<Claim | null> {
     const endpoint = createHash("sha256").update(url).digest("hex");
     const holder = randomBytes(12).toString("hex");
     if (!(await this.take(endpoint, holder))) return null;
-    // A renewal that fails (the database out of reach a moment) is tried again at the next.
-    const timer = setInterval(() => void this.renew(endpoint, holder).catch(() => undefined), RENEW_MS);
+    // A renewal that fails (the database out of reach a moment) is tried again at the next; one that
+    // finds the row no longer ours means two tasks could drive the browser: its holder is told.
+    const timer = setInterval(() => {
+      void this.renew(endpoint, holder).then(
+        (held) => {
+          if (held) return;
+          clearInterval(timer);
+          lost();
+        },
+        () => undefined,
+      );
+    }, RENEW_MS);
     timer.unref();
     let released: Promise<void> | null = null;
     return {
@@ -55,8 +68,10 @@ export class BrowserClaims {
     return row?.holder === holder;
   }
 
-  private async renew(endpoint: string, holder: string): Promise<void> {
+  /** Whether the claim was still this holder's, renewed. */
+  private async renew(endpoint: string, holder: string): Promise<boolean> {
     const expires_at = new Date(Date.now() + CLAIM_TTL_MS).toISOString();
-    await this.db.updateTable("browser_claims").set({ expires_at }).where("endpoint", "=", endpoint).where("holder", "=", holder).execute();
+    const [result] = await this.db.updateTable("browser_claims").set({ expires_at }).where("endpoint", "=", endpoint).where("holder", "=", holder).execute();
+    return (result?.numUpdatedRows ?? 0n) > 0n;
   }
 }

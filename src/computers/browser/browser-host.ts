@@ -141,6 +141,8 @@ export class BrowserHost {
       const connected = browser;
       let lettingGo = false;
       connected.once("disconnected", () => void (lettingGo || lease.release(true)));
+      // Another process leased it meanwhile (this one's claim expired unrenewed): the task lets go, failing as a browser gone.
+      lease.onLost?.(() => void connected.close().catch(() => undefined));
       const computer = await BrowserComputer.create(connected, { ...options, gate: this.gate, proxy });
       return givingBack(computer, async () => {
         lettingGo = true;

@@ -1,10 +1,13 @@
-// A task waiting for a browser of BROWSER_CDP_URLS that is stopped gives up its place at once: its
-// wait ends with the stop, and the browser given back later goes to a task that still waits.
+// A task waiting for a browser that is stopped gives up its place at once: its wait for one of
+// BROWSER_CDP_URLS ends with the stop, and the browser given back later goes to a task that still
+// waits; BROWSER_CDP_COMMAND's session being made is ended. An address with a user and password
+// (a browser service's) is checked with them, as Basic authorization.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRemote, type Remote } from "../../../test/support/remote-chromium.ts";
 import { useStores } from "../../../test/support/stores.ts";
 import { BrowserClaims } from "../../store/browser-claims.ts";
 import { EndpointLeases } from "./browser-pool.ts";
+import { commandLease } from "./cdp-command.ts";
 
 let remote: Remote;
 beforeAll(async () => {
@@ -34,6 +37,35 @@ describe("a wait for a browser", () => {
       const next = await waiting;
       expect(next.url).toBe(remote.url);
       await next.release();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("ends a command still making its session, when its task is stopped", async () => {
+    const stop = new AbortController();
+    const making = commandLease("echo started >&2; exec sleep 30", 60_000, stop.signal);
+    setTimeout(() => stop.abort(new Error("stopped by the person")), 300);
+    const began = Date.now();
+    await expect(making).rejects.toThrow("stopped by the person");
+    expect(Date.now() - began).toBeLessThan(5_000);
+  });
+});
+
+describe("an address with a user and password", () => {
+  const stores = useStores("sqlite");
+
+  it("is checked with them and leased, not passed over as down", async () => {
+    const store = await stores.open();
+    try {
+      const claims = new BrowserClaims(store.db);
+      const downs: string[] = [];
+      const withUser = remote.url.replace("http://", "http://agent:s3cret@");
+      const pool = new EndpointLeases([withUser], 1_000, { onDown: (_endpoint, why) => void downs.push(why), claim: (url) => claims.claim(url) });
+      const lease = await pool.lease();
+      expect(lease.url).toBe(withUser);
+      expect(downs).toEqual([]);
+      await lease.release();
     } finally {
       await store.close();
     }

@@ -14,6 +14,8 @@ export interface Lease {
   readonly url: string;
   /** Gives it back; `down`: it failed while held, so it is not leased again for a while. Once is enough; later calls do nothing. */
   release(down?: boolean): Promise<void>;
+  /** Calls `listener` if the lease is lost while held (another process took the browser over): its task must let go. */
+  onLost?(listener: () => void): void;
 }
 
 export interface BrowserLeases {
@@ -34,7 +36,7 @@ interface Claimed {
 }
 
 /** Claims a browser for a task across the processes that share the store; null while one of them holds it. */
-export type ClaimBrowser = (url: string) => Promise<Claimed | null>;
+export type ClaimBrowser = (url: string, lost: () => void) => Promise<Claimed | null>;
 
 export interface PoolPorts {
   /** A browser was found down, or went away while held: told with its address made safe to show. */
@@ -46,7 +48,7 @@ export interface PoolPorts {
 export function browserLeases(browser: Config["browser"], ports: PoolPorts): BrowserLeases | null {
   if (browser.cdpUrls.length > 0) return new EndpointLeases(browser.cdpUrls, browser.leaseWaitMs, ports);
   const { cdpCommand, cdpCommandTimeoutMs } = browser;
-  if (cdpCommand) return { lease: () => commandLease(cdpCommand, cdpCommandTimeoutMs) };
+  if (cdpCommand) return { lease: (signal) => commandLease(cdpCommand, cdpCommandTimeoutMs, signal) };
   return null;
 }
 
@@ -96,39 +98,51 @@ export class EndpointLeases implements BrowserLeases {
       endpoint.held = true;
       const leased = await this.tryOne(endpoint).catch((error: unknown) => {
         endpoint.held = false;
+        this.wakeAll();
         throw error;
       });
       if (leased) return leased;
       endpoint.held = false;
+      // A task that found nothing free while this one was being tried sleeps on what it saw then: it looks again.
+      this.wakeAll();
     }
     return null;
   }
 
   /** The lease of a browser held here meanwhile: claimed in the store, then checked. */
   private async tryOne(endpoint: Endpoint): Promise<Lease | null> {
-    const claim = await this.ports.claim(endpoint.url);
+    const lost = new Set<() => void>();
+    const claim = await this.ports.claim(endpoint.url, () => {
+      this.ports.onDown(redactUrl(endpoint.url), "another process took it over: this one could not renew its claim in time, so its task lets go of it");
+      for (const listener of lost) listener();
+    });
     endpoint.elsewhere = claim === null;
     if (!claim) return null;
     const why = await check(endpoint.url);
-    if (why === null) return this.held(endpoint, claim);
+    if (why === null) return this.held(endpoint, claim, lost);
     await claim.release().catch(() => undefined);
     this.markDown(endpoint, why);
     return null;
   }
 
-  private held(endpoint: Endpoint, claim: Claimed): Lease {
+  private held(endpoint: Endpoint, claim: Claimed, lost: Set<() => void>): Lease {
     let released = false;
     return {
       url: endpoint.url,
+      onLost: (listener) => void lost.add(listener),
       release: async (down = false) => {
         if (released) return;
         released = true;
         endpoint.held = false;
         if (down) this.markDown(endpoint, "it closed or could not be driven while a task held it");
         await claim.release().catch(() => undefined);
-        for (const wake of this.waiting) wake();
+        this.wakeAll();
       },
     };
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.waiting) wake();
   }
 
   private markDown(endpoint: Endpoint, why: string): void {
@@ -178,7 +192,8 @@ function count(n: number): string {
 /** Why the browser at `url` is taken for down, or null when its DevTools answer. */
 async function check(url: string): Promise<string | null> {
   try {
-    const reply = await fetch(versionUrl(url), { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    const { href, authorization } = versionUrl(url);
+    const reply = await fetch(href, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS), ...(authorization ? { headers: { authorization } } : {}) });
     await reply.body?.cancel();
     // A service reached by its WebSocket address alone may serve nothing else: that it answers is enough.
     if (!reply.ok && /^https?:/.test(url)) return `its /json/version answered HTTP ${reply.status}`;
@@ -189,10 +204,17 @@ async function check(url: string): Promise<string | null> {
   }
 }
 
-/** Where a DevTools endpoint tells its version: beside an http(s) address's path, at the root of a ws(s) one's host. */
-function versionUrl(url: string): string {
+/**
+ * Where a DevTools endpoint tells its version: beside an http(s) address's path, at the root of a
+ * ws(s) one's host. The address's user and password (a service's) go as Basic authorization: fetch
+ * refuses an address that holds them.
+ */
+export function versionUrl(url: string): { href: string; authorization: string | null } {
   const u = new URL(url);
-  if (u.protocol === "ws:" || u.protocol === "wss:") return `${u.protocol === "wss:" ? "https" : "http"}://${u.host}/json/version`;
+  const authorization = u.username || u.password ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}` : null;
+  u.username = "";
+  u.password = "";
+  if (u.protocol === "ws:" || u.protocol === "wss:") return { href: `${u.protocol === "wss:" ? "https" : "http"}://${u.host}/json/version`, authorization };
   u.pathname = `${u.pathname.replace(/\/$/, "")}/json/version`;
-  return u.href;
+  return { href: u.href, authorization };
 }

@@ -14,7 +14,7 @@ const END_GRACE_MS = 5_000;
 const STDERR_KEPT = 600;
 
 /** Runs the command for one task; its lease ends the session. */
-export async function commandLease(command: string, timeoutMs: number): Promise<Lease> {
+export async function commandLease(command: string, timeoutMs: number, signal?: AbortSignal): Promise<Lease> {
   const child = spawn("sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
@@ -25,7 +25,7 @@ export async function commandLease(command: string, timeoutMs: number): Promise<
   };
   let line: string;
   try {
-    line = await firstLine(child, timeoutMs, failed);
+    line = await firstLine(child, timeoutMs, failed, signal);
   } catch (error) {
     await end(child);
     throw error;
@@ -40,15 +40,16 @@ export async function commandLease(command: string, timeoutMs: number): Promise<
 }
 
 /** The first line the command prints, once it has printed it; rejects when it exits or takes too long first. */
-function firstLine(child: ChildProcess, timeoutMs: number, failed: (why: string) => AppError): Promise<string> {
+function firstLine(child: ChildProcess, timeoutMs: number, failed: (why: string) => AppError, signal?: AbortSignal): Promise<string> {
   const lines = createInterface({ input: child.stdout! });
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => settle(failed(`printed no address within ${Math.round(timeoutMs / 1000)} s (BROWSER_CDP_COMMAND_TIMEOUT_MS)`)), timeoutMs);
-    const settle = (outcome: string | AppError) => {
+    const settle = (outcome: string | Error) => {
       clearTimeout(timer);
       lines.removeAllListeners("line");
       child.removeListener("exit", exited);
       child.removeListener("error", refused);
+      signal?.removeEventListener("abort", stopped);
       // What it prints later is read and dropped, so that a full pipe never holds the command up.
       child.stdout!.resume();
       if (typeof outcome === "string") resolve(outcome);
@@ -56,9 +57,13 @@ function firstLine(child: ChildProcess, timeoutMs: number, failed: (why: string)
     };
     const exited = (code: number | null, signal: NodeJS.Signals | null) => settle(failed(`ended (${signal ?? `exit code ${code}`}) before it printed an address`));
     const refused = (error: Error) => settle(failed(`could not be run: ${error.message}`));
+    // The task was stopped while the session was being made: it is ended, not waited for.
+    const stopped = () => settle(signal?.reason instanceof Error ? signal.reason : new Error("stopped"));
     lines.once("line", (text) => settle(text.trim()));
     child.once("exit", exited);
     child.once("error", refused);
+    if (signal?.aborted) stopped();
+    else signal?.addEventListener("abort", stopped, { once: true });
   });
 }
 
