@@ -1,7 +1,8 @@
 // The store's queries where SQLite and Postgres speak differently, on both: rows read back in the
 // order they were written (not by their ids), the chats listed by their latest activity with their
 // latest task's status, JSON fields matched inside events, and a dead process's half-written
-// answer closed, and a chat's sign-ins kept only by the worker that holds its task — each the same on the embedded file and on a Postgres server.
+// answer closed, and a chat's sign-ins kept only by the worker that holds its task and only while
+// the chat exists — each the same on the embedded file and on a Postgres server.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Task } from "../protocol/index.ts";
@@ -95,6 +96,22 @@ describe.each(DATABASES)("the store on %s", (database) => {
       // The first worker wakes and keeps what its browser held: the successor's sign-ins stay.
       await frozen.keepSignIns("s-signed", "[\"ada, first\"]");
       expect(await store.readSignIns("s-signed")).toBe("[\"ada, fresh\"]");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("deletes a chat's sign-ins with the chat, and keeps none a browser of it gives back afterwards", async () => {
+    const store = await stores.open();
+    try {
+      await store.ensureSession("s-gone", "gone");
+      await store.keepSignIns("s-gone", "[\"ada\"]");
+      expect(await store.readSignIns("s-gone")).toBe("[\"ada\"]");
+      await store.deleteSession("s-gone");
+      expect(await store.readSignIns("s-gone")).toBeNull();
+      // A browser of the chat that closes after the chat was deleted (its task stopped as it opened).
+      await store.keepSignIns("s-gone", "[\"ada, late\"]");
+      expect(await store.readSignIns("s-gone")).toBeNull();
     } finally {
       await store.close();
     }
