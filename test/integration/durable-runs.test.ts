@@ -1,6 +1,6 @@
 // Durable runs on workers (issue 38), past the plain case of workers.test.ts: a task whose every
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
-// takes its task up does nothing more with it when it wakes; a task that waited for the person
+// takes its task up does nothing more with it when it wakes, its chat's sign-ins included; a task that waited for the person
 // when its worker died still waits on the next one, through more redeploys than it has tries; and
 // the next one opens its page signed in.
 // A worker streams a task's live view only while a server has a viewer of its chat.
@@ -95,6 +95,37 @@ describe("a task on workers", () => {
     expect(json.steps.map((s) => s.index)).toEqual([1, 2]);
     // The page was pressed once, by the first worker before it froze; never again when it woke.
     expect(clicks() - clicksBefore).toBe(1);
+  }, 300_000);
+
+  it("taken up while its worker was frozen keeps the sign-ins its new worker left: the frozen worker's browser, signed in meanwhile, writes none when it wakes", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
+    model.route((r) => resumed(r) && planningText(r).includes("Task: frozen member job"), act("done", { answer: "Finished without signing in." }, "Done"));
+    model.route((r) => planningText(r).includes("Task: frozen member job"), act("click", { x: 200, y: 330 }, "Signing in slowly"), { ...act("done", { answer: "never" }), delayMs: 8_000 });
+    model.route((r) => planningText(r).includes("Task: next member job"), act("done", { answer: "Looked." }, "Done"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const frozen = await api.send({ mode: "task", session_id: "s-frozen-member", text: "frozen member job", start_url: pages.url("members.html") });
+    const watching = await openStream(api.url, "s-frozen-member", 0);
+    await watching.waitFor((e) => e.type === "progress.append" && e.task_id === frozen, 60_000);
+    // The site signs its browser in as it waits for its model, after it kept the chat's sign-ins for that step; then it freezes.
+    await pages.waitForRecord("members: signed in slowly");
+    first.freeze();
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    expect(await watching.completes(frozen, 120_000)).toMatchObject({ answer: "Finished without signing in." });
+    watching.close();
+
+    first.wake();
+    await until(() => first.said().includes("another worker took this task up"), 30_000);
+    // Time for it to close its browser, which is when it would keep what the browser holds.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const loadsBefore = pages.records.length;
+    const next = await api.send({ mode: "task", session_id: "s-frozen-member", text: "next member job", start_url: pages.url("members.html") });
+    const after = await openStream(api.url, "s-frozen-member", 0);
+    expect(await after.completes(next, 60_000)).toMatchObject({ answer: "Looked." });
+    after.close();
+    expect(pages.records.slice(loadsBefore)).toContain("members: signed out");
+    expect(pages.records.slice(loadsBefore)).not.toContain("members: signed in");
   }, 300_000);
 
   it("that waited for the person when its worker died is taken up still waiting, and their answer, given on any server, resumes it on the new worker", async () => {
