@@ -80,6 +80,7 @@ export class TaskJobs {
     try {
       const { db } = transaction;
       // Fenced to this hold: a job another worker holds now is not ended, nor the task queued twice.
+      // pg-boss answers with how many jobs it settled (`affected`), which its types leave out.
       const ended = (await this.boss.complete(QUEUE, { id: job.id, retryCount: job.retryCount }, null, { db })) as { affected?: number };
       if (!ended.affected) {
         await transaction.rollback();
