@@ -53,6 +53,11 @@ export interface RunRecorder {
   holds(): Promise<boolean>;
   /** Persists the event, then delivers it to the session's subscribers, in emission order. */
   emit(sessionId: string, event: AgentEvent): Promise<void>;
+  /**
+   * Keeps the cookies the chat's browser holds (JSON) where every worker reads them: not for a chat
+   * deleted since, nor once another worker took the task up.
+   */
+  keepSignIns(sessionId: string, cookies: string): Promise<void>;
   /** The files the message that asked for the task carried, as they came (a task resumed after a restart). */
   taskAttachments(task: Task): Promise<Attachment[]>;
   /** What the person told the task while it ran (its follow-ups, read or not), oldest first. */
@@ -69,8 +74,8 @@ export interface ChatRecorder {
 }
 
 export interface TaskResources {
-  /** The task's computer; `signal` ends a wait for one (a browser of a pool none of which is free) when the task is stopped. */
-  openComputer(task: Task, signal: AbortSignal): Promise<Computer>;
+  /** The task's computer, which keeps what it carries for the chat through `recorder`; `signal` ends a wait for one (a browser of a pool none of which is free) when the task is stopped. */
+  openComputer(task: Task, signal: AbortSignal, recorder: RunRecorder): Promise<Computer>;
   /** Drops what the computers kept for a chat between its tasks (its browser's sign-ins): the chat was deleted. */
   forgetChat(sessionId: string): void;
   /** The planner for one task; adapters that hold a conversation give each task its own. */

@@ -202,13 +202,12 @@ export class Runtime {
    * A task that waited for the person when its worker died is held here still waiting
    * (agent/held-wait.ts): the person's answer resumes it, Stop ends it.
    */
-  private async takeWaiting(job: QueuedTask, task: Task, steps: ProgressStep[], recorder: RunRecorder): Promise<Task> {
+  private async takeWaiting(job: QueuedTask, task: Task, steps: ProgressStep[], recorder: RunRecorder): Promise<Task | null> {
     const wait = new HeldWait(task);
     this.waits.set(task.id, wait);
     const end = await wait.ended.finally(() => this.waits.delete(task.id));
     if (end.kind === "stopped") return this.stopStored(task, recorder, end.reason);
-    // Thrown, so that the queue gives the task, still waiting, to another worker.
-    if (end.kind === "released") throw new AppError("INTERRUPTED", `This worker is shutting down; another takes task ${task.id} up, still waiting for you.`, { retryable: true });
+    if (end.kind === "released") return null;
     const how = { stopped: "The worker running the task stopped", maxSteps: job.maxSteps, personWords: job.personWords, model: job.model, recorder };
     const { done } = await this.resume(task, steps, end.answer, how);
     return done;
@@ -220,9 +219,10 @@ export class Runtime {
    * told the steps so far and that it was resumed. A replay taken up again ends interrupted: it would
    * have to find its place in the recording again. `before` is the ended task a Continue goes on from,
    * or the task a replay plays again, with their steps. `recorder` records it while this worker holds
-   * it (store/task-leases.ts).
+   * it (store/task-leases.ts). Null: this worker let the task go still waiting for the person
+   * (releaseWaiting), for another to take up.
    */
-  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null, recorder: RunRecorder): Promise<Task> {
+  async take(job: QueuedTask, task: Task, steps: ProgressStep[], before: { of: Task; steps: ProgressStep[] } | null, recorder: RunRecorder): Promise<Task | null> {
     const again = task.status !== "queued";
     if (again && task.replay_of) return this.interrupt(task, "interrupted: the worker running this replay stopped; run it again instead", recorder);
     if (task.status === "awaiting_user") return this.takeWaiting(job, task, steps, recorder);

@@ -291,7 +291,7 @@ export class TaskRun {
   private async open(signal: AbortSignal): Promise<Computer> {
     // A task stopped before it had a place (or while it began) opens nothing.
     signal.throwIfAborted();
-    const opening = this.resources.openComputer(this.record.current, signal);
+    const opening = this.resources.openComputer(this.record.current, signal, this.recorder);
     // If Stop comes while the browser starts, the computer arrives after the run has ended: close it.
     opening
       .then((computer) => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino, type Logger } from "pino";
 import { ChatAgent } from "../agent/chat-agent.ts";
+import type { RunRecorder } from "../agent/ports.ts";
 import { Runtime } from "../agent/runtime.ts";
 import { UploadFiles } from "../agent/upload-files.ts";
 import { BrowserHost } from "../computers/browser/browser-host.ts";
@@ -142,7 +143,7 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
   const signIns =
     config.taskQueue === "postgres"
       ? new SharedSignIns(
-          { read: (chat) => store.readSignIns(chat), write: (chat, cookies) => store.keepSignIns(chat, cookies), forget: (chat) => store.forgetSignIns(chat) },
+          { read: (chat) => store.readSignIns(chat), forget: (chat) => store.forgetSignIns(chat) },
           (error) => log.warn({ err: error }, "could not keep a chat's sign-ins"),
         )
       : undefined;
@@ -171,8 +172,8 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     {
       plannerFor: (_task, choice) => createPlanner(live.current, choice, log),
       chatModel,
-      openComputer: async (task, signal) => {
-        const computer = await open(task, signal);
+      openComputer: async (task, signal, recorder) => {
+        const computer = await open(task, signal, recorder);
         const { beforeClose } = options;
         return beforeClose ? closingAfter(computer, () => beforeClose(task, computer)) : computer;
       },
@@ -188,10 +189,10 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     const task = await store.getTask(job.taskId);
     if (task) await runtime.abandon(task, tries);
   });
-  async function open(task: Task, signal: AbortSignal): Promise<Computer> {
+  async function open(task: Task, signal: AbortSignal, recorder: RunRecorder): Promise<Computer> {
     if (task.computer === "desktop") return openDesktop(config, await desktopFenced(), network);
     if (task.computer === "extension") return extensions.open(task.id, task.extension_client_id, { jpegQuality, navigationTimeoutMs, secrets });
-    if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, task.session_id, signal);
+    if (!task.cdp) return browsers.open({ width, height, deviceScaleFactor, jpegQuality, navigationTimeoutMs, secrets, som: config.som }, { id: task.session_id, write: (cookies) => recorder.keepSignIns(task.session_id, cookies) }, signal);
     const url = allowedEndpoint(config, task.cdp.url);
     if (!url) throw new AppError("BROWSER_UNAVAILABLE", `The browser at ${task.cdp.url} is not in CDP_URL, ATTACH_CHROME or CDP_ALLOWED_URLS any more.`);
     const target = task.cdp.target_id ?? undefined;

@@ -1,13 +1,14 @@
 // `easyagentcu worker`: takes tasks `serve` queued on DATABASE_URL's Postgres (TASK_QUEUE=postgres)
 // and runs them, `slots` at once, with the same computers, models and policy as `serve` would.
 // What it records (steps, events) reaches every `serve` through the shared store. SIGTERM lets the
-// tasks under way end first; a worker that is killed loses its tasks to the others (worker/task-jobs.ts).
+// tasks under way end first, and hands those waiting for the person back to the queue; a worker that
+// is killed loses its tasks to the others (worker/task-jobs.ts).
 import type { Config } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
 import { isFinished } from "../protocol/index.ts";
 import { LeasedRecorder, takeLease } from "../store/task-leases.ts";
 import { carryOutCommands } from "../worker/task-commands.ts";
-import { TaskJobs } from "../worker/task-jobs.ts";
+import { TaskJobs, WAIT_HOLD_MS } from "../worker/task-jobs.ts";
 import { startSystem } from "./system.ts";
 
 export async function work(config: Config, slots: number): Promise<void> {
@@ -27,7 +28,7 @@ export async function work(config: Config, slots: number): Promise<void> {
     (error) => log.warn({ err: error }, "could not carry out a command to a task"),
   );
   const me = newId("worker");
-  await jobs.work(slots, async (job, attempt, lost) => {
+  await jobs.work(slots, async (job, { attempt, lost, handBack }) => {
     // Taken before the task is read: a worker that held it before and still runs (frozen, cut off)
     // can add nothing to what this one reads, and stops at its next write or action.
     const lease = await takeLease(store.db, job.taskId, me);
@@ -40,8 +41,18 @@ export async function work(config: Config, slots: number): Promise<void> {
     const before = beforeTask ? { of: beforeTask, steps: await store.listSteps(beforeTask.id) } : null;
     log.info({ task_id: task.id, attempt }, attempt > 0 ? "taking up a task another worker left" : "running a task");
     // A task it holds waiting for the person answers the person no more once another holds it.
-    lost.addEventListener("abort", () => runtime.releaseWaiting(task.id), { once: true });
-    await runtime.take(job, task, steps, before, new LeasedRecorder(store, lease, log));
+    const letGo = () => runtime.releaseWaiting(task.id);
+    lost.addEventListener("abort", letGo, { once: true });
+    // A wait held past the job's expiry would count as a failed try: it goes back to the queue first.
+    const heldLong = setTimeout(letGo, WAIT_HOLD_MS);
+    try {
+      const ended = await runtime.take(job, task, steps, before, new LeasedRecorder(store, lease, log));
+      // Let go still waiting (this worker shuts down, or held the wait long): another worker takes it up.
+      if (ended === null && !lost.aborted && (await handBack())) log.info({ task_id: task.id }, "handed a task waiting for the person back to the queue");
+    } finally {
+      clearTimeout(heldLong);
+      lost.removeEventListener("abort", letGo);
+    }
   });
   process.stdout.write(`EasyAgentCU worker is taking tasks (${slots} at once)\n`);
   let closing = false;

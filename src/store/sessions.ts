@@ -1,5 +1,5 @@
 // The chat list: each session with where its latest task stands and when it last saw activity,
-// the person's renames, and deleting a chat with everything recorded for it.
+// the person's renames, and deleting a chat with everything recorded for it, its sign-ins too.
 import { sql, type Kysely } from "kysely";
 import { sessionStatus, type Session, type TaskStatus } from "../protocol/index.ts";
 import { greatest, jsonText, writtenOrder } from "./flavor.ts";
@@ -72,5 +72,8 @@ export async function deleteSessionRows(db: Kysely<Database>, id: string): Promi
     await trx.deleteFrom("events").where("session_id", "=", id).execute();
     await trx.deleteFrom("event_seqs").where("session_id", "=", id).execute();
     await trx.deleteFrom("sessions").where("id", "=", id).execute();
+    // After the chat's row: a browser keeping its sign-ins as this runs either waited for this delete
+    // and wrote nothing, or wrote before it and its row goes here (Store.keepSignIns).
+    await trx.deleteFrom("chat_sign_ins").where("session_id", "=", id).execute();
   });
 }

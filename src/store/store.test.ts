@@ -1,11 +1,14 @@
 // The store's queries where SQLite and Postgres speak differently, on both: rows read back in the
 // order they were written (not by their ids), the chats listed by their latest activity with their
 // latest task's status, JSON fields matched inside events, and a dead process's half-written
-// answer closed — each the same on the embedded file and on a Postgres server.
+// answer closed, and a chat's sign-ins kept only by the worker that holds its task and only while
+// the chat exists — each the same on the embedded file and on a Postgres server.
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Task } from "../protocol/index.ts";
 import { task as taskRecord } from "../../web/src/testing/fixtures.ts";
 import { DATABASES, useStores } from "../../test/support/stores.ts";
+import { LeasedRecorder, takeLease } from "./task-leases.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
 
@@ -75,6 +78,40 @@ describe.each(DATABASES)("the store on %s", (database) => {
       expect(events.map((e) => e.type)).toEqual(["chat.started", "chat.completed", "chat.started", "chat.delta", "chat.failed"]);
       expect(events.at(-1)).toMatchObject({ type: "chat.failed", message_id: "msg_cut", error: { code: "INTERRUPTED" } });
       expect(await store.deleteRefusal("s-chat")).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps a chat's sign-ins from the worker that holds its task, never from one that lost it", async () => {
+    const store = await stores.open();
+    const log = pino({ enabled: false });
+    try {
+      await store.ensureSession("s-signed", "signed");
+      await store.createTask(task("task_signed", "s-signed"), message("msg_signed", "s-signed", { task_id: "task_signed" }), []);
+      const frozen = new LeasedRecorder(store, await takeLease(store.db, "task_signed", "worker-a"), log);
+      await frozen.keepSignIns("s-signed", "[\"ada, first\"]");
+      const successor = new LeasedRecorder(store, await takeLease(store.db, "task_signed", "worker-b"), log);
+      await successor.keepSignIns("s-signed", "[\"ada, fresh\"]");
+      // The first worker wakes and keeps what its browser held: the successor's sign-ins stay.
+      await frozen.keepSignIns("s-signed", "[\"ada, first\"]");
+      expect(await store.readSignIns("s-signed")).toBe("[\"ada, fresh\"]");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("deletes a chat's sign-ins with the chat, and keeps none a browser of it gives back afterwards", async () => {
+    const store = await stores.open();
+    try {
+      await store.ensureSession("s-gone", "gone");
+      await store.keepSignIns("s-gone", "[\"ada\"]");
+      expect(await store.readSignIns("s-gone")).toBe("[\"ada\"]");
+      await store.deleteSession("s-gone");
+      expect(await store.readSignIns("s-gone")).toBeNull();
+      // A browser of the chat that closes after the chat was deleted (its task stopped as it opened).
+      await store.keepSignIns("s-gone", "[\"ada, late\"]");
+      expect(await store.readSignIns("s-gone")).toBeNull();
     } finally {
       await store.close();
     }

@@ -30,8 +30,8 @@ import {
 } from "../protocol/index.ts";
 import { openBlobs, type BlobStore, type S3Settings } from "./blobs.ts";
 import { openDatabase, type Notices, type OpenDatabase } from "./database.ts";
-import { jsonText, writtenOrder } from "./flavor.ts";
-import { EventLog } from "./event-log.ts";
+import { jsonText, sqlFlavor, writtenOrder } from "./flavor.ts";
+import { EventLog, type WriteGuard } from "./event-log.ts";
 import { DataFiles } from "./files.ts";
 import { ReceivedFiles } from "./received-files.ts";
 import { deleteRefusal, deleteSessionRows, listSessions, renameSession } from "./sessions.ts";
@@ -285,13 +285,21 @@ export class Store implements RunRecorder, ChatRecorder {
     return row?.cookies ?? null;
   }
 
-  async keepSignIns(sessionId: string, cookies: string): Promise<void> {
+  /** Keeps them while the chat exists, and when `guard` allows it in the write's own transaction (a worker's lease). */
+  async keepSignIns(sessionId: string, cookies: string, guard?: WriteGuard): Promise<void> {
     const updated_at = nowIso();
-    await this.db
-      .insertInto("chat_sign_ins")
-      .values({ session_id: sessionId, cookies, updated_at })
-      .onConflict((oc) => oc.column("session_id").doUpdateSet({ cookies, updated_at }))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      if (guard && !(await guard(trx))) return;
+      // Under a share lock of the chat's row: a delete under way is waited for and then nothing is
+      // written; a delete that comes after takes this row with the chat (sessions.ts).
+      const chat = trx.selectFrom("sessions").select("id").where("id", "=", sessionId);
+      if (!(await (sqlFlavor(trx) === "postgres" ? chat.forShare() : chat).executeTakeFirst())) return;
+      await trx
+        .insertInto("chat_sign_ins")
+        .values({ session_id: sessionId, cookies, updated_at })
+        .onConflict((oc) => oc.column("session_id").doUpdateSet({ cookies, updated_at }))
+        .execute();
+    });
   }
 
   async forgetSignIns(sessionId: string): Promise<void> {

@@ -3,7 +3,7 @@
 // lost the task and keeps nothing more it records for it, so a frozen worker that wakes after
 // another took its task up cannot add to it. Its events are refused inside their own write, under
 // a share lock of the lease row, so an event is written either before the task was taken up or not
-// at all; its other writes are checked just before they are made.
+// at all, and so are the chat's sign-ins it keeps; its other writes are checked just before they are made.
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Logger } from "pino";
 import type { FrameOptions, ReceivedFile, RunRecorder, StepFrame } from "../agent/ports.ts";
@@ -126,6 +126,13 @@ export class LeasedRecorder implements RunRecorder {
     if (!this.held) return;
     const written = await this.store.events.appendIf(sessionId, event, (trx) => stillHeld(trx, this.lease, true));
     if (!written) this.lose();
+  }
+
+  async keepSignIns(sessionId: string, cookies: string): Promise<void> {
+    if (!this.held) return;
+    let held = true;
+    await this.store.keepSignIns(sessionId, cookies, async (trx) => (held = await stillHeld(trx, this.lease, true)));
+    if (!held) this.lose();
   }
 
   taskAttachments(task: Task): Promise<Attachment[]> {

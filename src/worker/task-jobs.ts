@@ -3,8 +3,10 @@
 // beats every few seconds while it holds a task; one that stops beating (killed, frozen, cut off)
 // loses the task, which goes back to the queue for another worker to take up. A task whose every
 // try was lost so goes to a queue of its own, and whichever process takes it from there ends it.
+// A worker that lets a task go on purpose while it waits for the person (it shuts down, or held the
+// wait long) hands it back as a new job: that uses none of the task's tries.
 import type { Logger } from "pino";
-import { PgBoss } from "pg-boss";
+import { PgBoss, type Job } from "pg-boss";
 import type { QueuedTask } from "../agent/ports.ts";
 import { AppError } from "../core/errors.ts";
 
@@ -18,8 +20,28 @@ const SUPERVISE_SECONDS = 5;
 const POLL_SECONDS = 1;
 /** Tries of one task in all: a task whose workers keep dying is not taken up forever. */
 const RETRY_LIMIT = 3;
-/** A task's whole life, waits for the person included; its liveness is the heartbeat. */
+/**
+ * How long one worker may hold a task; a hold that outlasts it counts as a failed try. Its liveness
+ * is the heartbeat: this bounds a task that runs on and on. A wait for the person is handed back
+ * well before it (WAIT_HOLD_MS), so a task may wait days, through any number of redeploys.
+ */
 const EXPIRE_SECONDS = 12 * 3600;
+/** How long a worker holds a task waiting for the person before it hands it back to the queue, a fresh hold with the whole of EXPIRE_SECONDS. */
+export const WAIT_HOLD_MS = (EXPIRE_SECONDS / 2) * 1000;
+
+/** A worker's hold on one task it took from the queue. */
+export interface TaskHold {
+  /** The times the task was taken before and lost (0 the first time, and after a hand back). */
+  attempt: number;
+  /** Aborts when a beat finds the task given to another (this worker was frozen or cut off past its heartbeat). */
+  lost: AbortSignal;
+  /**
+   * Gives the task back to the queue without using a try: this job ends and a new one for the task
+   * is queued, in one transaction, so the task is never in two jobs nor in none. False when the
+   * hold was lost already (the task is another worker's).
+   */
+  handBack(): Promise<boolean>;
+}
 
 export class TaskJobs {
   private constructor(private readonly boss: PgBoss) {}
@@ -46,15 +68,31 @@ export class TaskJobs {
     await this.boss.send(QUEUE, job);
   }
 
-  /**
-   * Takes tasks, at most `slots` at once, and runs `handle` on each while beating for it. `attempt`
-   * counts the times the task was taken before (0 the first time); `lost` aborts when a beat finds
-   * the task given to another (this worker was frozen or cut off past its heartbeat).
-   */
-  async work(slots: number, handle: (job: QueuedTask, attempt: number, lost: AbortSignal) => Promise<void>): Promise<void> {
+  /** Takes tasks, at most `slots` at once, and runs `handle` on each while beating for it. */
+  async work(slots: number, handle: (job: QueuedTask, hold: TaskHold) => Promise<void>): Promise<void> {
     await this.boss.work<QueuedTask>(QUEUE, { localConcurrency: slots, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-      if (job) await handle(job.data, job.retryCount, job.signal);
+      if (job) await handle(job.data, { attempt: job.retryCount, lost: job.signal, handBack: () => this.handBack(job) });
     });
+  }
+
+  private async handBack(job: Job<QueuedTask>): Promise<boolean> {
+    const transaction = await this.boss.getDb().beginTransaction!();
+    try {
+      const { db } = transaction;
+      // Fenced to this hold: a job another worker holds now is not ended, nor the task queued twice.
+      // pg-boss answers with how many jobs it settled (`affected`), which its types leave out.
+      const ended = (await this.boss.complete(QUEUE, { id: job.id, retryCount: job.retryCount }, null, { db })) as { affected?: number };
+      if (!ended.affected) {
+        await transaction.rollback();
+        return false;
+      }
+      await this.boss.send(QUEUE, job.data, { db });
+      await transaction.commit();
+      return true;
+    } catch (error) {
+      await transaction.rollback();
+      throw error;
+    }
   }
 
   /**

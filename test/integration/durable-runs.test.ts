@@ -1,7 +1,8 @@
 // Durable runs on workers (issue 38), past the plain case of workers.test.ts: a task whose every
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
-// takes its task up does nothing more with it when it wakes; a task that waited for the person
-// when its worker died still waits on the next one; and the next one opens its page signed in.
+// takes its task up does nothing more with it when it wakes, its chat's sign-ins included; a task that waited for the person
+// when its worker died still waits on the next one, through more redeploys than it has tries; and
+// the next one opens its page signed in.
 // A worker streams a task's live view only while a server has a viewer of its chat.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
@@ -96,6 +97,37 @@ describe("a task on workers", () => {
     expect(clicks() - clicksBefore).toBe(1);
   }, 300_000);
 
+  it("taken up while its worker was frozen keeps the sign-ins its new worker left: the frozen worker's browser, signed in meanwhile, writes none when it wakes", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
+    model.route((r) => resumed(r) && planningText(r).includes("Task: frozen member job"), act("done", { answer: "Finished without signing in." }, "Done"));
+    model.route((r) => planningText(r).includes("Task: frozen member job"), act("click", { x: 200, y: 330 }, "Signing in slowly"), { ...act("done", { answer: "never" }), delayMs: 8_000 });
+    model.route((r) => planningText(r).includes("Task: next member job"), act("done", { answer: "Looked." }, "Done"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const frozen = await api.send({ mode: "task", session_id: "s-frozen-member", text: "frozen member job", start_url: pages.url("members.html") });
+    const watching = await openStream(api.url, "s-frozen-member", 0);
+    await watching.waitFor((e) => e.type === "progress.append" && e.task_id === frozen, 60_000);
+    // The site signs its browser in as it waits for its model, after it kept the chat's sign-ins for that step; then it freezes.
+    await pages.waitForRecord("members: signed in slowly");
+    first.freeze();
+    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    expect(await watching.completes(frozen, 120_000)).toMatchObject({ answer: "Finished without signing in." });
+    watching.close();
+
+    first.wake();
+    await until(() => first.said().includes("another worker took this task up"), 30_000);
+    // Time for it to close its browser, which is when it would keep what the browser holds.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const loadsBefore = pages.records.length;
+    const next = await api.send({ mode: "task", session_id: "s-frozen-member", text: "next member job", start_url: pages.url("members.html") });
+    const after = await openStream(api.url, "s-frozen-member", 0);
+    expect(await after.completes(next, 60_000)).toMatchObject({ answer: "Looked." });
+    after.close();
+    expect(pages.records.slice(loadsBefore)).toContain("members: signed out");
+    expect(pages.records.slice(loadsBefore)).not.toContain("members: signed in");
+  }, 300_000);
+
   it("that waited for the person when its worker died is taken up still waiting, and their answer, given on any server, resumes it on the new worker", async () => {
     const databaseUrl = await postgres.database();
     const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person");
@@ -125,6 +157,32 @@ describe("a task on workers", () => {
     expect(resumed).toContain("they answered: I've done it");
     expect(resumed).toContain(`The page was opened again at ${pages.url("form.html")}`);
   }, 300_000);
+
+  it("waiting for the person outlasts more worker restarts than the queue gives a task tries, and is then answered and completes", async () => {
+    const databaseUrl = await postgres.database();
+    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: wait through redeploys");
+    model.route(answered, act("done", { answer: "Went on after the weekend." }, "Finished"));
+    model.route((r) => planningText(r).includes("Task: wait through redeploys"), act("needs_user", { answer: "Please press I've done it on Monday." }, "Waiting"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const waiting = await api.send({ mode: "task", session_id: "s-redeploys", text: "wait through redeploys", start_url: pages.url("form.html") });
+    const watching = await openStream(api.url, "s-redeploys", 0);
+    await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    await first.kill();
+    // Each redeploy stops the worker that holds the task (SIGTERM) and starts another.
+    for (let redeploy = 0; redeploy <= TRIES; redeploy++) {
+      const worker = await startProcess(["worker"], databaseUrl, /taking tasks/);
+      await until(() => worker.said().includes(waiting), 60_000);
+      await worker.stop();
+    }
+    const last = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await until(() => last.said().includes(waiting), 60_000);
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task).toMatchObject({ status: "awaiting_user" });
+    expect((await api.api("POST", "/api/chat/ack-user-action", { task_id: waiting })).status).toBe(202);
+    expect(await watching.completes(waiting, 60_000)).toMatchObject({ answer: "Went on after the weekend." });
+    watching.close();
+    expect(kinds(watching.events)).not.toContain("task.failed");
+  }, 400_000);
 
   it("held waiting for the person by a worker that froze, then woke after another held it, is answered by the other alone", async () => {
     const databaseUrl = await postgres.database();

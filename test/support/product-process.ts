@@ -1,7 +1,7 @@
 // `bin/easyagentcu.js` as its own process, for tests and benchmarks: a command run to its end (its
 // exit code and what it printed), or a serve or worker with a data dir of its own: its address,
-// what it logged, its API with the install token, kill -9 of its process group, and freezing it
-// (SIGSTOP) and waking it.
+// what it logged, its API with the install token, stopping it as a redeploy does (SIGTERM), kill -9
+// of its process group, and freezing it (SIGSTOP) and waking it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,6 +21,8 @@ export interface ProductProcess {
   /** Sends a task or message; resolves with the task's id. */
   send(body: Record<string, unknown>): Promise<string>;
   api<T>(method: string, route: string, body?: Record<string, unknown>): Promise<{ status: number; json: T }>;
+  /** Asks it to stop (SIGTERM), as a redeploy does; resolved once it is gone. */
+  stop(): Promise<void>;
   /** kill -9 of it (its browsers run in groups of their own), resolved once it is gone. */
   kill(): Promise<void>;
   /** Freezes it (SIGSTOP), as a machine that stalls or a process swapped out does: it neither beats nor writes until it wakes. */
@@ -83,6 +85,11 @@ export async function startProductProcess(args: string[], env: Record<string, st
       const { status, json } = await api<{ task_id: string }>("POST", "/api/chat/send", body);
       if (status !== 202) throw new Error(`send answered ${status}: ${JSON.stringify(json)}`);
       return json.task_id;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await exited;
     },
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -20,7 +20,7 @@ import type { NetworkGate } from "../computer.ts";
 import { Fence, judgeUrl, type ContextProxy } from "./fence.ts";
 import { findChromium } from "./find-chromium.ts";
 import { LaunchDir } from "./launch-dirs.ts";
-import { SignIns, type SignInKeeper } from "./sign-ins.ts";
+import { SignIns, type SignInKeeper, type SignInWrite } from "./sign-ins.ts";
 
 /**
  * How long a task waits for a spare still being opened (it takes about a quarter of a second). One
@@ -101,14 +101,14 @@ export class BrowserHost {
   }
 
   /**
-   * A browser context for a task. One of a chat (`chat`: its session id) starts from the sign-ins
-   * the chat's last task ended with, and leaves its own for the next.
+   * A browser context for a task. One of a chat (`chat`: its session id, and how this task writes
+   * its sign-ins) starts from the sign-ins the chat's last task ended with, and leaves its own for the next.
    */
-  async open(options: BrowserComputerOptions, chat?: string, signal?: AbortSignal): Promise<BrowserComputer> {
+  async open(options: BrowserComputerOptions, chat?: { id: string; write: SignInWrite }, signal?: AbortSignal): Promise<BrowserComputer> {
     const { pool } = this.options;
     const computer = pool ? await this.leased(pool, options, signal) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
     if (chat !== undefined) {
-      await Promise.resolve(this.signIns.of(chat)).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
+      await Promise.resolve(this.signIns.of(chat.id, chat.write)).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
         await computer.close();
         throw error;
       });

@@ -21,10 +21,16 @@ export interface CarriedSignIns {
   keep(cookies: SignInCookies): void | Promise<void>;
 }
 
+/**
+ * How one task writes its chat's sign-ins where they are shared: the write keeps nothing once the
+ * task was taken up by another process, or its chat deleted.
+ */
+export type SignInWrite = (cookies: string) => Promise<void>;
+
 /** Where a chat's sign-ins are kept: this process's memory (SignIns), or the database workers share (SharedSignIns). */
 export interface SignInKeeper {
-  /** The chat's sign-ins for one of its tasks. */
-  of(chat: string): CarriedSignIns | Promise<CarriedSignIns>;
+  /** The chat's sign-ins for one of its tasks, which writes them through `write` where they are shared. */
+  of(chat: string, write: SignInWrite): CarriedSignIns | Promise<CarriedSignIns>;
   forget(chat: string): void;
 }
 
@@ -71,17 +77,17 @@ export class SignIns implements SignInKeeper {
   }
 }
 
-/** The database's side of SharedSignIns: each chat's cookies as JSON text. */
+/** The database's side of SharedSignIns: each chat's cookies as JSON text, written by its task (SignInWrite). */
 export interface SignInPlace {
   read(chat: string): Promise<string | null>;
-  write(chat: string, cookies: string): Promise<void>;
   forget(chat: string): Promise<void>;
 }
 
 /**
  * A chat's sign-ins in the database the workers share. A chat runs one task at a time, so the last
  * cookies its browser held are the chat's; each task writes only what changed since it last wrote.
- * A write that fails is tried again with the next.
+ * A write that fails is tried again with the next. A task that lost its chat's sign-ins (a frozen
+ * worker that wakes after another took its task up) writes nothing over its successor's.
  */
 export class SharedSignIns implements SignInKeeper {
   constructor(
@@ -89,7 +95,7 @@ export class SharedSignIns implements SignInKeeper {
     private readonly failed: (error: unknown) => void,
   ) {}
 
-  async of(chat: string): Promise<CarriedSignIns> {
+  async of(chat: string, write: SignInWrite): Promise<CarriedSignIns> {
     const text = await this.place.read(chat);
     const cookies = text ? (JSON.parse(text) as SignInCookies) : [];
     let written = cookies;
@@ -100,7 +106,7 @@ export class SharedSignIns implements SignInKeeper {
       keep: (now) => {
         writes = writes.then(async () => {
           if (sameCookies(now, written)) return;
-          await this.place.write(chat, JSON.stringify(now));
+          await write(JSON.stringify(now));
           written = now;
         }).catch(this.failed);
         return writes;
