@@ -481,6 +481,15 @@ export class Runtime {
     for (const wait of this.waits.values()) if (taskId === undefined || wait.task.id === taskId) wait.release();
   }
 
+  /**
+   * Lets every task this worker runs or holds waiting go, once it has given up their leases: the
+   * runs stop where they are and record nothing more, and their jobs go back to the queue.
+   */
+  letGoAll(): void {
+    for (const run of this.runs.values()) run.stop("this worker is shutting down; another worker takes the task up");
+    this.releaseWaiting();
+  }
+
   /** Stops every task and waits until each has recorded how it ended. */
   async shutdown(reason = "the server is shutting down"): Promise<void> {
     for (const run of this.runs.values()) run.stop(reason);

@@ -1,12 +1,13 @@
 // `easyagentcu worker`: takes tasks `serve` queued on DATABASE_URL's Postgres (TASK_QUEUE=postgres)
 // and runs them, `slots` at once, with the same computers, models and policy as `serve` would.
-// What it records (steps, events) reaches every `serve` through the shared store. SIGTERM lets the
-// tasks under way end first, and hands those waiting for the person back to the queue; a worker that
-// is killed loses its tasks to the others (worker/task-jobs.ts).
+// What it records (steps, events) reaches every `serve` through the shared store. SIGTERM hands the
+// tasks it holds back to the queue, under way or waiting for the person, without using one of their
+// tries: another worker (or this one, started again) takes each up from its last completed step. A
+// worker that is killed loses its tasks to the others (worker/task-jobs.ts).
 import type { Config } from "../core/config.ts";
 import { newId } from "../core/ids.ts";
 import { isFinished } from "../protocol/index.ts";
-import { LeasedRecorder, takeLease } from "../store/task-leases.ts";
+import { giveUpLeases, LeasedRecorder, takeLease } from "../store/task-leases.ts";
 import { carryOutCommands } from "../worker/task-commands.ts";
 import { TaskJobs, WAIT_HOLD_MS } from "../worker/task-jobs.ts";
 import { startSystem } from "./system.ts";
@@ -28,9 +29,15 @@ export async function work(config: Config, slots: number): Promise<void> {
     (error) => log.warn({ err: error }, "could not carry out a command to a task"),
   );
   const me = newId("worker");
+  let closing = false;
   await jobs.work(slots, async (job, { attempt, lost, handBack }) => {
     // Taken before the task is read: a worker that held it before and still runs (frozen, cut off)
     // can add nothing to what this one reads, and stops at its next write or action.
+    // Taken as it began to shut down: back to the queue, untouched.
+    if (closing) {
+      await handBack();
+      return;
+    }
     const lease = await takeLease(store.db, job.taskId, me);
     const task = await store.getTask(job.taskId);
     // Stopped while it waited in the queue, or deleted with its chat: nothing to run.
@@ -47,20 +54,22 @@ export async function work(config: Config, slots: number): Promise<void> {
     const heldLong = setTimeout(letGo, WAIT_HOLD_MS);
     try {
       const ended = await runtime.take(job, task, steps, before, new LeasedRecorder(store, lease, log));
-      // Let go still waiting (this worker shuts down, or held the wait long): another worker takes it up.
-      if (ended === null && !lost.aborted && (await handBack())) log.info({ task_id: task.id }, "handed a task waiting for the person back to the queue");
+      // Let go still waiting (this worker shuts down, or held the wait long), or under way as this
+      // worker shuts down: another worker takes it up.
+      const handing = ended === null || (closing && !isFinished((await store.getTask(task.id))?.status ?? "completed"));
+      if (handing && !lost.aborted && (await handBack())) log.info({ task_id: task.id }, "handed a task back to the queue");
     } finally {
       clearTimeout(heldLong);
       lost.removeEventListener("abort", letGo);
     }
   });
   process.stdout.write(`EasyAgentCU worker is taking tasks (${slots} at once)\n`);
-  let closing = false;
   const shutdown = async () => {
     if (closing) process.exit(1);
     closing = true;
-    // Tasks under way end first; one that waits for the person could wait for hours.
-    runtime.releaseWaiting();
+    // What its runs would still record is refused from here on; each goes back to the queue as it stops.
+    await giveUpLeases(store.db, me);
+    runtime.letGoAll();
     await jobs.close(true);
     await system.close();
     process.exit(0);

@@ -32,6 +32,14 @@ export async function takeLease(db: Kysely<Database>, taskId: string, holder: st
   return { taskId, holder, epoch: Number(row.epoch) };
 }
 
+/**
+ * Gives up every task `holder` holds (a worker shutting down): their epochs move on, so whatever
+ * its runs still try to record is refused, and the worker that takes one up next holds it.
+ */
+export async function giveUpLeases(db: Kysely<Database>, holder: string): Promise<void> {
+  await db.updateTable("task_leases").set({ holder: "", epoch: sql<number>`epoch + 1` }).where("holder", "=", holder).execute();
+}
+
 /** Whether the lease is still the task's last; `lock` (in a transaction) keeps it so until the transaction ends. */
 async function stillHeld(db: Kysely<Database> | Transaction<Database>, lease: TaskLease, lock: boolean): Promise<boolean> {
   const query = db.selectFrom("task_leases").select("epoch").where("task_id", "=", lease.taskId);

@@ -2,7 +2,8 @@
 // worker dies ends with a clear error instead of running forever; a worker frozen while another
 // takes its task up does nothing more with it when it wakes, its chat's sign-ins included; a task that waited for the person
 // when its worker died still waits on the next one, through more redeploys than it has tries; and
-// the next one opens its page signed in.
+// the next one opens its page signed in; a worker stopped (SIGTERM) hands its tasks, under way or
+// waiting, to the next one instead of stopping them.
 // A worker streams a task's live view only while a server has a viewer of its chat.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
@@ -183,6 +184,49 @@ describe("a task on workers", () => {
     watching.close();
     expect(kinds(watching.events)).not.toContain("task.failed");
   }, 400_000);
+
+  it("under way, or waiting for the person in its own run, when its worker is stopped (SIGTERM) is handed to the next worker, not stopped", async () => {
+    const databaseUrl = await postgres.database();
+    const resumed = (name: string) => (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed") && planningText(r).includes(`Task: ${name}`);
+    const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: ask me before a redeploy");
+    model.route(resumed("keep working through a redeploy"), act("done", { answer: "Finished on the next worker." }, "Done"));
+    model.route(
+      (r) => planningText(r).includes("Task: keep working through a redeploy"),
+      act("click", { x: 200, y: 130 }, "Pressing"),
+      // Still thinking when its worker is told to stop.
+      { ...act("done", { answer: "never" }), delayMs: 120_000 },
+    );
+    model.route(answered, act("done", { answer: "Answered on the next worker." }, "Finished"));
+    model.route((r) => planningText(r).includes("Task: ask me before a redeploy"), act("needs_user", { answer: "Please press I've done it." }, "Waiting"));
+    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const first = await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+    const working = await api.send({ mode: "task", session_id: "s-redeploy-working", text: "keep working through a redeploy", start_url: pages.url("form.html") });
+    const asking = await api.send({ mode: "task", session_id: "s-redeploy-asking", text: "ask me before a redeploy", start_url: pages.url("form.html") });
+    const work = await openStream(api.url, "s-redeploy-working", 0);
+    const ask = await openStream(api.url, "s-redeploy-asking", 0);
+    await work.waitFor((e) => e.type === "progress.append", 60_000);
+    await ask.waitFor((e) => e.type === "task.awaiting_user", 60_000);
+    const stopping = Date.now();
+    await first.stop();
+    // Handed back at once, not after a heartbeat's timeout or a graceful wait for the runs to end.
+    expect(Date.now() - stopping).toBeLessThan(20_000);
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${working}`)).json.task.status).toBe("running");
+    expect((await api.api<TaskReply>("GET", `/api/tasks/${asking}`)).json.task.status).toBe("awaiting_user");
+
+    const second = await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+    expect(await work.completes(working, 90_000)).toMatchObject({ answer: "Finished on the next worker." });
+    await until(() => second.said().includes(asking), 60_000);
+    expect((await api.api("POST", "/api/chat/ack-user-action", { task_id: asking })).status).toBe(202);
+    expect(await ask.completes(asking, 60_000)).toMatchObject({ answer: "Answered on the next worker." });
+    for (const stream of [work, ask]) {
+      stream.close();
+      const told = kinds(stream.events);
+      expect(told).not.toContain("task.stopped");
+      expect(told.filter((t) => t === "task.completed")).toHaveLength(1);
+      const ids = stream.events.map((e) => e.id);
+      expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+    }
+  }, 300_000);
 
   it("held waiting for the person by a worker that froze, then woke after another held it, is answered by the other alone", async () => {
     const databaseUrl = await postgres.database();
