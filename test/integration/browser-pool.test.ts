@@ -123,7 +123,7 @@ describe("a pool of remote browsers", () => {
       expect(await third.events.completes(third.id)).toMatchObject({ answer: "pool three done" });
       for (const task of [first, second, third]) task.events.close();
       // Given back: their contexts closed with them, the browsers still run.
-      await expect.poll(async () => (await pagesOf(a.url)).concat(await pagesOf(b.url)).filter((p) => p.url.includes("pool=")).length).toBe(0);
+      await expect.poll(async () => (await pagesOf(a.url)).concat(await pagesOf(b.url)).filter((p) => p.url.includes("pool=")).length, { timeout: 10_000 }).toBe(0);
       expect(a.process.exitCode).toBeNull();
     });
   });

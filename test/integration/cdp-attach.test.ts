@@ -1,17 +1,13 @@
 // Attaching to a browser that is already running (seed 001's CDP targets): a task drives the page
 // a DevTools target id names in someone else's Chromium — here one the test starts with a
 // remote-debugging port — and leaves that browser and its pages open when it ends.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findChromium } from "../../src/computers/browser/find-chromium.ts";
 import type { SessionEvent, TaskReply, TasksReply } from "../../src/protocol/index.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { startApp, type TestApp } from "../support/app.ts";
 import { openStream } from "../support/sse.ts";
-import { CHROMIUM_ARGS } from "../support/chromium.ts";
+import { startRemote } from "../support/remote-chromium.ts";
 import { useWorld } from "../support/world.ts";
 
 const { model, pages } = useWorld({ app: false });
@@ -27,22 +23,9 @@ interface Target {
 const targets = async () => ((await (await fetch(`${devtools}/json/list`)).json()) as Target[]).filter((t) => t.type === "page");
 
 beforeAll(async () => {
-  const profile = await mkdtemp(path.join(tmpdir(), "easyagentcu-their-chrome-"));
-  chrome = spawn(
-    findChromium(process.env.CHROME_PATH),
-    ["--headless", "--no-sandbox", ...CHROMIUM_ARGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    chrome.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-      const port = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(err)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-    chrome.once("exit", (code) => reject(new Error(`chromium exited with ${code}: ${err}`)));
-  });
-  devtools = endpoint;
+  const remote = await startRemote();
+  chrome = remote.process;
+  devtools = remote.url;
   // The person has two tabs open; the task is to act in the second.
   for (const page of ["article.html", "form.html"]) await fetch(`${devtools}/json/new?${pages.url(page)}`, { method: "PUT" });
   // Requests may name only the browsers the configuration allows.
