@@ -116,6 +116,12 @@ export interface BrowserPage {
   /** The element under a point, as a target that replay can find again. */
   targetAt(x: number, y: number): Promise<ElementTarget | null>;
   /**
+   * {@link targetAt} in two parts: the element under a point (its XPath and box, no locator code
+   * yet), then its locator code read from the page as it is when asked, found by that XPath.
+   */
+  elementAt(x: number, y: number): Promise<ElementTarget | null>;
+  describeTarget(found: ElementTarget): Promise<ElementTarget>;
+  /**
    * What a click on the element, Enter in it or typing into it would risk (the approval policy's
    * classes): submitting a form, paying, deleting, sending, a download, leaving the site, a
    * password or payment field. The element is found inside frames and open shadow roots; in a

@@ -55,6 +55,13 @@ export interface PerformOptions {
    * deadline held while the person decides): the action stops where it acts when it ends.
    */
   progress?: Progress;
+  /**
+   * A read of the page the action would change (what a click is aimed at, described for Run
+   * again): it runs beside the policy's read and the pointer check, and the action waits for it.
+   */
+  readsFirst?: Promise<unknown>;
+  /** Called as each capture of the screen after the action starts: what the decider reads of the page for its next look, read beside it. */
+  alongCapture?: () => void;
 }
 
 /** An action the policy says to ask about: the screen before it, and where on it the action lands. */

@@ -177,7 +177,7 @@ export class Hands {
     }
     if (focusing) {
       await progress.phase("action", () => this.clock.ready(progress, async () => undefined));
-      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
+      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset), options.readsFirst));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
@@ -214,7 +214,7 @@ export class Hands {
           for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
             await execute(doing.type === "wait" ? this.clock.wait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
           }
-        }),
+        }, options.readsFirst),
       );
       acted = performance.now();
       // A wait was its own settling: the screen after it is taken at once, as it is at its end less the lead (wait-clock.ts).
@@ -229,6 +229,7 @@ export class Hands {
         return effect;
       });
       if (!read) this.screens.prepare(before);
+      options.alongCapture?.();
       const [after, structure] = await Promise.all([this.capture(progress), structural ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
@@ -244,6 +245,7 @@ export class Hands {
     const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
         await progress.phase("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
+        options.alongCapture?.();
         const late = await compare(await this.capture(progress), (await read?.()) ?? null);
         if (late.changed) return late;
       }
@@ -292,7 +294,9 @@ export class Hands {
     await this.acting?.catch(() => undefined);
   }
 
-  private async act(work: () => Promise<void>): Promise<void> {
+  /** `first`: a read of the page the action must not come before (PerformOptions.readsFirst). */
+  private async act(work: () => Promise<void>, first?: Promise<unknown>): Promise<void> {
+    await first;
     await this.options.beforeActing?.();
     const acting = work();
     this.acting = acting;

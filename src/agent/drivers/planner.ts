@@ -27,6 +27,8 @@ import { ToolRunner, type Ran } from "../tool-runner.ts";
 
 /** Why a click the pointer could not be placed for was not made. */
 const NOT_PLACED = "the pointer could not be placed on it";
+/** Actions that leave the element they are aimed at as it was: its locator code may be read while they act. */
+const LEAVES_ELEMENT = new Set<string>(["move", "scroll"]);
 
 export class PlannerDriver implements Driver {
   readonly label: string;
@@ -52,6 +54,8 @@ export class PlannerDriver implements Driver {
     const runner = new ToolRunner(run, this.model);
     // What the page's tool the last step called came to, for the next request.
     let answered: PageToolAnswer | null = null;
+    // The page's tools, read beside the capture of the screen after the last action: the next request lists them.
+    let listed: Promise<string | null> | null = null;
     for (;;) {
       budget.assertStepRoom(steps.count);
       // The person may have changed anything while the screen was theirs: look again.
@@ -60,11 +64,13 @@ export class PlannerDriver implements Driver {
       // A download ends after the step that started it: the model hears of it before its next one.
       await run.files.settle(DOWNLOAD_WAIT_MS);
       for (const file of run.files.take()) this.history.push(describeFile(file));
-      const shot = tookOver || stale || !hands.screen ? await hands.capture() : hands.screen;
+      const fresh = tookOver || stale || !hands.screen;
+      const shot = fresh ? await hands.capture() : hands.screen!;
       stale = false;
       const url = await currentUrl(run);
-      // Read while the image is encoded: a page's tools cost a round trip to it.
-      const listing = plannerPageTools(computer, run.secrets);
+      // Else read while the image is encoded: a page's tools cost a round trip to it.
+      const listing = (!fresh && listed) || plannerPageTools(computer, run.secrets);
+      listed = null;
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
       const view = await progress.phase("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
@@ -145,12 +151,21 @@ export class PlannerDriver implements Driver {
         }
         turn.approval.acknowledge();
       }
-      // In a browser, what the pointer is aimed at, for Run again and the export to find again; before the action changes the page.
-      const element = aimed && computer.web ? await progress.phase("perception", () => computer.web!.targetAt(aimed.x, aimed.y)).catch(() => null) : null;
+      // In a browser, what the pointer is aimed at, for Run again and the export to find again: found
+      // before the action changes the page, and how to find it (its locator code) read beside the
+      // action — before a click presses, while the pointer check hovers; beside a move or a scroll,
+      // which leave the element as it was.
+      const aimedAt = aimed && computer.web ? await progress.phase("perception", () => computer.web!.elementAt(aimed.x, aimed.y)).catch(() => null) : null;
+      const described = aimedAt && computer.web!.describeTarget(aimedAt).catch(() => aimedAt);
+      const readsFirst = described && !LEAVES_ELEMENT.has(resolved.type) ? { readsFirst: described } : {};
       let performed: Performed;
       try {
-        performed = await hands.perform({ kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true }, { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks });
+        performed = await hands.perform(
+          { kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true },
+          { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks, ...readsFirst, alongCapture: () => void (listed = plannerPageTools(computer, run.secrets)) },
+        );
       } catch (error) {
+        listed = null;
         if (!(error instanceof AppError) || (error.code !== "ACTION_FAILED" && error.code !== "DENIED")) throw error;
         // What the model planned after it assumed it was done.
         planner.discard?.(error.message);
@@ -168,7 +183,7 @@ export class PlannerDriver implements Driver {
         continue;
       }
       const { after, at, effect, verification, usage } = performed;
-      const carried = { action: at ? withPoint(resolved, at) : resolved, element };
+      const carried = { action: at ? withPoint(resolved, at) : resolved, element: await described };
       await this.record(run, acted, after, await currentUrl(run), { at, verification, usage, ...(effect ? { effect } : {}) }, carried);
     }
   }

@@ -249,11 +249,19 @@ export class WebPage implements BrowserPage {
   }
 
   async targetAt(x: number, y: number): Promise<ElementTarget | null> {
+    const found = await this.elementAt(x, y);
+    return found && this.describeTarget(found);
+  }
+
+  async elementAt(x: number, y: number): Promise<ElementTarget | null> {
     const found = await elementAt(this.page(), x / this.scale, y / this.scale);
     if (!found) return null;
-    const locator = found.xpath ? await describeLocator(this.page().locator(`xpath=${found.xpath}`)) : null;
     const { x: bx, y: by, w, h } = found.bbox;
-    return { locator, xpath: found.xpath, box: this.toScreenshot({ x: bx, y: by, width: w, height: h }) };
+    return { locator: null, xpath: found.xpath, box: this.toScreenshot({ x: bx, y: by, width: w, height: h }) };
+  }
+
+  async describeTarget(found: ElementTarget): Promise<ElementTarget> {
+    return { ...found, locator: found.xpath ? await describeLocator(this.page().locator(`xpath=${found.xpath}`)) : null };
   }
 
   /** Where the element is and how to find it again: its locator code, and the XPath of what is at its centre. */
