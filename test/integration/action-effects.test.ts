@@ -1,7 +1,7 @@
 // After each action the screen is compared with what the model saw: a dead button is clicked
 // again a few pixels off and the history says it did nothing; a small but real change (a
 // checkbox, one digit) is not mistaken for none; a scroll that moves nothing is tried once the
-// other way, then reported.
+// other way, then reported. A click that posts a form shows the page it led to.
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { openStream } from "../support/sse.ts";
@@ -109,6 +109,26 @@ describe("the tool agent's scroll", () => {
       data: { scrolled: "up", message: expect.stringMatching(/^Nothing moved scrolling down \(the end was reached\), so it scrolled up by \d+ px instead\.$/) },
     });
     await expect.poll(() => pages.records.slice(before)).toContain("at-end:false");
+  });
+});
+
+describe("a click that posts a form", () => {
+  it("shows the model the page the form led to, not the form: settling waits for the navigation the page asked for", async () => {
+    // The post's request is heard a moment after the click: a step that settled before it came would
+    // show the form still. Five times, since it came in time on most tries.
+    for (let i = 0; i < 5; i++) {
+      const task = `post the form ${i}`;
+      model.route((r) => planningText(r).includes(`Task: ${task}\n`), act("click", { x: 160, y: 320 }, "Sending"), act("done", { answer: "ok" }));
+      const session = `s-post-the-form-${i}`;
+      const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("upload.html") });
+      const events = await openStream(app.url, session, 0);
+      await events.completes(json.task_id);
+      events.close();
+      const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+      expect(stored.steps[0]).toMatchObject({ url: pages.url("upload"), effect: { changed: true, seen: "navigation" } });
+      const next = model.requests.filter((r) => planningText(r).includes(`Task: ${task}\n`))[1]!;
+      expect(planningText(next)).toContain(`Current URL: ${pages.url("upload")}\n`);
+    }
   });
 });
 

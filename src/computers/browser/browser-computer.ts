@@ -295,7 +295,8 @@ export class BrowserComputer implements Computer {
 
   /** Waits on what the last action set off (page-settle.ts). */
   async settle(): Promise<void> {
-    await this.guard(() => settlePage(this.page, this.activity, this.lastInputAt, () => this.life.arrived()));
+    const navigated = (since: number, capMs: number) => this.life.navigations.ended(since, capMs);
+    await this.guard(() => settlePage(this.page, this.activity, this.lastInputAt, navigated, () => this.life.arrived()));
   }
 
   receiveFiles(listener: (file: IncomingFile) => void): () => void {

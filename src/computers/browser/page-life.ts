@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { AppError } from "../../core/errors.ts";
 import type { AttachOptions } from "./browser-options.ts";
 import type { PageEffects } from "./page-effects.ts";
+import { RequestedNavigations } from "./page-navigations.ts";
 import type { Screencast } from "./screencast.ts";
 import type { ContextTabs } from "./tabs.ts";
 
@@ -36,6 +37,8 @@ export class PageLife {
   private pageReplacements = 0;
   /** Pages watched for a renderer crash, and whether theirs crashed: Chromium's "sad tab" answers nothing. */
   private readonly renderers = new WeakMap<Page, "alive" | "crashed">();
+  /** The navigations the screen's page asked for, in a context of our own. */
+  readonly navigations = new RequestedNavigations();
 
   constructor(
     page: Page,
@@ -88,6 +91,7 @@ export class PageLife {
           .finally(() => this.opening.delete(arriving));
         this.opening.add(arriving);
       });
+      this.navigations.follow(cdp);
       void cdp.send("Page.enable").catch(() => undefined);
     }
     await live.follow(cdp);
