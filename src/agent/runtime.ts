@@ -482,18 +482,18 @@ export class Runtime {
   }
 
   /**
-   * Lets every task this worker runs or holds waiting go, once it has given up their leases: the
-   * runs stop where they are and record nothing more, and their jobs go back to the queue.
+   * Stops every task this worker runs and lets those it holds waiting go, without waiting for them:
+   * a worker that gave up their leases first hands them back (their runs record nothing more, and
+   * their jobs go back to the queue).
    */
-  letGoAll(): void {
-    for (const run of this.runs.values()) run.stop("this worker is shutting down; another worker takes the task up");
+  letGoAll(reason = "this worker is shutting down; another worker takes the task up"): void {
+    for (const run of this.runs.values()) run.stop(reason);
     this.releaseWaiting();
   }
 
   /** Stops every task and waits until each has recorded how it ended. */
   async shutdown(reason = "the server is shutting down"): Promise<void> {
-    for (const run of this.runs.values()) run.stop(reason);
-    this.releaseWaiting();
+    this.letGoAll(reason);
     await Promise.all(this.finished);
   }
 }

@@ -108,7 +108,7 @@ export class BrowserHost {
     const { pool } = this.options;
     const computer = pool ? await this.leased(pool, options, signal) : ((await this.takeSpare(options)) ?? (await this.openNew(options)));
     if (chat !== undefined) {
-      await Promise.resolve(this.signIns.of(chat.id, chat.write)).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
+      await this.signIns.of(chat.id, chat.write).then((signIns) => computer.carry(signIns)).catch(async (error: unknown) => {
         await computer.close();
         throw error;
       });

@@ -30,7 +30,7 @@ export type SignInWrite = (cookies: string) => Promise<void>;
 /** Where a chat's sign-ins are kept: this process's memory (SignIns), or the database workers share (SharedSignIns). */
 export interface SignInKeeper {
   /** The chat's sign-ins for one of its tasks, which writes them through `write` where they are shared. */
-  of(chat: string, write: SignInWrite): CarriedSignIns | Promise<CarriedSignIns>;
+  of(chat: string, write: SignInWrite): Promise<CarriedSignIns>;
   forget(chat: string): void;
 }
 
@@ -49,7 +49,7 @@ export class SignIns implements SignInKeeper {
   private readonly chats = new Map<string, Chat>();
 
   /** The chat's sign-ins for one of its tasks. */
-  of(id: string): CarriedSignIns {
+  async of(id: string): Promise<CarriedSignIns> {
     const chat = this.chats.get(id) ?? { cookies: [], kept: 0 };
     this.chats.delete(id);
     this.chats.set(id, chat);
