@@ -115,3 +115,29 @@ describe("Hands: a BLOCKED_DOMAINS page a redirect took the agent to", () => {
     expect(ran).toEqual(["back"]);
   });
 });
+
+describe("Hands: a task that may not act any more", () => {
+  it("does not open its start page: opening it is asked about as any action is", async () => {
+    const opened: string[] = [];
+    const computer = {
+      kind: "browser",
+      logicalSize: { width: 100, height: 100 },
+      screenshot: async () => shot,
+      currentUrl: async () => null,
+      navigate: async (url: string) => void opened.push(url),
+    } as unknown as Computer;
+    const hands = new Hands({
+      computer,
+      config: loadConfig({}),
+      progress: Progress.of(new AbortController().signal, new PhaseClock()),
+      saveFrame: async () => ({ id: "frame", url: "/frame" }) as unknown as FrameRef,
+      trusted: new Set(["example.com"]),
+      ask: async () => true,
+      beforeActing: async () => {
+        throw new Error("another worker took the task up");
+      },
+    });
+    await expect(hands.start("https://example.com/")).rejects.toThrow("another worker took the task up");
+    expect(opened).toEqual([]);
+  });
+});

@@ -104,7 +104,8 @@ export class Hands {
       await raceAbort(this.consent.keepOffClosed([url], "opened"), signal);
       const risks = [...unnamedRisks(url, this.options.proposed, this.options.trusted), ...(await raceAbort(localNetworkRisks(computer.gate, [url]), signal))];
       if (risks.length > 0) await this.consent.decide(risks, { intent: `open ${url}`, action: null, url: null, shot: await this.capture(), at: null, box: null, frameOrigin: null }, progress);
-      await computer.navigate(checkedUrl(url), progress);
+      // Opening it acts on the screen as any action does: not once the task may not act any more.
+      await this.act(() => computer.navigate(checkedUrl(url), progress));
       this.clock.settled();
     }
     this.consent.visit(await computer.currentUrl());
