@@ -57,6 +57,11 @@ export class EventLog {
     });
   }
 
+  /** Stops saying which sessions this process watches (the store closes). */
+  stop(): void {
+    this.viewers.stop();
+  }
+
   append(sessionId: string, event: AgentEvent): Promise<SessionEvent> {
     return this.chain(sessionId, () => this.write(sessionId, event, async () => true)) as Promise<SessionEvent>;
   }

@@ -95,6 +95,7 @@ export class Store implements RunRecorder, ChatRecorder {
   }
 
   async close(): Promise<void> {
+    this.events.stop();
     await this.notices?.close();
     await this.db.destroy();
     await this.blobs.close();

@@ -2,14 +2,23 @@
 // process, and — on Postgres — in every other process on the database, so that a worker streams a
 // task's live view only while some `serve` has a viewer of its session. Each process says on one
 // channel when its first viewer of a session comes and its last one goes; one that starts watching
-// a session asks, and the processes with viewers of it answer. A process that dies with viewers
-// leaves them counted: its sessions' tasks stream as if watched, as every task did before.
+// a session asks, and the processes with viewers of it answer. Each process says again every
+// `renewMs` which sessions it watches, and another's word not said again within `expireMs` is
+// forgotten: a process that died with viewers stops counting for them within about a minute.
 import { newId } from "../core/ids.ts";
 import type { Notices } from "./database.ts";
 
 export type ViewerListener = (watched: boolean) => void;
 
 const CHANNEL = "easyagentcu_viewers";
+
+/** How often a process says again which sessions it watches, and how long another's word holds without it. */
+export interface ViewerTimes {
+  renewMs: number;
+  expireMs: number;
+}
+
+const TIMES: ViewerTimes = { renewMs: 20_000, expireMs: 60_000 };
 
 /** What a process says: whether it watches a session now, or a question who does. */
 type Said = { process: string; session: string; watched: boolean } | { process: string; ask: string };
@@ -18,22 +27,32 @@ export class Viewers {
   private readonly process = newId("proc");
   /** This process's viewers of each session. */
   private readonly local = new Map<string, number>();
-  /** The other processes that have a viewer of each session. */
-  private readonly remote = new Map<string, Set<string>>();
+  /** The other processes that have a viewer of each session, and when each last said so (Date.now()). */
+  private readonly remote = new Map<string, Map<string, number>>();
   private readonly listeners = new Map<string, Set<ViewerListener>>();
+  private renewal: NodeJS.Timeout | null = null;
 
   constructor(
     /** Postgres: the other processes. SQLite (null): this process is the only one. */
     private readonly notices: Notices | null,
     private readonly say: (channel: string, payload: string) => Promise<void>,
+    private readonly times: ViewerTimes = TIMES,
   ) {}
 
   async start(): Promise<void> {
-    await this.notices?.listen(CHANNEL, (payload) => {
+    if (!this.notices) return;
+    await this.notices.listen(CHANNEL, (payload) => {
       // Some may have been missed: ask again about every session watched here.
       if (payload === null) for (const session of this.listeners.keys()) this.tell({ process: this.process, ask: session });
       else this.heard(JSON.parse(payload) as Said);
     });
+    this.renewal = setInterval(() => this.renew(), this.times.renewMs).unref();
+  }
+
+  /** Stops saying what this process watches (it closes). */
+  stop(): void {
+    if (this.renewal) clearInterval(this.renewal);
+    this.renewal = null;
   }
 
   /** A viewer of the session comes (1) or goes (-1) in this process. */
@@ -64,6 +83,18 @@ export class Viewers {
     return (this.local.get(session) ?? 0) > 0 || (this.remote.get(session)?.size ?? 0) > 0;
   }
 
+  /** Says again what this process watches, and forgets what others have not said again in time. */
+  private renew(): void {
+    for (const session of this.local.keys()) this.tell({ process: this.process, session, watched: true });
+    const stale = Date.now() - this.times.expireMs;
+    for (const [session, processes] of this.remote) {
+      const before = this.watched(session);
+      for (const [process, at] of processes) if (at < stale) processes.delete(process);
+      if (processes.size === 0) this.remote.delete(session);
+      this.changed(session, before);
+    }
+  }
+
   private heard(said: Said): void {
     if (said.process === this.process) return;
     if ("ask" in said) {
@@ -71,8 +102,8 @@ export class Viewers {
       return;
     }
     const before = this.watched(said.session);
-    const processes = this.remote.get(said.session) ?? new Set();
-    if (said.watched) processes.add(said.process);
+    const processes = this.remote.get(said.session) ?? new Map<string, number>();
+    if (said.watched) processes.set(said.process, Date.now());
     else processes.delete(said.process);
     if (processes.size > 0) this.remote.set(said.session, processes);
     else this.remote.delete(said.session);

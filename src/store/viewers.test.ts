@@ -1,0 +1,62 @@
+// Viewers counted across processes on one Postgres: two processes' counts, each with its own
+// connection, as two `serve`s have. One that dies with a viewer open (it says nothing more) stops
+// counting once its word is not said again in time; one that lives keeps counting however long.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startPostgres, type Postgres } from "../../test/support/postgres.ts";
+import { openDatabase } from "./database.ts";
+import { Viewers } from "./viewers.ts";
+
+const TIMES = { renewMs: 100, expireMs: 400 };
+let server: Postgres;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(() => server?.stop());
+
+/** A process's count of viewers on `url`, with its own connection, and how it closes. */
+async function processOn(url: string) {
+  const { db, notices } = await openDatabase(await mkdtemp(path.join(tmpdir(), "easyagentcu-viewers-")), url);
+  const viewers = new Viewers(notices, async (channel, payload) => void (await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db)), TIMES);
+  await viewers.start();
+  return {
+    viewers,
+    async close() {
+      viewers.stop();
+      await notices?.close();
+      await db.destroy();
+    },
+  };
+}
+
+const until = async (check: () => boolean, ms = 5_000) => {
+  for (const end = Date.now() + ms; !check(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() > end) throw new Error("not in time");
+  }
+};
+
+it("counts another process's viewer while it lives, and stops once it died without a word", async () => {
+  const url = await server.database();
+  const [serving, dying, worker] = await Promise.all([processOn(url), processOn(url), processOn(url)]);
+  try {
+    const told: boolean[] = [];
+    worker.viewers.watch("s-live", (watched) => told.push(watched));
+    serving.viewers.count("s-live", 1);
+    const toldDead: boolean[] = [];
+    worker.viewers.watch("s-dead", (watched) => toldDead.push(watched));
+    dying.viewers.count("s-dead", 1);
+    await until(() => told.at(-1) === true && toldDead.at(-1) === true);
+    // Killed: it closes without saying its viewer went.
+    await dying.close();
+    await until(() => toldDead.at(-1) === false);
+    // Several times the word's life later, the living one's viewer still counts.
+    await new Promise((resolve) => setTimeout(resolve, 3 * TIMES.expireMs));
+    expect(told).toEqual([false, true]);
+    expect(toldDead).toEqual([false, true, false]);
+  } finally {
+    await Promise.all([serving.close(), worker.close()]);
+  }
+}, 30_000);
