@@ -121,11 +121,11 @@ export class ChatAgent {
     return { session_id: sessionId, message_id: message.id, task_id: null };
   }
 
-  /** A message to a session whose task is under way goes to that task (Runtime.tell). */
+  /** A message to a session whose task is under way goes to that task (TaskCommands.tell). */
   private async followUp(taskId: string, submission: ChatSubmission): Promise<SendReply> {
     const refused = (why: string) => new AppError("FOLLOW_UP_REFUSED", `Task ${taskId} is under way and ${why}`);
     if (submission.attachments.length > 0) throw refused("cannot take files; send them once it has ended.");
-    const told = await this.runtime.tell(taskId, submission.text);
+    const told = await this.runtime.commands.tell(taskId, submission.text);
     if (!told) throw refused("starting or ending; send the message again in a moment.");
     return { session_id: submission.sessionId, message_id: told.messageId, task_id: taskId };
   }
@@ -209,7 +209,7 @@ export class ChatAgent {
     const turn = [...this.turns.values()].find((t) => t.messageId === messageId);
     if (!turn || turn.controller.signal.aborted) return false;
     turn.controller.abort(new StopRequested());
-    if (turn.taskId) void this.runtime.stop(turn.taskId);
+    if (turn.taskId) void this.runtime.commands.stop(turn.taskId);
     return true;
   }
 
@@ -299,7 +299,7 @@ export class ChatAgent {
     });
     turn.taskId = task.id;
     // Stopped while the task was being created: it is stopped too.
-    if (turn.controller.signal.aborted) void this.runtime.stop(task.id);
+    if (turn.controller.signal.aborted) void this.runtime.commands.stop(task.id);
     const ended = await raceAbort(done, turn.controller.signal);
     turn.taskId = null;
     const result = { task_id: task.id, status: ended.status, steps: ended.current_step_index };

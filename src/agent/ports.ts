@@ -106,7 +106,7 @@ export interface TaskDispatch {
   command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C> | null>;
 }
 
-/** What the person does to a task under way (the Runtime's methods of the same names), as it travels to a worker. */
+/** What the person does to a task under way (TaskCommands' methods of the same names), as it travels to a worker. */
 export type TaskCommand =
   | { kind: "stop"; reason?: string }
   | { kind: "acknowledge"; text: string }

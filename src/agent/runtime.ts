@@ -1,8 +1,9 @@
-// The runtime: accepts tasks, runs each in its own TaskRun, and routes Stop and "I've done it"
-// to the right one. Tasks in different sessions run concurrently, up to MAX_CONCURRENT_TASKS (the
-// rest wait, queued); a session runs one task at a time and a second send while one is active is
-// refused with SESSION_BUSY (409). With a TaskDispatch (TASK_QUEUE=postgres), `serve` records
-// each task and queues it for a worker instead, and a worker's Runtime runs what it takes (`take`).
+// The runtime: accepts tasks and runs each in its own TaskRun; the person's commands reach them
+// through `commands` (agent/task-commands.ts). Tasks in different sessions run concurrently, up to
+// MAX_CONCURRENT_TASKS (the rest wait, queued); a session runs one task at a time and a second send
+// while one is active is refused with SESSION_BUSY (409). With a TaskDispatch (TASK_QUEUE=postgres),
+// `serve` records each task and queues it for a worker instead, and a worker's Runtime runs what it
+// takes (`take`), or ends it when it cannot go on.
 import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import type { LiveConfig } from "../core/live-config.ts";
@@ -12,8 +13,8 @@ import { AppError } from "../core/errors.ts";
 import { newId, nowIso } from "../core/ids.ts";
 import type { ChatModel } from "../models/chat/chat-model.ts";
 import { chatTakesImages } from "../models/chat/index.ts";
-import { isFinished, type AgentMode, type Attachment, type ChatMessage, type ComputerKind, type ModelChoice, type PersonInput, type ProgressStep, type Task } from "../protocol/index.ts";
-import type { CommandReply, QueuedTask, RunRecorder, TaskCommand, TaskDispatch, TaskResources } from "./ports.ts";
+import { isFinished, type AgentMode, type Attachment, type ChatMessage, type ComputerKind, type ModelChoice, type ProgressStep, type Task } from "../protocol/index.ts";
+import type { QueuedTask, RunRecorder, TaskDispatch, TaskResources } from "./ports.ts";
 import { defaultStepCap } from "./budget.ts";
 import type { Driver } from "./driver.ts";
 import { ActionReplayDriver } from "./drivers/action-replay.ts";
@@ -24,7 +25,8 @@ import { TaskQueue } from "./task-queue.ts";
 import { HeldWait } from "./held-wait.ts";
 import { continuationOf, resumptionOf, takenUpOf, type PersonAnswer, type Resumption } from "./resumption.ts";
 import { recalledHistory } from "./step-history.ts";
-import { ackText, TaskRun } from "./task-run.ts";
+import { TaskCommands } from "./task-commands.ts";
+import { TaskRun } from "./task-run.ts";
 import { TaskRecord } from "./task-record.ts";
 
 /** The person's message of a replay: they pressed "Run again". */
@@ -73,6 +75,8 @@ export class Runtime {
   private readonly busyBrowsers = new Map<string, string>();
   private readonly finished = new Set<Promise<Task>>();
   private readonly queue: TaskQueue;
+  /** Stop, "I've done it", a message, a decision, take over, hand back, their input: to a task here or in a worker. */
+  readonly commands: TaskCommands;
 
   constructor(
     private readonly live: LiveConfig,
@@ -82,6 +86,7 @@ export class Runtime {
     private readonly dispatch: TaskDispatch | null = null,
   ) {
     this.queue = new TaskQueue(live.current.limits.maxConcurrentTasks);
+    this.commands = new TaskCommands(live, this.runs, this.waits, recorder, dispatch);
   }
 
   /** As it is now: a task takes the model the person set last, and keeps it (core/live-config.ts). */
@@ -206,7 +211,7 @@ export class Runtime {
     const wait = new HeldWait(task);
     this.waits.set(task.id, wait);
     const end = await wait.ended.finally(() => this.waits.delete(task.id));
-    if (end.kind === "stopped") return this.stopStored(task, recorder, end.reason);
+    if (end.kind === "stopped") return this.commands.stopStored(task, recorder, end.reason);
     if (end.kind === "released") return null;
     const how = { stopped: "The worker running the task stopped", maxSteps: job.maxSteps, personWords: job.personWords, model: job.model, recorder };
     const { done } = await this.resume(task, steps, end.answer, how);
@@ -255,14 +260,6 @@ export class Runtime {
     const error = { code: "INTERRUPTED", message };
     await record.update({ status: "failed", error, approval: null, answer: null, finished_at: nowIso() });
     await record.emit({ type: "task.failed", task_id: task.id, error });
-    return record.current;
-  }
-
-  /** Stops a task that waits for the person since an earlier process died. */
-  async stopStored(task: Task, recorder = this.recorder, reason = "stopped by the user"): Promise<Task> {
-    const record = new TaskRecord(task, recorder);
-    await record.update({ status: "stopped", approval: null, answer: null, finished_at: nowIso() });
-    await record.emit({ type: "task.stopped", task_id: task.id, reason });
     return record.current;
   }
 
@@ -371,106 +368,6 @@ export class Runtime {
   /** The task a session is running, if any. */
   activeTask(sessionId: string): string | undefined {
     return this.busySessions.get(sessionId);
-  }
-
-  /**
-   * False when the task is not running in this process, nor held by a worker. Resolves once the
-   * action the task was doing has stopped where it acted (TaskRun `stopped`), wherever it runs.
-   */
-  stop(taskId: string, reason?: string): Promise<boolean> {
-    return this.command(taskId, { kind: "stop", ...(reason ? { reason } : {}) });
-  }
-
-  /** What "I've done it" says when the person adds no words. */
-  get ackText(): string {
-    return ackText(this.config.locale);
-  }
-
-  acknowledge(taskId: string, text = this.ackText): Promise<boolean> {
-    return this.command(taskId, { kind: "acknowledge", text });
-  }
-
-  /** The person's message to a task under way (TaskRun.tell); null when it is not running here, or is ending. */
-  tell(taskId: string, text: string): Promise<{ messageId: string; answered: boolean } | null> {
-    return this.command(taskId, { kind: "tell", text });
-  }
-
-  decide(taskId: string, approvalId: string, approved: boolean): Promise<boolean> {
-    return this.command(taskId, { kind: "decide", approvalId, approved });
-  }
-
-  takeOver(taskId: string): Promise<boolean> {
-    return this.command(taskId, { kind: "takeOver" });
-  }
-
-  handBack(taskId: string): Promise<boolean> {
-    return this.command(taskId, { kind: "handBack" });
-  }
-
-  personInput(taskId: string, input: PersonInput): Promise<boolean> {
-    return this.command(taskId, { kind: "personInput", input });
-  }
-
-  /** Whether tasks run in workers (TASK_QUEUE=postgres): then a task that has not ended is held by one. */
-  get queued(): boolean {
-    return this.dispatch !== null;
-  }
-
-  /** Carries out the person's command on a task running here, else on the worker that holds it; the reply says it did not take when neither does. */
-  private async command<C extends TaskCommand>(taskId: string, command: C): Promise<CommandReply<C>> {
-    const missed = (command.kind === "tell" ? null : false) as CommandReply<C>;
-    if (this.isActive(taskId)) return (await this.carryOut(taskId, command)) ?? missed;
-    return (await this.dispatch?.command(taskId, command)) ?? missed;
-  }
-
-  /** A command to a task running in this process (a worker's, from `serve`); null when it does not run here. */
-  async carryOut<C extends TaskCommand>(taskId: string, command: TaskCommand & C): Promise<CommandReply<C> | null> {
-    const wait = this.waits.get(taskId);
-    if (wait) return wait.reply(command);
-    const run = this.runs.get(taskId);
-    if (!run) return null;
-    const reply = await this.replyOf(run, command);
-    return reply as CommandReply<C>;
-  }
-
-  private async replyOf(run: TaskRun, command: TaskCommand): Promise<boolean | { messageId: string; answered: boolean } | null> {
-    switch (command.kind) {
-      case "stop":
-        run.stop(command.reason);
-        await run.stopped();
-        return true;
-      case "acknowledge":
-        return run.acknowledge(command.text);
-      case "tell":
-        return (await run.tell(command.text)) ?? null;
-      case "decide":
-        return run.decide(command.approvalId, command.approved);
-      case "takeOver":
-        return run.takeOver();
-      case "handBack":
-        return run.handBack();
-      case "personInput":
-        return run.personInput(command.input);
-    }
-  }
-
-  /** Whether the task runs here, or waits here for the person (a worker's, held since the worker before died). */
-  isActive(taskId: string): boolean {
-    return this.runs.has(taskId) || this.waits.has(taskId);
-  }
-
-  /** Whether the task is under way where this process can reach it: run here, or, with workers, not ended (a worker holds it or will). */
-  holds(task: Task): boolean {
-    return this.isActive(task.id) || (this.queued && !isFinished(task.status));
-  }
-
-  /** Stops the task wherever it is — run here, held by a worker, or still queued for one; false when it has ended. */
-  async stopWherever(task: Task, reason?: string): Promise<boolean> {
-    if (await this.stop(task.id, reason)) return true;
-    // A task still waiting for a worker is held by none: it ends here, and no worker runs it then.
-    if (!this.queued || task.status !== "queued") return false;
-    await this.stopStored(task);
-    return true;
   }
 
   /**

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline/promises";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command } from "commander";
 import { SANDBOXED } from "../computers/browser/browser-host.ts";
-import type { Runtime } from "../agent/runtime.ts";
+import type { TaskCommands } from "../agent/task-commands.ts";
 import { type Config, type DeepPartial, type ConfigInput } from "../core/config.ts";
 import { loadConfig } from "../core/load-config.ts";
 import { newId } from "../core/ids.ts";
@@ -175,11 +175,11 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
         break;
       case "task.awaiting_user":
         print(`? ${event.answer}`);
-        void printed.then(() => askToContinue(system.runtime, event.task_id));
+        void printed.then(() => askToContinue(system.runtime.commands, event.task_id));
         break;
       case "approval.requested":
         print(`? ${event.approval.checks.map((c) => c.message).join(" ")}`);
-        void printed.then(() => askToApprove(system.runtime, event.task_id, event.approval.id));
+        void printed.then(() => askToApprove(system.runtime.commands, event.task_id, event.approval.id));
         break;
       case "task.file":
         print(event.refused ? `↓ ${event.file.name} not kept: ${event.refused}` : savedAt(system, event.file.id, event.file.name));
@@ -199,7 +199,7 @@ async function follow(system: System, sessionId: string, start: () => Promise<{ 
     }
   });
   const { task, done } = await start();
-  process.once("SIGINT", () => void system.runtime.stop(task.id));
+  process.once("SIGINT", () => void system.runtime.commands.stop(task.id));
   const ended = await done;
   stop();
   print(summary(ended));
@@ -224,26 +224,26 @@ function summary(task: Task): string {
 }
 
 /** y approves the flagged step, anything else refuses it; Ctrl-C stops the task. */
-async function askToApprove(runtime: Pick<Runtime, "decide" | "stop">, taskId: string, approvalId: string): Promise<void> {
+async function askToApprove(commands: Pick<TaskCommands, "decide" | "stop">, taskId: string, approvalId: string): Promise<void> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question("  Allow it? [y/N] ");
-    void runtime.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
+    void commands.decide(taskId, approvalId, /^y(es)?$/i.test(answer.trim()));
   } catch {
-    void runtime.stop(taskId);
+    void commands.stop(taskId);
   } finally {
     rl.close();
   }
 }
 
 /** Enter resumes the task; Ctrl-C (which the prompt catches, not SIGINT) stops it. */
-async function askToContinue(runtime: Pick<Runtime, "acknowledge" | "stop">, taskId: string): Promise<void> {
+async function askToContinue(commands: Pick<TaskCommands, "acknowledge" | "stop">, taskId: string): Promise<void> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     await rl.question("  Press Enter when you have done it… ");
-    void runtime.acknowledge(taskId);
+    void commands.acknowledge(taskId);
   } catch {
-    void runtime.stop(taskId);
+    void commands.stop(taskId);
   } finally {
     rl.close();
   }

@@ -155,9 +155,9 @@ export async function startSystem(config: Config, options: SystemOptions, log: L
     { ackMs: config.extension.ackTimeoutMs, execMs: config.extension.execTimeoutMs },
     browsers.unfencedGate,
     {
-      takeover: (taskId) => void runtime.takeOver(taskId),
+      takeover: (taskId) => void runtime.commands.takeOver(taskId),
       // Resume hands back a takeover, or answers a request to act as "I've done it" does.
-      overlay: (taskId, command) => void (command === "stop" ? runtime.stop(taskId) : runtime.handBack(taskId).then((back) => back || runtime.acknowledge(taskId))),
+      overlay: (taskId, command) => void (command === "stop" ? runtime.commands.stop(taskId) : runtime.commands.handBack(taskId).then((back) => back || runtime.commands.acknowledge(taskId))),
       tab: (taskId, tab) =>
         void store
           .getTask(taskId)

@@ -24,8 +24,8 @@ export async function work(config: Config, slots: number): Promise<void> {
   // The person's commands to the tasks it holds, said by any `serve`.
   await carryOutCommands(
     store,
-    (taskId) => runtime.isActive(taskId),
-    (taskId, command) => runtime.carryOut(taskId, command),
+    (taskId) => runtime.commands.isActive(taskId),
+    (taskId, command) => runtime.commands.carryOut(taskId, command),
     (error) => log.warn({ err: error }, "could not carry out a command to a task"),
   );
   const me = newId("worker");

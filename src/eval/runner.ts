@@ -107,16 +107,16 @@ async function runEpisode(host: EvalHost, plan: RunPlan, spec: SuiteTask, episod
   const stop = await store.events.subscribe(sessionId, 0, (event: SessionEvent) => {
     if (event.type === "approval.requested") {
       const { approvals } = person;
-      if (approvals) void runtime.decide(event.task_id, event.approval.id, approvals === "approve");
+      if (approvals) void runtime.commands.decide(event.task_id, event.approval.id, approvals === "approve");
       else {
         asked = `it asked to approve: ${event.approval.checks.map((c) => c.message).join(" ")}`;
-        void runtime.stop(event.task_id);
+        void runtime.commands.stop(event.task_id);
       }
     } else if (event.type === "task.awaiting_user") {
-      if (person.needs_user === "ack") void runtime.acknowledge(event.task_id);
+      if (person.needs_user === "ack") void runtime.commands.acknowledge(event.task_id);
       else {
         asked = `it asked the person: ${event.answer}`;
-        void runtime.stop(event.task_id);
+        void runtime.commands.stop(event.task_id);
       }
     }
   });
@@ -127,7 +127,7 @@ async function runEpisode(host: EvalHost, plan: RunPlan, spec: SuiteTask, episod
   try {
     const { task, done } = await runtime.submit({ sessionId, text: spec.text, attachments, startUrl, agentMode: spec.agent_mode, computer: spec.computer, maxSteps: spec.max_steps });
     taskId = task.id;
-    const onAbort = () => void runtime.stop(task.id);
+    const onAbort = () => void runtime.commands.stop(task.id);
     plan.signal.addEventListener("abort", onAbort, { once: true });
     ended = await done;
     plan.signal.removeEventListener("abort", onAbort);

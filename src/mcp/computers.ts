@@ -97,7 +97,7 @@ export class ClientComputers {
   /** The client's MCP session ended: every computer it left open is stopped. */
   async closeAll(): Promise<void> {
     const left = [...this.open.values()];
-    for (const computer of left) void this.runtime.stop(computer.task.id, "the MCP client left");
+    for (const computer of left) void this.runtime.commands.stop(computer.task.id, "the MCP client left");
     await Promise.all(left.map((computer) => computer.done));
   }
 

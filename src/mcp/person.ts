@@ -62,7 +62,7 @@ export function askAtClient(server: Server): AskPerson {
 
 /** Gives the task the person's reply; false when it no longer waits for it. */
 export async function answer(runtime: Runtime, taskId: string, waits: WaitsFor, reply: PersonReply): Promise<boolean> {
-  if (waits.kind === "approval" && reply.kind === "approval") return runtime.decide(taskId, waits.approval_id, reply.approved);
-  if (waits.kind === "action" && reply.kind === "action") return runtime.acknowledge(taskId, reply.text);
+  if (waits.kind === "approval" && reply.kind === "approval") return runtime.commands.decide(taskId, waits.approval_id, reply.approved);
+  if (waits.kind === "action" && reply.kind === "action") return runtime.commands.acknowledge(taskId, reply.text);
   return false;
 }

@@ -51,7 +51,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
       await untilSettled(store, task, progress, extra.signal);
       const now = await store.getTask(task.id);
       const waits = now && waitsFor(now);
-      if (!waits || extra.signal.aborted || !runtime.holds(now)) return;
+      if (!waits || extra.signal.aborted || !runtime.commands.holds(now)) return;
       const { goneOn, stop } = await watchGoingOn(store, task);
       const wentOn = new AbortController();
       void goneOn.then(() => wentOn.abort());
@@ -86,7 +86,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
         const { task } = await runtime.submit({ sessionId, text: input.text, attachments: [], startUrl: input.start_url, computer: input.computer, agentMode: input.agent_mode, maxSteps: input.max_steps });
         await follow(task, extra, progressOf(extra, input.max_steps));
         // A client that gave up on the call gave up on the task.
-        if (extra.signal.aborted) void runtime.stop(task.id, "the MCP client cancelled the call");
+        if (extra.signal.aborted) void runtime.commands.stop(task.id, "the MCP client cancelled the call");
         return result(task.id);
       }),
   );
@@ -113,7 +113,7 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
       answering(async () => {
         const task = await store.getTask(task_id);
         if (!task) throw new AppError("NOT_FOUND", `There is no task ${task_id}.`);
-        if (!(await runtime.stopWherever(task, "stopped by the MCP client"))) throw new AppError("TASK_FINISHED", `Task ${task_id} is not running (${task.status}).`);
+        if (!(await runtime.commands.stopWherever(task, "stopped by the MCP client"))) throw new AppError("TASK_FINISHED", `Task ${task_id} is not running (${task.status}).`);
         await untilSettled(store, task, null, extra.signal);
         return result(task_id);
       }),
@@ -134,15 +134,15 @@ export function registerTaskTools(server: McpServer, { store, runtime, computers
     ({ task_id, approval_id, approved, text }, extra) =>
       answering(async () => {
         const task = await store.getTask(task_id);
-        if (!task || !runtime.holds(task)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
+        if (!task || !runtime.commands.holds(task)) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is not running in this server; answer it in the app.`);
         if (approval_id !== undefined && approved === undefined) throw new AppError("INVALID_BODY", "approved: say true or false for the approval.");
         const { goneOn, stop } = await watchGoingOn(store, task);
         try {
           if (approval_id !== undefined) {
-            if (!(await runtime.decide(task_id, approval_id, approved!))) throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
+            if (!(await runtime.commands.decide(task_id, approval_id, approved!))) throw new AppError("NO_SUCH_APPROVAL", `Task ${task_id} is not waiting for approval ${approval_id}.`);
             const call = await computers.decided(task_id, approval_id, { relatedRequestId: extra.requestId, signal: extra.signal });
             if (call) return call;
-          } else if (!(await runtime.acknowledge(task_id, text))) {
+          } else if (!(await runtime.commands.acknowledge(task_id, text))) {
             throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is not waiting for the person; call task_status to see what it does.`);
           }
           await Promise.race([goneOn, new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }))]);

@@ -26,8 +26,8 @@ export function submissionOf(body: z.output<typeof sendBodySchema>): ChatSubmiss
 /** The session's task that waits for the person (an answer or a decision) since an earlier server process, if any. */
 async function waitingSinceRestart(store: Store, runtime: Runtime, sessionId: string): Promise<Task | undefined> {
   // With workers, a task that waits for the person is held by its worker, not by the store alone.
-  if (runtime.activeTask(sessionId) || runtime.queued) return undefined;
-  return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.isActive(task.id));
+  if (runtime.activeTask(sessionId) || runtime.commands.queued) return undefined;
+  return (await store.listTasks(sessionId, "awaiting_user")).find((task) => !runtime.commands.isActive(task.id));
 }
 
 /**

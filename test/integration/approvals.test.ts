@@ -71,7 +71,7 @@ describe("the planner's actions under the default policy", () => {
     const decided: boolean[] = [];
     // A program (the eval harness, a script) that answers in the same turn it hears the request.
     const stop = await strict.system.store.events.subscribe("s-appr-at-once", 0, (event) => {
-      if (event.type === "approval.requested") void strict.system.runtime.decide(event.task_id, event.approval.id, true).then((taken) => decided.push(taken));
+      if (event.type === "approval.requested") void strict.system.runtime.commands.decide(event.task_id, event.approval.id, true).then((taken) => decided.push(taken));
     });
     try {
       const sent = await strict.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-appr-at-once", text: task, start_url: pages.url("approvals.html") });

@@ -31,22 +31,22 @@ export async function answerInterrupts(store: Store, runtime: Runtime, sessionId
 
 async function answer(store: Store, runtime: Runtime, task: Task, entry: ResumeEntry): Promise<void> {
   // Since a restart the task waits in the store only: a fresh run of it takes the answer.
-  const stored = !runtime.isActive(task.id) && !runtime.queued;
+  const stored = !runtime.commands.isActive(task.id) && !runtime.commands.queued;
   if (entry.status === "cancelled") {
-    if (stored) await runtime.stopStored(task);
-    else await runtime.stop(task.id);
+    if (stored) await runtime.commands.stopStored(task);
+    else await runtime.commands.stop(task.id);
     return;
   }
   if (task.approval) {
     const { approved } = parseWith(approvalAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
     if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "approval", approvalId: task.approval.id, approved });
-    else if (!(await runtime.decide(task.id, task.approval.id, approved))) throw notWaiting(task);
+    else if (!(await runtime.commands.decide(task.id, task.approval.id, approved))) throw notWaiting(task);
     return;
   }
   const payload = parseWith(askAnswerSchema, entry.payload, `resume payload of ${entry.interruptId}`);
-  const text = (typeof payload === "string" ? payload : payload?.text) || runtime.ackText;
+  const text = (typeof payload === "string" ? payload : payload?.text) || runtime.commands.ackText;
   if (stored) await runtime.resumeStored(task, await store.listSteps(task.id), { kind: "ack", text });
-  else if (!(await runtime.acknowledge(task.id, text))) throw notWaiting(task);
+  else if (!(await runtime.commands.acknowledge(task.id, text))) throw notWaiting(task);
 }
 
 function notWaiting(task: Task): AppError {

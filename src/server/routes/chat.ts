@@ -22,7 +22,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     const task = await store.getTask(taskId);
     if (!task) throw notFound("task", taskId);
     // With workers, a task that has not ended is held by one of them.
-    if (runtime.holds(task)) return { task, stored: false };
+    if (runtime.commands.holds(task)) return { task, stored: false };
     if (task.status === "awaiting_user") return { task, stored: true };
     throw new AppError("TASK_FINISHED", `Task ${taskId} has already ended (${task.status}).`);
   };
@@ -66,8 +66,8 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
         return c.json({ message_id, stopping: true }, 202);
       }
       const { task, stored } = await requireActive(task_id!);
-      if (stored) await runtime.stopStored(task);
-      else await runtime.stopWherever(task);
+      if (stored) await runtime.commands.stopStored(task);
+      else await runtime.commands.stopWherever(task);
       return c.json({ task_id, stopping: true }, 202);
     })
     .post("/approve", async (c) => {
@@ -77,7 +77,7 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
       if (stored) {
         if (task.approval?.id !== approval_id) throw noSuchApproval;
         await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "approval", approvalId: approval_id, approved });
-      } else if (!(await runtime.decide(task_id, approval_id, approved))) {
+      } else if (!(await runtime.commands.decide(task_id, approval_id, approved))) {
         throw noSuchApproval;
       }
       return c.json({ task_id, approval_id, approved }, 202);
@@ -85,20 +85,20 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     .post("/takeover", async (c) => {
       const { task_id } = await parseBody(c, taskActionBodySchema);
       const { task } = await requireActive(task_id);
-      if (!(await runtime.takeOver(task_id))) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is ${task.status}; only a running task can be taken over.`);
+      if (!(await runtime.commands.takeOver(task_id))) throw new AppError("TASK_NOT_RUNNING", `Task ${task_id} is ${task.status}; only a running task can be taken over.`);
       return c.json({ task_id, takeover: true }, 202);
     })
     .post("/resume", async (c) => {
       const { task_id } = await parseBody(c, taskActionBodySchema);
       const { task } = await requireActive(task_id);
-      if (!(await runtime.handBack(task_id))) throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}, not taken over.`);
+      if (!(await runtime.commands.handBack(task_id))) throw new AppError("TASK_NOT_TAKEN_OVER", `Task ${task_id} is ${task.status}, not taken over.`);
       return c.json({ task_id, resumed: true }, 202);
     })
     .post("/input", async (c) => {
       const { task_id, input } = await parseBody(c, inputBodySchema);
       const { task } = await requireActive(task_id);
       // The computer refusing the person's input (its page is being replaced, it has gone) is theirs to retry.
-      const taken = await runtime.personInput(task_id, input).catch((error: unknown) => {
+      const taken = await runtime.commands.personInput(task_id, input).catch((error: unknown) => {
         if (error instanceof AppError) return error;
         throw error;
       });
@@ -111,8 +111,8 @@ export function chatRoutes(store: Store, runtime: Runtime, chat: ChatAgent) {
     .post("/ack-user-action", async (c) => {
       const { task_id, text } = await parseBody(c, ackBodySchema);
       const { task, stored } = await requireActive(task_id);
-      const resumed = stored ? task.approval === null : await runtime.acknowledge(task_id, text);
-      if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? runtime.ackText });
+      const resumed = stored ? task.approval === null : await runtime.commands.acknowledge(task_id, text);
+      if (resumed && stored) await runtime.resumeStored(task, await store.listSteps(task_id), { kind: "ack", text: text ?? runtime.commands.ackText });
       if (!resumed) {
         throw new AppError("TASK_NOT_AWAITING_USER", `Task ${task_id} is ${task.status}, not waiting for the user.`);
       }
