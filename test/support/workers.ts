@@ -63,7 +63,11 @@ export function useWorkers(options: { s3?: boolean } = {}): Workers {
     };
   }
 
-  return { model, pages, s3: late(() => s3!), deploy };
+  const bucketOf = () => {
+    if (!s3) throw new Error("This file's workers keep no bucket: call useWorkers({ s3: true }).");
+    return s3;
+  };
+  return { model, pages, s3: late(bucketOf), deploy };
 }
 
 /** The S3_* settings that reach the bucket. */
