@@ -5,42 +5,29 @@
 // the next one opens its page signed in; a worker stopped (SIGTERM) hands its tasks, under way or
 // waiting, to the next one instead of stopping them.
 // A worker streams a task's live view only while a server has a viewer of its chat.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
-import type { AgentEventOf, SessionEvent, TaskReply } from "../../src/protocol/index.ts";
-import { startPostgres, type Postgres } from "../support/postgres.ts";
-import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
+import type { AgentEventOf, TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
-import { openStream } from "../support/sse.ts";
-import { useWorld } from "../support/world.ts";
+import { kinds, openStream } from "../support/sse.ts";
+import { useWorkers } from "../support/workers.ts";
 
-const { model, pages } = useWorld({ app: false });
-let postgres: Postgres;
-const running: ProductProcess[] = [];
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-
-afterAll(async () => {
-  for (const process of running) await process.kill();
-  await postgres?.stop();
-});
+const { model, pages, deploy } = useWorkers();
 
 /** The tries the queue gives a task: the first and three more (worker/task-jobs.ts RETRY_LIMIT). */
 const TRIES = 4;
 
 describe("a task on workers", () => {
   it("whose every worker dies ends failed, saying it was taken up each time, on the stream of every server", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const hang = { ...act("click", { x: 200, y: 130 }, "Pressing"), delayMs: 120_000 };
     model.route((r) => planningText(r).includes("Task: doomed job"), ...Array.from({ length: TRIES }, () => hang));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
+    const api = await product.serve();
+    const other = await product.serve();
     const doomed = await api.send({ mode: "task", session_id: "s-doomed", text: "doomed job", start_url: pages.url("form.html") });
     const watching = await openStream(other.url, "s-doomed", 0);
     for (let taken = 0; taken < TRIES; taken++) {
-      const worker = await startProcess(["worker"], databaseUrl, /taking tasks/);
+      const worker = await product.worker();
       await until(() => worker.said().includes(doomed), 60_000);
       await worker.kill();
     }
@@ -53,7 +40,7 @@ describe("a task on workers", () => {
     expect(json.task).toMatchObject({ status: "failed", error: { code: "INTERRUPTED" } });
     // Its chat is free again on either server.
     model.route((r) => planningText(r).includes("Task: next job"), act("done", { answer: "Next one done." }, "Done"));
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await product.worker();
     const next = await api.send({ mode: "task", session_id: "s-doomed", text: "next job", start_url: pages.url("form.html") });
     const after = await openStream(api.url, "s-doomed", 0);
     expect(await after.completes(next, 60_000)).toMatchObject({ answer: "Next one done." });
@@ -61,20 +48,20 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("taken up while its worker was frozen is left alone by that worker when it wakes: it acts and writes nothing more, and each event is seen once, in order", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
     model.route((r) => resumed(r) && planningText(r).includes("Task: frozen job"), act("done", { answer: "Finished by the second worker." }, "Done"));
     // The first worker's next step comes while it is frozen; it reads it when it wakes.
     model.route((r) => planningText(r).includes("Task: frozen job"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("click", { x: 200, y: 130 }, "Pressing again"), delayMs: 2_000 });
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker();
     const clicks = () => pages.records.filter((r) => r === "clicked").length;
     const clicksBefore = clicks();
     const frozen = await api.send({ mode: "task", session_id: "s-frozen", text: "frozen job", start_url: pages.url("form.html") });
     const watching = await openStream(api.url, "s-frozen", 0);
     await watching.waitFor((e) => e.type === "progress.append" && e.task_id === frozen, 60_000);
     first.freeze();
-    const second = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const second = await product.worker();
     expect(await watching.completes(frozen, 120_000)).toMatchObject({ answer: "Finished by the second worker." });
     expect(second.said()).toContain(frozen);
 
@@ -99,20 +86,20 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("taken up while its worker was frozen keeps the sign-ins its new worker left: the frozen worker's browser, signed in meanwhile, writes none when it wakes", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
     model.route((r) => resumed(r) && planningText(r).includes("Task: frozen member job"), act("done", { answer: "Finished without signing in." }, "Done"));
     model.route((r) => planningText(r).includes("Task: frozen member job"), act("click", { x: 200, y: 330 }, "Signing in slowly"), { ...act("done", { answer: "never" }), delayMs: 8_000 });
     model.route((r) => planningText(r).includes("Task: next member job"), act("done", { answer: "Looked." }, "Done"));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker();
     const frozen = await api.send({ mode: "task", session_id: "s-frozen-member", text: "frozen member job", start_url: pages.url("members.html") });
     const watching = await openStream(api.url, "s-frozen-member", 0);
     await watching.waitFor((e) => e.type === "progress.append" && e.task_id === frozen, 60_000);
     // The site signs its browser in as it waits for its model, after it kept the chat's sign-ins for that step; then it freezes.
     await pages.waitForRecord("members: signed in slowly");
     first.freeze();
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await product.worker();
     expect(await watching.completes(frozen, 120_000)).toMatchObject({ answer: "Finished without signing in." });
     watching.close();
 
@@ -130,18 +117,18 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("that waited for the person when its worker died is taken up still waiting, and their answer, given on any server, resumes it on the new worker", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person");
     model.route((r) => answered(r) && planningText(r).includes("Task: wait for me"), act("done", { answer: "Logged in." }, "Finished"));
     model.route((r) => planningText(r).includes("Task: wait for me"), act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const other = await product.serve();
+    const first = await product.worker();
     const waiting = await api.send({ mode: "task", session_id: "s-waiting", text: "wait for me", start_url: pages.url("form.html") });
     const watching = await openStream(other.url, "s-waiting", 0);
     await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
     await first.kill();
-    const second = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const second = await product.worker();
     await until(() => second.said().includes(waiting), 60_000);
 
     // Held by the new worker, it still waits, asking what it asked.
@@ -160,23 +147,23 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("waiting for the person outlasts more worker restarts than the queue gives a task tries, and is then answered and completes", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: wait through redeploys");
     model.route(answered, act("done", { answer: "Went on after the weekend." }, "Finished"));
     model.route((r) => planningText(r).includes("Task: wait through redeploys"), act("needs_user", { answer: "Please press I've done it on Monday." }, "Waiting"));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker();
     const waiting = await api.send({ mode: "task", session_id: "s-redeploys", text: "wait through redeploys", start_url: pages.url("form.html") });
     const watching = await openStream(api.url, "s-redeploys", 0);
     await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
     await first.kill();
     // Each redeploy stops the worker that holds the task (SIGTERM) and starts another.
     for (let redeploy = 0; redeploy <= TRIES; redeploy++) {
-      const worker = await startProcess(["worker"], databaseUrl, /taking tasks/);
+      const worker = await product.worker();
       await until(() => worker.said().includes(waiting), 60_000);
       await worker.stop();
     }
-    const last = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const last = await product.worker();
     await until(() => last.said().includes(waiting), 60_000);
     expect((await api.api<TaskReply>("GET", `/api/tasks/${waiting}`)).json.task).toMatchObject({ status: "awaiting_user" });
     expect((await api.api("POST", "/api/chat/ack-user-action", { task_id: waiting })).status).toBe(202);
@@ -186,7 +173,7 @@ describe("a task on workers", () => {
   }, 400_000);
 
   it("under way, or waiting for the person in its own run, when its worker is stopped (SIGTERM) is handed to the next worker, not stopped", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const resumed = (name: string) => (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed") && planningText(r).includes(`Task: ${name}`);
     const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: ask me before a redeploy");
     model.route(resumed("keep working through a redeploy"), act("done", { answer: "Finished on the next worker." }, "Done"));
@@ -198,8 +185,8 @@ describe("a task on workers", () => {
     );
     model.route(answered, act("done", { answer: "Answered on the next worker." }, "Finished"));
     model.route((r) => planningText(r).includes("Task: ask me before a redeploy"), act("needs_user", { answer: "Please press I've done it." }, "Waiting"));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker({ slots: 2 });
     const working = await api.send({ mode: "task", session_id: "s-redeploy-working", text: "keep working through a redeploy", start_url: pages.url("form.html") });
     const asking = await api.send({ mode: "task", session_id: "s-redeploy-asking", text: "ask me before a redeploy", start_url: pages.url("form.html") });
     const work = await openStream(api.url, "s-redeploy-working", 0);
@@ -213,7 +200,7 @@ describe("a task on workers", () => {
     expect((await api.api<TaskReply>("GET", `/api/tasks/${working}`)).json.task.status).toBe("running");
     expect((await api.api<TaskReply>("GET", `/api/tasks/${asking}`)).json.task.status).toBe("awaiting_user");
 
-    const second = await startProcess(["worker", "--slots", "2"], databaseUrl, /taking tasks/);
+    const second = await product.worker({ slots: 2 });
     expect(await work.completes(working, 90_000)).toMatchObject({ answer: "Finished on the next worker." });
     await until(() => second.said().includes(asking), 60_000);
     expect((await api.api("POST", "/api/chat/ack-user-action", { task_id: asking })).status).toBe(202);
@@ -229,20 +216,20 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("held waiting for the person by a worker that froze, then woke after another held it, is answered by the other alone", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const answered = (r: RecordedRequest) => JSON.stringify(r.body).includes("stopped while the task waited for the person") && planningText(r).includes("Task: wait through a freeze");
     model.route(answered, act("done", { answer: "Went on once." }, "Finished"), act("done", { answer: "Went on twice." }, "Finished"));
     model.route((r) => planningText(r).includes("Task: wait through a freeze"), act("needs_user", { answer: "Please press I've done it." }, "Waiting"));
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker();
     const waiting = await api.send({ mode: "task", session_id: "s-freeze-wait", text: "wait through a freeze", start_url: pages.url("form.html") });
     const watching = await openStream(api.url, "s-freeze-wait", 0);
     await watching.waitFor((e) => e.type === "task.awaiting_user", 60_000);
     await first.kill();
-    const holder = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const holder = await product.worker();
     await until(() => holder.said().includes(waiting), 60_000);
     holder.freeze();
-    const next = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const next = await product.worker();
     await until(() => next.said().includes(waiting), 60_000);
     holder.wake();
     // Awake, its next beat finds the task held by another.
@@ -256,19 +243,18 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("that waited for the person's decision when its worker died keeps it pending on the new worker, which the decision reaches", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy({ APPROVAL_POLICY: JSON.stringify(DEFAULT_APPROVAL_POLICY) });
     const task = "Task: delete the account on a worker";
     const press = act("click", { x: 180, y: 120 }, "Deleting the account");
     model.route((r) => planningText(r).includes(task), press, press, act("done", { answer: "Deleted." }, "Finished"));
-    const asking = { APPROVAL_POLICY: JSON.stringify(DEFAULT_APPROVAL_POLICY) };
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/, asking);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/, asking);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/, asking);
+    const api = await product.serve();
+    const other = await product.serve();
+    const first = await product.worker();
     const deleting = await api.send({ mode: "task", session_id: "s-deciding", text: "delete the account on a worker", start_url: pages.url("approvals.html") });
     const watching = await openStream(other.url, "s-deciding", 0);
     const asked = (await watching.waitFor((e) => e.type === "approval.requested", 60_000)) as AgentEventOf<"approval.requested">;
     await first.kill();
-    const second = await startProcess(["worker"], databaseUrl, /taking tasks/, asking);
+    const second = await product.worker();
     await until(() => second.said().includes(deleting), 60_000);
 
     expect((await api.api<TaskReply>("GET", `/api/tasks/${deleting}`)).json.task).toMatchObject({ status: "awaiting_user", approval: { id: asked.approval.id } });
@@ -285,12 +271,12 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("taken up by another worker after its own died opens its page again signed in, with the chat's sign-ins", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
     model.route((r) => resumed(r) && planningText(r).includes("Task: member job"), act("done", { answer: "Still signed in." }, "Done"));
     model.route((r) => planningText(r).includes("Task: member job"), act("click", { x: 200, y: 130 }, "Signing in"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const first = await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const first = await product.worker();
     const member = await api.send({ mode: "task", session_id: "s-member", text: "member job", start_url: pages.url("members.html") });
     const watching = await openStream(api.url, "s-member", 0);
     await watching.waitFor((e) => e.type === "progress.append" && e.task_id === member, 60_000);
@@ -299,7 +285,7 @@ describe("a task on workers", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await first.kill();
     const loadsBefore = pages.records.length;
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    await product.worker();
     expect(await watching.completes(member, 60_000)).toMatchObject({ answer: "Still signed in." });
     watching.close();
     // The page opened again on the other worker was signed in.
@@ -308,11 +294,11 @@ describe("a task on workers", () => {
   }, 300_000);
 
   it("on a worker streams its live view only once a server has a viewer of its chat", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     model.route((r) => planningText(r).includes("Task: unwatched job"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const other = await product.serve();
+    await product.worker();
     const clicks = () => pages.records.filter((r) => r === "clicked").length;
     const clicksBefore = clicks();
     const unwatched = await api.send({ mode: "task", session_id: "s-unwatched", text: "unwatched job", start_url: pages.url("form.html") });
@@ -329,22 +315,10 @@ describe("a task on workers", () => {
   }, 300_000);
 });
 
-function kinds(events: SessionEvent[]): string[] {
-  return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type);
-}
-
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
-async function startProcess(args: string[], databaseUrl: string, ready: RegExp, extra: Record<string, string> = {}): Promise<ProductProcess> {
-  const env = { ...extra, DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
-  const started = await startProductProcess(args, env, ready);
-  running.push(started);
-  return started;
 }

@@ -4,32 +4,19 @@
 // `serve` sees every event of every task once and in order, as the first one does.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INSTALL_TOKEN_HEADER, type SessionEvent, type TaskReply } from "../../src/protocol/index.ts";
-import { startPostgres, type Postgres } from "../support/postgres.ts";
-import { startProductProcess, type ProductProcess } from "../support/product-process.ts";
+import { describe, expect, it } from "vitest";
+import { INSTALL_TOKEN_HEADER, type TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, type RecordedRequest } from "../support/scripted-model.ts";
-import { openStream, type EventStream } from "../support/sse.ts";
-import { useWorld } from "../support/world.ts";
+import { kept, kinds, openStream, type EventStream } from "../support/sse.ts";
+import { useWorkers } from "../support/workers.ts";
 
-const { model, pages } = useWorld({ app: false });
-let postgres: Postgres;
-const running: ProductProcess[] = [];
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-
-afterAll(async () => {
-  for (const process of running) await process.kill();
-  await postgres?.stop();
-});
+const { model, pages, deploy } = useWorkers();
 
 const SHORT = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
 
 describe("workers", () => {
   it("run ten tasks, one taken up by the other worker when its worker is killed, each event seen once and in order by a client of either server", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     const resumed = (r: RecordedRequest) => JSON.stringify(r.body).includes("This task was resumed");
     model.route((r) => resumed(r) && planningText(r).includes("Task: long job"), act("done", { answer: "Finished where it was left." }, "Done"));
     model.route(
@@ -40,9 +27,9 @@ describe("workers", () => {
     );
     for (const name of SHORT) model.route((r) => planningText(r).includes(`Task: job ${name}`), act("click", { x: 200, y: 130 }, "Pressing"), act("done", { answer: `Done ${name}.` }, "Done"));
 
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const second = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const workers = [await startProcess(["worker"], databaseUrl, /taking tasks/), await startProcess(["worker"], databaseUrl, /taking tasks/)];
+    const api = await product.serve();
+    const second = await product.serve();
+    const workers = [await product.worker(), await product.worker()];
 
     const long = await api.send({ mode: "task", session_id: "s-long", text: "long job", start_url: pages.url("form.html") });
     const watching = await openStream(second.url, "s-long", 0);
@@ -91,7 +78,7 @@ describe("workers", () => {
 
 describe("commands to a worker's task", () => {
   it("reach the worker that holds it from any server: I've done it and Stop", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     model.route(
       (r) => planningText(r).includes("Task: ask me"),
       act("click", { x: 50, y: 50 }, "Looking around"),
@@ -99,9 +86,9 @@ describe("commands to a worker's task", () => {
       act("done", { answer: "Logged in." }, "Finished"),
     );
     model.route((r) => planningText(r).includes("Task: keep going"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const other = await product.serve();
+    await product.worker();
 
     const asking = await api.send({ mode: "task", session_id: "s-ask", text: "ask me", start_url: pages.url("form.html") });
     const asked = await openStream(other.url, "s-ask", 0);
@@ -130,16 +117,16 @@ describe("commands to a worker's task", () => {
   }, 240_000);
 
   it("reach the worker from an MCP client of another server: answer_person, and stop_task for a task still queued", async () => {
-    const databaseUrl = await postgres.database();
+    const product = await deploy();
     model.route(
       (r) => planningText(r).includes("Task: mcp ask me"),
       act("needs_user", { answer: "Please log in, then press I've done it." }, "Waiting for the login"),
       act("done", { answer: "Logged in." }, "Finished"),
     );
     model.route((r) => planningText(r).includes("Task: mcp hold the slot"), act("click", { x: 200, y: 130 }, "Pressing"), { ...act("done", { answer: "never" }), delayMs: 120_000 });
-    const api = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    const other = await startProcess(["serve", "--port", "0"], databaseUrl, /running at (\S+)/);
-    await startProcess(["worker"], databaseUrl, /taking tasks/);
+    const api = await product.serve();
+    const other = await product.serve();
+    await product.worker();
     const client = new Client({ name: "workers-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${other.url}/mcp`), { requestInit: { headers: { [INSTALL_TOKEN_HEADER]: other.token } } }));
     try {
@@ -166,19 +153,3 @@ describe("commands to a worker's task", () => {
     }
   }, 240_000);
 });
-
-function kept(events: SessionEvent[]): SessionEvent[] {
-  return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
-}
-
-function kinds(events: SessionEvent[]): string[] {
-  return kept(events).map((e) => e.type);
-}
-
-/** A server or worker on the test's Postgres, with the scripted model and the fixture pages; killed after the file. */
-async function startProcess(args: string[], databaseUrl: string, ready: RegExp): Promise<ProductProcess> {
-  const env = { DATABASE_URL: databaseUrl, TASK_QUEUE: "postgres", MODEL_BASE_URL: model.baseUrl, MODEL_NAME: "scripted-vl", LOG_LEVEL: "info", ALLOWED_ORIGINS: new URL(pages.url("")).origin };
-  const started = await startProductProcess(args, env, ready);
-  running.push(started);
-  return started;
-}

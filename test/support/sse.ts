@@ -1,6 +1,7 @@
 // A real SSE client over fetch for tests: parses `id`, `event` and `data` fields, keeps every
 // event in order, and can wait for one. `followInProcess` gets the same events inside the server's
-// process, as the CLI does: no viewer, so the session's tasks keep their live view off.
+// process, as the CLI does: no viewer, so the session's tasks keep their live view off. `kept` and
+// `kinds` read the events that last, as a replay holds them.
 import type { SessionEvent } from "../../src/protocol/index.ts";
 import type { Store } from "../../src/store/store.ts";
 
@@ -59,6 +60,16 @@ export async function followInProcess(store: Store, sessionId: string): Promise<
   const { events, add, ...waiting } = collect();
   const stop = await store.events.subscribe(sessionId, 0, add);
   return { events, ...waiting, close: stop };
+}
+
+/** The events a replay holds too: live frames and activity are for the moment, and a replay leaves them out. */
+export function kept(events: SessionEvent[]): SessionEvent[] {
+  return events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
+}
+
+/** The types of the kept events, in order. */
+export function kinds(events: SessionEvent[]): string[] {
+  return kept(events).map((e) => e.type);
 }
 
 /** Events as they come, and waits for one. */

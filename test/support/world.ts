@@ -30,7 +30,8 @@ export function useWorld(options: { app?: boolean; config?: DeepPartial<ConfigIn
   return { model: late(() => world.model), pages: late(() => world.pages), app: late(() => world.app) };
 }
 
-function late<T extends object>(get: () => T): T {
+/** Stands in for a part that exists only once `beforeAll` ran, and reaches it when a test uses it. */
+export function late<T extends object>(get: () => T): T {
   return new Proxy({} as T, {
     get(_, key) {
       const target = get();
