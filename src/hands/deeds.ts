@@ -57,11 +57,14 @@ export interface PerformOptions {
   progress?: Progress;
   /**
    * A read of the page the action would change (what a click is aimed at, described for Run
-   * again): it runs beside the policy's read and the pointer check, and the action waits for it.
+   * again): it runs beside the policy's read, and nothing touches the page before it ends.
    */
   readsFirst?: Promise<unknown>;
-  /** Called as each capture of the screen after the action starts: what the decider reads of the page for its next look, read beside it. */
-  alongCapture?: () => void;
+  /**
+   * Called as the capture of the screen after an attempt at the action starts: what the decider
+   * reads of the page for its next look, read beside it, and kept if that capture is the screen after.
+   */
+  alongCapture?: (capture: Promise<Screenshot>) => void;
 }
 
 /** An action the policy says to ask about: the screen before it, and where on it the action lands. */

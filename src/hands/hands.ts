@@ -151,6 +151,9 @@ export class Hands {
     const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
     const asked = await progress.phase("policy", () => this.consent.approve(deed, before, target, progress));
+    // Read beside the policy's: before anything touches the page, the pointer check's hover included.
+    const { readsFirst } = options;
+    if (readsFirst) await progress.phase("perception", () => readsFirst.catch(() => undefined));
     let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
@@ -178,7 +181,7 @@ export class Hands {
     }
     if (focusing) {
       await progress.phase("action", () => this.clock.ready(progress, async () => undefined));
-      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset), options.readsFirst));
+      await progress.phase("action", () => this.act(() => execute(deed.action, computer, before, progress, offset)));
       this.log.add({ verification, usage });
       return { kind: "acted", after: before, at: target ? { x: target.x + offset.x, y: target.y + offset.y } : null, effect: null, verification, usage };
     }
@@ -215,7 +218,7 @@ export class Hands {
           for (let n = 0; doing && deed.kind === "action" && n < (deed.repeat ?? 1); n++) {
             await execute(doing.type === "wait" ? this.clock.wait(doing) : doing, computer, before, progress, { x: offset.x + jitter.x, y: offset.y + jitter.y }, file);
           }
-        }, options.readsFirst),
+        }),
       );
       acted = performance.now();
       // A wait was its own settling: the screen after it is taken at once, as it is at its end less the lead (wait-clock.ts).
@@ -230,8 +233,9 @@ export class Hands {
         return effect;
       });
       if (!read) this.screens.prepare(before);
-      options.alongCapture?.();
-      const [after, structure] = await Promise.all([this.capture(progress), structural ?? null]);
+      const capturing = this.capture(progress);
+      options.alongCapture?.(capturing);
+      const [after, structure] = await Promise.all([capturing, structural ?? null]);
       const seen = await compare(after, structure);
       // The capture may have caught what the read, made beside it, came too early for (a tab that
       // opened): asked again, only when the pixels alone showed the effect, it names it.
@@ -246,7 +250,6 @@ export class Hands {
     const lateChange = async (until: number, read: (() => Promise<StructuralEffect>) | null) => {
       while (performance.now() < until) {
         await progress.phase("settle", () => progress.sleep(LATE_EFFECT_POLL_MS));
-        options.alongCapture?.();
         const late = await compare(await this.capture(progress), (await read?.()) ?? null);
         if (late.changed) return late;
       }
@@ -295,9 +298,7 @@ export class Hands {
     await this.acting?.catch(() => undefined);
   }
 
-  /** `first`: a read of the page the action must not come before (PerformOptions.readsFirst). */
-  private async act(work: () => Promise<void>, first?: Promise<unknown>): Promise<void> {
-    await first;
+  private async act(work: () => Promise<void>): Promise<void> {
     await this.options.beforeActing?.();
     const acting = work();
     this.acting = acting;

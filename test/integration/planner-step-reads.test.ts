@@ -1,18 +1,18 @@
-// What a planner's step reads of the page beside its action rather than before or after it, to
-// spare the step a round trip, is still read from the page as it is at its moment: how to find a
-// clicked element again (for Run again and the export) from before its press, though the press
-// renames it and no pointer check's hover comes between them; the page's tools for the next request
-// from after the action's effect, though the page declares them only once its server answered.
+// What a planner's step reads of the page beside another read rather than on its own, to spare
+// the step a round trip, is still read from the page as it is at its moment: how to find a clicked
+// element again (for Run again and the export) from before anything touched it, though the
+// pointer check's hover renames it and its press renames it again; the page's tools for the next
+// request from after the action's effect, though the page declares them only once its server answered.
 import { expect, it } from "vitest";
 import type { SendReply, TaskReply } from "../../src/protocol/index.ts";
 import { act, planningText, systemText } from "../support/scripted-model.ts";
 import { openStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 
-// No pointer check: the press follows the policy's read at once.
-const { model, pages, app } = useWorld({ config: { verification: { clicks: "never" } } });
+// The default pointer check: the hit test hovers before each click.
+const { model, pages, app } = useWorld();
 
-it("records a pressed button by the name it had before the press, and lists the tools the press made the page declare", async () => {
+it("records a pressed button by the name it had before the hover and the press, and lists the tools the press made the page declare", async () => {
   const task = "Add it to the cart, then take it out";
   model.route(
     (r) => planningText(r).includes(`Task: ${task}`),

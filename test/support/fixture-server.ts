@@ -102,6 +102,12 @@ export async function startFixtureServer(extra: Record<string, string> = {}): Pr
       res.writeHead(200, { "content-type": "text/plain" }).end(sid ? decodeURIComponent(sid) : "");
       return;
     }
+    if (req.method === "POST" && url.pathname === "/slow-post") {
+      // A form's post answered after `ms`, with a page that says so on green.
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end('<!doctype html><title>Posted</title><body style="background:#00a000"><p>Posted.</p></body>'), Number(url.searchParams.get("ms") ?? 1000));
+      req.resume();
+      return;
+    }
     if (url.pathname === "/slow-image") {
       // Holds back a page's load event for `ms`.
       setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(PIXEL), Number(url.searchParams.get("ms") ?? 1000));

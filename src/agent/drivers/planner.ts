@@ -27,8 +27,6 @@ import { ToolRunner, type Ran } from "../tool-runner.ts";
 
 /** Why a click the pointer could not be placed for was not made. */
 const NOT_PLACED = "the pointer could not be placed on it";
-/** Actions that leave the element they are aimed at as it was: its locator code may be read while they act. */
-const LEAVES_ELEMENT = new Set<string>(["move", "scroll"]);
 
 export class PlannerDriver implements Driver {
   readonly label: string;
@@ -54,8 +52,14 @@ export class PlannerDriver implements Driver {
     const runner = new ToolRunner(run, this.model);
     // What the page's tool the last step called came to, for the next request.
     let answered: PageToolAnswer | null = null;
-    // The page's tools, read beside the capture of the screen after the last action: the next request lists them.
-    let listed: Promise<string | null> | null = null;
+    // The page's tools, read beside a capture of the screen after the last action: the next request
+    // lists them if that capture is the screen the model is shown.
+    let listed: { capture: Promise<Screenshot>; tools: Promise<string | null> } | null = null;
+    const takeListed = () => {
+      const taken = listed;
+      listed = null;
+      return taken;
+    };
     for (;;) {
       budget.assertStepRoom(steps.count);
       // The person may have changed anything while the screen was theirs: look again.
@@ -69,8 +73,9 @@ export class PlannerDriver implements Driver {
       stale = false;
       const url = await currentUrl(run);
       // Else read while the image is encoded: a page's tools cost a round trip to it.
-      const listing = (!fresh && listed) || plannerPageTools(computer, run.secrets);
-      listed = null;
+      const taken = takeListed();
+      const beside = taken && !fresh && (await taken.capture.catch(() => null)) === shot ? taken.tools : null;
+      const listing = beside ?? plannerPageTools(computer, run.secrets);
       const caps = planner.capabilities(shot);
       const max = caps.imageSize ?? { width: config.model.imageMaxWidth, height: config.model.imageMaxHeight };
       const view = await progress.phase("encode", () => modelView(shot, computer.logicalSize, max, config.browser.jpegQuality));
@@ -153,19 +158,17 @@ export class PlannerDriver implements Driver {
       }
       // In a browser, what the pointer is aimed at, for Run again and the export to find again: found
       // before the action changes the page, and how to find it (its locator code) read beside the
-      // action — before a click presses, while the pointer check hovers; beside a move or a scroll,
-      // which leave the element as it was.
+      // policy's read, before anything touches the page.
       const aimedAt = aimed && computer.web ? await progress.phase("perception", () => computer.web!.elementAt(aimed.x, aimed.y)).catch(() => null) : null;
       const described = aimedAt && computer.web!.describeTarget(aimedAt).catch(() => aimedAt);
-      const readsFirst = described && !LEAVES_ELEMENT.has(resolved.type) ? { readsFirst: described } : {};
+      const readsFirst = described ? { readsFirst: described } : {};
       let performed: Performed;
       try {
         performed = await hands.perform(
           { kind: "action", action: resolved, intent: action.intent, focus: turn.focus === true },
-          { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks, ...readsFirst, alongCapture: () => void (listed = plannerPageTools(computer, run.secrets)) },
+          { look: lookOf(acting), requested: action.requires_verification, clicks: acting.verifyClicks, ...readsFirst, alongCapture: (capture) => void (listed = { capture, tools: plannerPageTools(computer, run.secrets) }) },
         );
       } catch (error) {
-        listed = null;
         if (!(error instanceof AppError) || (error.code !== "ACTION_FAILED" && error.code !== "DENIED")) throw error;
         // What the model planned after it assumed it was done.
         planner.discard?.(error.message);

@@ -46,6 +46,8 @@ const COUNT_MUTATIONS = `(() => {
 
 /** A frame at 60 Hz: a DOM that has not changed for this long has stopped moving. */
 const FRAME_MS = 16;
+/** How long past its own cap a DOM wait may take to answer before it is left (a page still navigating away). */
+const ANSWER_GRACE_MS = 1_000;
 
 interface Snapshot {
   url: string;
@@ -99,7 +101,10 @@ export class PageActivity {
    * the frames they asked for, has happened.
    */
   async domQuiet(page: Page, capMs: number): Promise<void> {
-    await page
+    // The page answers only once it can: a page navigating away answers once the next one commits.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs + ANSWER_GRACE_MS)));
+    const quiet = page
       .evaluate(
         ({ counter, capMs, frameMs }) =>
           new Promise<void>((resolve) => {
@@ -126,6 +131,7 @@ export class PageActivity {
         { counter: COUNTER, capMs, frameMs: FRAME_MS },
       )
       .catch(() => undefined);
+    await Promise.race([quiet, late]).finally(() => clearTimeout(timer));
   }
 
   /** Reads the page's state now; `compare` tells what changed since. */

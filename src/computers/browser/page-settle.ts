@@ -20,6 +20,8 @@ export async function settlePage(page: Page, activity: PageActivity, inputAt: nu
   // A form it posted, a link it followed: until that page has loaded, the screen is the one before.
   await navigated(inputAt, SETTLE_CAP_MS);
   await activity.networkQuiet(inputAt, NETWORK_QUIET_CAP_MS);
+  // And one the page asked for once loaded (a refresh to where it leads), while the network settled.
+  await navigated(inputAt, SETTLE_CAP_MS);
   // A popup the action opened becomes the screen before anything else looks at it; each wait is capped.
   await arrived();
 }
