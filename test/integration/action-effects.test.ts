@@ -11,10 +11,14 @@ import { useWorld } from "../support/world.ts";
 
 const { model, pages, app } = useWorld();
 
-async function run(task: string, ...replies: Reply[]) {
+function run(task: string, ...replies: Reply[]) {
+  return runOn("effects.html", task, ...replies);
+}
+
+async function runOn(page: string, task: string, ...replies: Reply[]) {
   model.route((r) => planningText(r).includes(`Task: ${task}`), ...replies);
   const session = `s-${task.replace(/\W+/g, "-")}`;
-  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url("effects.html") });
+  const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: session, text: task, start_url: pages.url(page) });
   const events = await openStream(app.url, session, 0);
   await events.completes(json.task_id);
   events.close();
@@ -115,29 +119,16 @@ describe("the tool agent's scroll", () => {
 
 describe("a click that posts a form", () => {
   it("shows the model the page the form led to, not the form, though its server answers only after 3 s", async () => {
-    const task = "post the slow form";
-    model.route((r) => planningText(r).includes(`Task: ${task}\n`), act("click", { x: 200, y: 130 }, "Sending"), act("done", { answer: "ok" }));
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-post-the-slow-form", text: task, start_url: pages.url("slow-post.html") });
-    const events = await openStream(app.url, "s-post-the-slow-form", 0);
-    await events.completes(json.task_id);
-    events.close();
-    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    const { requests, steps } = await runOn("slow-post.html", "post the slow form", act("click", { x: 200, y: 130 }, "Sending"), act("done", { answer: "ok" }));
     const posted = pages.url("slow-post?ms=3000");
-    expect(stored.steps[0]).toMatchObject({ url: posted, effect: { changed: true, seen: "navigation" } });
-    const next = model.requests.filter((r) => planningText(r).includes(`Task: ${task}\n`))[1]!;
-    expect(planningText(next)).toContain(`Current URL: ${posted}\n`);
+    expect(steps[0]).toMatchObject({ url: posted, effect: { changed: true, seen: "navigation" } });
+    expect(planningText(requests[1]!)).toContain(`Current URL: ${posted}\n`);
   });
 
   it("in a frame shows the page the frame's form led to, though the server answers after the wait for the network has given up", async () => {
-    const task = "post the framed slow form";
-    model.route((r) => planningText(r).includes(`Task: ${task}\n`), act("click", { x: 200, y: 130 }, "Sending"), act("done", { answer: "ok" }));
-    const { json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: "s-post-the-framed-form", text: task, start_url: pages.url("slow-post-framed.html") });
-    const events = await openStream(app.url, "s-post-the-framed-form", 0);
-    await events.completes(json.task_id);
-    events.close();
-    const { json: stored } = await app.api<TaskReply>("GET", `/api/tasks/${json.task_id}`);
+    const { steps } = await runOn("slow-post-framed.html", "post the framed slow form", act("click", { x: 200, y: 130 }, "Sending"), act("done", { answer: "ok" }));
     // The step's screen: the frame shows the green page the post answered with, not the form.
-    const shot = Buffer.from(await (await fetch(`${app.url}${stored.steps[0]!.screenshot!.url}`)).arrayBuffer());
+    const shot = Buffer.from(await (await fetch(`${app.url}${steps[0]!.screenshot!.url}`)).arrayBuffer());
     const { data, info } = await sharp(shot).raw().toBuffer({ resolveWithObject: true });
     const at = (300 * info.width + 300) * info.channels;
     expect([data[at]! < 60, data[at + 1]! > 120, data[at + 2]! < 60]).toEqual([true, true, true]);
