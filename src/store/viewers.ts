@@ -4,7 +4,7 @@
 // channel when its first viewer of a session comes and its last one goes; one that starts watching
 // a session asks, and the processes with viewers of it answer. Each process says again every
 // `renewMs` which sessions it watches, and another's word not said again within `expireMs` is
-// forgotten: a process that died with viewers stops counting for them within about a minute.
+// forgotten: a process that died with viewers stops counting for them within 80 s.
 import { newId } from "../core/ids.ts";
 import type { Notices } from "./database.ts";
 

@@ -44,9 +44,13 @@ export class RequestedNavigations {
     cdp.on("Page.frameStoppedLoading", ({ frameId }) => stopped(frameId));
     cdp.on("Page.navigatedWithinDocument", ({ frameId }) => stopped(frameId));
     cdp.on("Page.frameDetached", ({ frameId }) => stopped(frameId));
-    // A `beforeunload` answered "stay": the navigation it asked about does not happen.
+    // A `beforeunload` answered "stay": the navigation it asked about does not happen. Other dialogs
+    // (an alert as the page goes) leave it going.
+    let asking: string | null = null;
+    cdp.on("Page.javascriptDialogOpening", ({ type }) => (asking = type));
     cdp.on("Page.javascriptDialogClosed", ({ result }) => {
-      if (this.session === cdp && !result) this.endAll();
+      if (this.session === cdp && asking === "beforeunload" && !result) this.endAll();
+      asking = null;
     });
   }
 

@@ -18,10 +18,12 @@ export async function settlePage(page: Page, activity: PageActivity, inputAt: nu
   // started (a form's fetch), which the network wait would otherwise not know of yet.
   await activity.domQuiet(page, DOM_QUIET_CAP_MS);
   // A form it posted, a link it followed: until that page has loaded, the screen is the one before.
-  await navigated(inputAt, SETTLE_CAP_MS);
+  // And one the page asked for once loaded (a refresh to where it leads), while the network settled:
+  // both within one cap.
+  const navigationsUntil = Date.now() + SETTLE_CAP_MS;
+  await navigated(inputAt, navigationsUntil - Date.now());
   await activity.networkQuiet(inputAt, NETWORK_QUIET_CAP_MS);
-  // And one the page asked for once loaded (a refresh to where it leads), while the network settled.
-  await navigated(inputAt, SETTLE_CAP_MS);
+  await navigated(inputAt, navigationsUntil - Date.now());
   // A popup the action opened becomes the screen before anything else looks at it; each wait is capped.
   await arrived();
 }
