@@ -96,8 +96,15 @@ test.describe("with no key for a cloud model", () => {
       expect(model.requests.length).toBeGreaterThan(0);
       for (const request of model.requests) expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
 
-      // Opened again, it shows the key only as set, by its last 4 characters.
+      // Opened again, it shows the key only as set, by its last 4 characters. The server's answer
+      // comes a moment late: a provider chosen meanwhile would be overwritten by it, so the fields wait.
+      await page.route("**/api/settings/model", async (route) => {
+        if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue();
+      });
       await page.getByRole("button", { name: "Model settings" }).first().click();
+      await expect(panel.getByLabel("Provider")).toBeDisabled();
+      await expect(panel.getByLabel("Provider")).toBeEnabled();
       await expect(panel.getByText("A key ending in abcd is set.")).toBeVisible();
       await expect(panel.getByLabel(/^Address/)).toHaveValue(model.baseUrl);
       await expect(panel.getByLabel(/^API key/)).toHaveValue("");

@@ -27,6 +27,8 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
   const [baseUrl, setBaseUrl] = useState("");
   const [apiKey, setApiKey] = useState("");
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  // The fields wait for what the server holds now: a choice made before it came would be overwritten by it.
+  const [loaded, setLoaded] = useState(false);
   const titleId = useId();
 
   /** Only what was set here for the provider fills a field; the environment's and the defaults show as its placeholder. */
@@ -46,13 +48,19 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
     if (!open) return;
     let live = true;
     setApiKey("");
+    setLoaded(false);
     api.modelSettings().then(
       (reply) => {
         if (!live) return;
         setSettings(reply);
         choose(reply.provider, reply);
+        setLoaded(true);
       },
-      () => live && setPhase({ kind: "failed", message: words.loadFailed }),
+      () => {
+        if (!live) return;
+        setPhase({ kind: "failed", message: words.loadFailed });
+        setLoaded(true);
+      },
     );
     return () => {
       live = false;
@@ -114,28 +122,30 @@ export function ModelSettings({ open, onClose, onSaved }: ModelSettingsProps) {
           </button>
         </div>
 
-        <Field label={words.provider} source={current?.from.provider}>
-          {(control) => (
-            <select {...control} value={provider} onChange={(event) => choose(event.target.value as ModelProvider, settings)} className={FIELD}>
-              {MODEL_PROVIDERS.map((p) => (
-                <option key={p} value={p}>
-                  {words.providers[p]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={words.model} source={model ? "app" : current?.from.model}>
-          {(control) => <input {...control} value={model} onChange={(event) => setModel(event.target.value)} placeholder={current?.model ?? settings?.defaults[provider].model} autoComplete="off" spellCheck={false} className={FIELD} />}
-        </Field>
-        <Field label={words.baseUrl} source={baseUrl ? "app" : current?.from.base_url} hint={words.baseUrlHint}>
-          {(control) => (
-            <input {...control} type="url" inputMode="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} placeholder={current?.base_url ?? settings?.defaults[provider].base_url} autoComplete="off" spellCheck={false} className={FIELD} />
-          )}
-        </Field>
-        <Field label={words.key} source={apiKey ? "app" : current?.key.set ? current.from.key : undefined} hint={keyHint()}>
-          {(control) => <input {...control} type="password" value={apiKey} onChange={(event) => setApiKey(event.target.value)} autoComplete="off" spellCheck={false} className={FIELD} />}
-        </Field>
+        <fieldset disabled={!loaded} className="contents">
+          <Field label={words.provider} source={current?.from.provider}>
+            {(control) => (
+              <select {...control} value={provider} onChange={(event) => choose(event.target.value as ModelProvider, settings)} className={FIELD}>
+                {MODEL_PROVIDERS.map((p) => (
+                  <option key={p} value={p}>
+                    {words.providers[p]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={words.model} source={model ? "app" : current?.from.model}>
+            {(control) => <input {...control} value={model} onChange={(event) => setModel(event.target.value)} placeholder={current?.model ?? settings?.defaults[provider].model} autoComplete="off" spellCheck={false} className={FIELD} />}
+          </Field>
+          <Field label={words.baseUrl} source={baseUrl ? "app" : current?.from.base_url} hint={words.baseUrlHint}>
+            {(control) => (
+              <input {...control} type="url" inputMode="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} placeholder={current?.base_url ?? settings?.defaults[provider].base_url} autoComplete="off" spellCheck={false} className={FIELD} />
+            )}
+          </Field>
+          <Field label={words.key} source={apiKey ? "app" : current?.key.set ? current.from.key : undefined} hint={keyHint()}>
+            {(control) => <input {...control} type="password" value={apiKey} onChange={(event) => setApiKey(event.target.value)} autoComplete="off" spellCheck={false} className={FIELD} />}
+          </Field>
+        </fieldset>
 
         <Outcome phase={phase} />
 
