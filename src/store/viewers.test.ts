@@ -1,6 +1,7 @@
-// Viewers counted across processes on one Postgres: two processes' counts, each with its own
-// connection, as two `serve`s have. One that dies with a viewer open (it says nothing more) stops
-// counting once its word is not said again in time; one that lives keeps counting however long.
+// Viewers counted across processes on one Postgres: processes' counts, each with its own
+// connection, as `serve`s have. One that dies with a viewer open (it says nothing more) stops
+// counting once its word is not said again in time; one that lives keeps counting however long;
+// a word said again that arrives after the last viewer's going does not bring the viewer back.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,10 +19,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
-/** A process's count of viewers on `url`, with its own connection, and how it closes. */
-async function processOn(url: string) {
+/** A process's count of viewers on `url`, with its own connection, and how it closes; `late`: how long a word of it takes to be said. */
+async function processOn(url: string, late: (payload: string) => number = () => 0) {
   const { db, notices } = await openDatabase(await mkdtemp(path.join(tmpdir(), "easyagentcu-viewers-")), url);
-  const viewers = new Viewers(notices, async (channel, payload) => void (await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db)), TIMES);
+  const say = async (channel: string, payload: string) => {
+    await new Promise((resolve) => setTimeout(resolve, late(payload)));
+    await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db);
+  };
+  const viewers = new Viewers(notices, say, TIMES);
   await viewers.start();
   let closed: Promise<void> | null = null;
   return {
@@ -63,5 +68,27 @@ it("counts another process's viewer while it lives, and stops once it died witho
     expect(toldDead).toEqual([false, true, false]);
   } finally {
     await Promise.all([serving.close(), dying.close(), worker.close()]);
+  }
+}, 30_000);
+
+it("does not count a viewer again for a word said before its going that arrives after it", async () => {
+  const url = await server.database();
+  // Its words that say it watches are said again every 100 ms; from a moment on, they take 500 ms to arrive.
+  let slow = false;
+  const [serving, worker] = await Promise.all([processOn(url, (payload) => (slow && payload.includes('"watched":true') ? 500 : 0)), processOn(url)]);
+  try {
+    const told: boolean[] = [];
+    worker.viewers.watch("s-late", (watched) => told.push(watched));
+    serving.viewers.count("s-late", 1);
+    await until(() => told.at(-1) === true);
+    slow = true;
+    // A word said again is on its way when the last viewer goes.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    serving.viewers.count("s-late", -1);
+    await until(() => told.at(-1) === false);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(told).toEqual([false, true, false]);
+  } finally {
+    await Promise.all([serving.close(), worker.close()]);
   }
 }, 30_000);

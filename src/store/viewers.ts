@@ -20,15 +20,27 @@ export interface ViewerTimes {
 
 const TIMES: ViewerTimes = { renewMs: 20_000, expireMs: 60_000 };
 
-/** What a process says: whether it watches a session now, or a question who does. */
-type Said = { process: string; session: string; watched: boolean } | { process: string; ask: string };
+/**
+ * What a process says: whether it watches a session now (`n`: its words counted, since words sent
+ * through a pool of connections may arrive out of order), or a question who does.
+ */
+type Said = { process: string; n: number; session: string; watched: boolean } | { process: string; ask: string };
+
+/** The last word heard from a process about a session. */
+interface Heard {
+  at: number;
+  n: number;
+  watched: boolean;
+}
 
 export class Viewers {
   private readonly process = newId("proc");
   /** This process's viewers of each session. */
   private readonly local = new Map<string, number>();
-  /** The other processes that have a viewer of each session, and when each last said so (Date.now()). */
-  private readonly remote = new Map<string, Map<string, number>>();
+  /** What the other processes last said of each session, and when (Date.now()). */
+  private readonly remote = new Map<string, Map<string, Heard>>();
+  /** The words this process said. */
+  private said = 0;
   private readonly listeners = new Map<string, Set<ViewerListener>>();
   private renewal: NodeJS.Timeout | null = null;
 
@@ -62,7 +74,7 @@ export class Viewers {
     if (count > 0) this.local.set(session, count);
     else this.local.delete(session);
     // Only the first viewer's coming and the last one's going are news to the others.
-    if (count === (change > 0 ? 1 : 0)) this.tell({ process: this.process, session, watched: count > 0 });
+    if (count === (change > 0 ? 1 : 0)) this.tellWatched(session, count > 0);
     this.changed(session, before);
   }
 
@@ -80,16 +92,16 @@ export class Viewers {
   }
 
   private watched(session: string): boolean {
-    return (this.local.get(session) ?? 0) > 0 || (this.remote.get(session)?.size ?? 0) > 0;
+    return (this.local.get(session) ?? 0) > 0 || [...(this.remote.get(session)?.values() ?? [])].some((heard) => heard.watched);
   }
 
   /** Says again what this process watches, and forgets what others have not said again in time. */
   private renew(): void {
-    for (const session of this.local.keys()) this.tell({ process: this.process, session, watched: true });
+    for (const session of this.local.keys()) this.tellWatched(session, true);
     const stale = Date.now() - this.times.expireMs;
     for (const [session, processes] of this.remote) {
       const before = this.watched(session);
-      for (const [process, at] of processes) if (at < stale) processes.delete(process);
+      for (const [process, heard] of processes) if (heard.at < stale) processes.delete(process);
       if (processes.size === 0) this.remote.delete(session);
       this.changed(session, before);
     }
@@ -98,21 +110,25 @@ export class Viewers {
   private heard(said: Said): void {
     if (said.process === this.process) return;
     if ("ask" in said) {
-      if (this.local.has(said.ask)) this.tell({ process: this.process, session: said.ask, watched: true });
+      if (this.local.has(said.ask)) this.tellWatched(said.ask, true);
       return;
     }
+    const processes = this.remote.get(said.session) ?? new Map<string, Heard>();
+    // A word said before the last one heard from that process comes too late to count.
+    if ((processes.get(said.process)?.n ?? 0) >= said.n) return;
     const before = this.watched(said.session);
-    const processes = this.remote.get(said.session) ?? new Map<string, number>();
-    if (said.watched) processes.set(said.process, Date.now());
-    else processes.delete(said.process);
-    if (processes.size > 0) this.remote.set(said.session, processes);
-    else this.remote.delete(said.session);
+    processes.set(said.process, { at: Date.now(), n: said.n, watched: said.watched });
+    this.remote.set(said.session, processes);
     this.changed(said.session, before);
   }
 
   private changed(session: string, before: boolean): void {
     const now = this.watched(session);
     if (now !== before) for (const listener of this.listeners.get(session) ?? []) listener(now);
+  }
+
+  private tellWatched(session: string, watched: boolean): void {
+    this.tell({ process: this.process, n: ++this.said, session, watched });
   }
 
   /** A word lost (the database is unreachable a moment) costs a live view, never a task. */
