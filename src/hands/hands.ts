@@ -151,10 +151,10 @@ export class Hands {
     const early = focusing || waits ? null : this.watchStructure(signal);
     const judging = performance.now();
     const asked = await progress.phase("policy", () => this.consent.approve(deed, before, target, progress));
-    // Read beside the policy's: before anything touches the page, the pointer check's hover included.
+    let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
+    // Read beside the policy's (its time is not the policy's): before anything touches the page, the pointer check's hover included.
     const { readsFirst } = options;
     if (readsFirst) await progress.phase("perception", () => readsFirst.catch(() => undefined));
-    let watched = asked || performance.now() - judging > (this.options.earlyReadMs ?? EARLY_READ_MS) ? null : early;
     let offset: Point = { x: 0, y: 0 };
     let verification: StepVerification | null = null;
     let usage = NO_USAGE;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { INSTALL_TOKEN_HEADER, type SessionEvent, type TaskReply, type TasksReply } from "../../src/protocol/index.ts";
 import { childPids, commandLine, processesWith } from "../support/processes.ts";
 import { act, planningText, systemText, type RecordedRequest } from "../support/scripted-model.ts";
-import { openStream, type EventStream } from "../support/sse.ts";
+import { kept, kinds, openStream, type EventStream } from "../support/sse.ts";
 import { useWorld } from "../support/world.ts";
 import { gate } from "../support/gate.ts";
 
@@ -18,7 +18,6 @@ const { model, pages, app } = useWorld();
 type Failed = Extract<SessionEvent, { type: "task.failed" }>;
 type Appended = Extract<SessionEvent, { type: "progress.append" }>;
 // Live frames and what the task was doing between steps are side news, not its record.
-const lasting = (e: SessionEvent) => e.type !== "screen.live" && e.type !== "task.activity";
 
 async function send(sessionId: string, text: string, startUrl?: string): Promise<string> {
   const { status, json } = await app.api<{ task_id: string }>("POST", "/api/chat/send", { mode: "task", session_id: sessionId, text, ...(startUrl ? { start_url: startUrl } : {}) });
@@ -50,7 +49,7 @@ describe("a page's renderer killed under a running task", () => {
       message: "The page's renderer crashed (it ran out of memory or its process was killed); the task cannot go on in that tab.",
     };
     expect(end).toMatchObject({ type: "task.failed", error });
-    expect(events.events.filter(lasting).map((e) => e.type)).toEqual(["task.started", "task.failed"]);
+    expect(kinds(events.events)).toEqual(["task.started", "task.failed"]);
     const stored = (await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json;
     expect(stored.task).toMatchObject({ status: "failed", error });
 
@@ -104,7 +103,7 @@ describe("a frame the disk refuses", () => {
     events.close();
     expect(end.error.code).toBe("STORAGE_FAILED");
     expect(end.error.message).toMatch(/^Could not write sessions\/s-disk\/tasks\/task_\w+\/frames\/0002\.jpg in the data directory \(E[A-Z]+\)/);
-    expect(events.events.filter(lasting).map((e) => e.type)).toEqual(["task.started", "progress.append", "task.failed"]);
+    expect(kinds(events.events)).toEqual(["task.started", "progress.append", "task.failed"]);
     const stored = (await app.api<TaskReply>("GET", `/api/tasks/${taskId}`)).json;
     expect(stored.task).toMatchObject({ status: "failed", error: end.error, current_step_index: 1 });
     expect(stored.steps).toEqual([first.step]);
@@ -162,12 +161,12 @@ describe("100 SSE clients reconnecting in a storm", () => {
     expect(history.events.filter((e) => e.type === "progress.append")).toHaveLength(4);
     // The client that never left saw every event, live frames too, numbered without a gap.
     expect(steady.events.map((e) => e.id)).toEqual(steady.events.map((_, i) => i + 1));
-    expect(steady.events.filter(lasting)).toEqual(history.events.filter(lasting));
+    expect(kept(steady.events)).toEqual(kept(history.events));
     const byId = new Map(steady.events.map((e) => [e.id, e]));
     for (const seen of clients) {
       const ids = seen.map((e) => e.id);
       expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
-      expect(seen.filter(lasting)).toEqual(history.events.filter(lasting));
+      expect(kept(seen)).toEqual(kept(history.events));
       // Of live frames a returning client gets only the latest; each is one the steady client saw.
       for (const event of seen) expect(event).toEqual(byId.get(event.id));
     }

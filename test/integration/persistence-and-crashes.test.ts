@@ -11,7 +11,7 @@ import { type ChatMessage, type Session, type SessionEvent, type TaskReply } fro
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval-policy.ts";
 import { startApp } from "../support/app.ts";
 import { gate } from "../support/gate.ts";
-import { openStream } from "../support/sse.ts";
+import { kept, kinds, openStream } from "../support/sse.ts";
 import { act, isChatTurn, planningText, systemText, userText, type RecordedRequest, type Reply } from "../support/scripted-model.ts";
 import { startProductProcess } from "../support/product-process.ts";
 import { useWorld } from "../support/world.ts";
@@ -72,7 +72,7 @@ describe("restart", () => {
       const replay = await openStream(second.url, "s-restart", 0);
       await replay.waitForEnd(json.task_id);
       replay.close();
-      expect(replay.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual([
+      expect(kinds(replay.events)).toEqual([
         "task.started",
         "progress.append",
         "progress.append",
@@ -157,13 +157,12 @@ describe("restart", () => {
       expect(ids[0]).toBeGreaterThan(seen);
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
       expect(new Set(ids).size).toBe(ids.length);
-      expect(events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual(["task.resumed", "progress.append", "progress.append", "task.completed"]);
+      expect(kinds(events.events)).toEqual(["task.resumed", "progress.append", "progress.append", "task.completed"]);
       const replay = await openStream(app.url, "s-waiting", 0);
       await replay.waitForEnd(task_id);
       replay.close();
-      const notLive = (list: SessionEvent[]) => list.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
-      expect(notLive(replay.events).map((e) => e.id)).toEqual([...notLive(waiting.events), ...notLive(events.events)].map((e) => e.id));
-      expect(notLive(replay.events).map((e) => e.type)).toEqual([
+      expect(kept(replay.events).map((e) => e.id)).toEqual([...kept(waiting.events), ...kept(events.events)].map((e) => e.id));
+      expect(kept(replay.events).map((e) => e.type)).toEqual([
         "task.started",
         "progress.append",
         "progress.append",
@@ -266,7 +265,7 @@ describe("restart", () => {
       open();
       expect(await holding.completes(holder.json.task_id)).toMatchObject({ answer: "Held it." });
       expect(await events.completes(task_id)).toMatchObject({ answer: "Left it." });
-      const told = events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity");
+      const told = kept(events.events);
       expect(told.map((e) => e.type)).toEqual(["approval.resolved", "task.queued", "task.resumed", "progress.append", "task.completed"]);
       expect(told.find((e) => e.type === "task.resumed")!.at >= holding.events.find((e) => e.type === "task.completed")!.at).toBe(true);
       for (const stream of [holding, events]) stream.close();
@@ -308,7 +307,7 @@ describe("restart", () => {
       expect(await events.completes(task_id)).toMatchObject({ answer: "The account is deleted." });
       events.close();
       await expect.poll(deletions).toBe(deletedBefore + 1);
-      expect(events.events.filter((e) => e.type !== "screen.live" && e.type !== "task.activity").map((e) => e.type)).toEqual([
+      expect(kinds(events.events)).toEqual([
         "approval.resolved",
         "task.resumed",
         "approval.requested",

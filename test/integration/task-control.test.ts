@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, TaskReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
-import { openStream } from "../support/sse.ts";
+import { kinds, openStream } from "../support/sse.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -34,7 +34,7 @@ describe("needs_user", () => {
     events.close();
     expect(end).toMatchObject({ type: "task.completed", answer: "Logged in." });
     await pages.waitForRecord("clicked");
-    const types = events.events.map((e) => e.type).filter((t) => t !== "screen.live" && t !== "task.activity");
+    const types = kinds(events.events);
     expect(types).toEqual(["task.started", "progress.append", "task.awaiting_user", "task.resumed", "progress.append", "progress.append", "task.completed"]);
 
     const resumed = model.requests.filter((r) => planningText(r).includes("Task: log in for me"))[1]!;

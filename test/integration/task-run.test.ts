@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TaskReply } from "../../src/protocol/index.ts";
 import { startApp } from "../support/app.ts";
-import { openStream } from "../support/sse.ts";
+import { kinds, openStream } from "../support/sse.ts";
 import { act, planningText } from "../support/scripted-model.ts";
 import { useWorld } from "../support/world.ts";
 
@@ -32,7 +32,7 @@ describe("a task on a local page", () => {
     await pages.waitForRecord("clicked");
     await pages.waitForRecord("typed:Ada");
 
-    const types = events.events.map((e) => e.type).filter((t) => t !== "screen.live" && t !== "task.activity");
+    const types = kinds(events.events);
     expect(types).toEqual(["task.started", "progress.append", "progress.append", "progress.append", "progress.append", "task.completed"]);
     const ids = events.events.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
